@@ -1,0 +1,79 @@
+// Config: everything that determines a trace. UI controls, the CLI options, a preset and an imported JSON file all
+// produce one; computeTrace() (pipeline.h) turns it into a Trace. Plain data, cheap to copy and compare.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "matrix.h"
+#include "tokenizer.h"
+
+namespace attn {
+
+enum class MaskKind { None, Causal, Padding };
+enum class ScaleKind { InvSqrtDk, None, Custom };
+
+// One typed-in value. matrix: "W_q" | "W_k" | "W_v" | "W_o" (full matrices, head i's columns i*d_k..) or
+// "E" (the embedding row of token `token`; row is ignored). A later edit of the same cell replaces an earlier one.
+struct CellEdit {
+  std::string matrix;
+  std::string token;
+  int row = 0;
+  int col = 0;
+  double value = 0;
+  bool operator==(const CellEdit& o) const {
+    return matrix == o.matrix && token == o.token && row == o.row && col == o.col && value == o.value;
+  }
+};
+
+struct Config {
+  // --- text (ignored for a side whose X / X_q is given explicitly) ---
+  std::string text = "The quick brown fox jumps.";  // keys/values; also the queries in self-attention
+  bool cross = false;                               // cross-attention: queries come from queryText
+  std::string queryText;                            // queries' sentence (cross-attention)
+  TokenizerKind tokenizer = TokenizerKind::Word;
+  bool keepPunctuation = true;
+  bool queryBos = false;  // prepend <bos> to the queries (decoder side)
+  int padTo = 0;          // pad the keys/values sentence to this length with <pad> (0 = off)
+  std::string compareText;  // optional second sentence shown at the Embed step (polysemy); not attended
+
+  // --- dimensions ---
+  int dModel = 8;
+  int heads = 2;
+  int dK = 4;
+  int dV = 4;
+
+  // --- numbers ---
+  uint64_t seed = 1;  // every random number (embeddings, weights) derives from this
+  bool positional = true;
+  MaskKind mask = MaskKind::None;
+  ScaleKind scaleKind = ScaleKind::InvSqrtDk;
+  double customScale = 1.0;  // used when scaleKind == Custom
+
+  // Embedding rows by token (a preset's numbers, or rows the user edited). Tokens not listed get a seeded N(0,1)
+  // row that depends only on (seed, token text, d_model): the same token gets the same row in any sentence.
+  std::map<std::string, std::vector<double>> embeddingTable;
+  // Explicit matrices (from a Config JSON or a preset). Absent ones are generated (Xavier/Glorot, seeded).
+  std::optional<Matrix> X, Xq;            // (L_kv,d_model), (L_q,d_model): replace text+embedding+position
+  std::optional<Matrix> Wq, Wk, Wv, Wo;   // (d_model,h*d_k), (d_model,h*d_k), (d_model,h*d_v), (h*d_v,d_model)
+  std::vector<CellEdit> edits;            // applied on top of the weights / embedding rows
+
+  std::string preset;  // name of the preset this came from ("" = none); informational
+
+  int focus = 0;  // the query row a walkthrough follows (UI state kept with the config so it round-trips)
+
+  double scale() const;  // the factor applied to the scores
+  bool operator==(const Config& o) const;
+  bool operator!=(const Config& o) const { return !(*this == o); }
+};
+
+const char* maskName(MaskKind kind);  // "none" | "causal" | "padding"
+bool parseMaskName(std::string_view name, MaskKind* out);
+
+// Throws InputError with a user-facing message if a dimension is <= 0 or beyond limits.h, a value is not finite or
+// beyond kMaxAbsValue, or an explicit matrix has the wrong shape (naming the matrix and both shapes).
+void validate(const Config& config);
+
+}  // namespace attn

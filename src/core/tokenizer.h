@@ -1,0 +1,58 @@
+// Text -> tokens -> ids. Word-level (Unicode letters/digits form words, punctuation split into its own tokens) and
+// character-level (one token per user-perceived character: a CJK character, an emoji ZWJ sequence or an emoji with
+// skin-tone modifier, a base letter with its combining marks). Invalid UTF-8 becomes U+FFFD, never an error.
+#pragma once
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace attn {
+
+enum class TokenizerKind { Word, Char };
+
+inline constexpr const char* kPadToken = "<pad>";
+inline constexpr const char* kBosToken = "<bos>";
+
+struct Token {
+  std::string text;      // UTF-8, valid
+  int id = -1;           // index in the Vocabulary
+  bool special = false;  // <bos> or <pad>
+};
+
+// Ids in order of first appearance; the specials come first: <pad> = 0, <bos> = 1.
+class Vocabulary {
+ public:
+  Vocabulary();
+  int idOf(const std::string& token);  // adds the token if new
+  int size() const { return static_cast<int>(words_.size()); }
+  const std::vector<std::string>& words() const { return words_; }
+
+ private:
+  std::vector<std::string> words_;
+  std::unordered_map<std::string, int> ids_;
+};
+
+struct TokenizeOptions {
+  TokenizerKind kind = TokenizerKind::Word;
+  bool keepPunctuation = true;  // word-level: punctuation tokens kept (false drops them)
+  bool addBos = false;          // prepend <bos> (decoder queries)
+  int padTo = 0;                // append <pad> up to this many tokens (0 = no padding)
+};
+
+struct Tokenization {
+  std::vector<Token> tokens;
+  std::vector<bool> isPadding;        // one per token: true for <pad> (the padding mask)
+  bool replacedInvalidUtf8 = false;   // some bytes became U+FFFD
+};
+
+// Valid UTF-8 copy of `text`; each invalid sequence becomes U+FFFD.
+std::string sanitizeUtf8(std::string_view text, bool* replaced = nullptr);
+
+// Throws InputError if the result would exceed limits::kMaxTokens (message names the cap and the count).
+Tokenization tokenize(std::string_view text, const TokenizeOptions& options, Vocabulary& vocab);
+
+const char* tokenizerName(TokenizerKind kind);            // "word" | "char"
+bool parseTokenizerName(std::string_view name, TokenizerKind* out);
+
+}  // namespace attn

@@ -1,0 +1,59 @@
+// Trace: every intermediate of one attention computation, with names, shapes and the formula that produced each.
+// The UI only reads a Trace; it never computes attention itself.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "matrix.h"
+#include "tokenizer.h"
+
+namespace attn {
+
+// Saturation of one softmax row p (length L_kv).
+struct RowSaturation {
+  double entropy = 0;          // H = -sum p_i log p_i   (nats; max log L)
+  double maxWeight = 0;        // max_i p_i
+  double effectiveTokens = 0;  // exp(H): 1 = one-hot, L = uniform
+  double jacobianNorm = 0;     // ||J||_F with J_ij = p_i (delta_ij - p_j): -> 0 as the row turns one-hot
+  bool fullyMasked = false;    // every key masked: the row's weights are all zero by convention
+};
+
+struct HeadTrace {
+  Matrix Wq, Wk, Wv;   // this head's slices: (d_model,d_k), (d_model,d_k), (d_model,d_v)
+  Matrix Q;            // Q = X_q·W_q      : (L_q,d_k)
+  Matrix K;            // K = X·W_k        : (L_kv,d_k)
+  Matrix V;            // V = X·W_v        : (L_kv,d_v)
+  Matrix S;            // S = Q·Kᵀ         : (L_q,L_kv)
+  Matrix S_scaled;     // S·scale          : (L_q,L_kv)
+  Matrix S_masked;     // S_scaled + mask  : (L_q,L_kv), -inf where masked
+  Matrix A;            // softmax rows     : (L_q,L_kv), rows sum to 1 (0 for a fully masked row)
+  Matrix O;            // O = A·V          : (L_q,d_v)
+  std::vector<RowSaturation> rows;  // one per query
+};
+
+struct Trace {
+  Config config;                    // the config this was computed from
+  std::vector<Token> tokens;        // keys/values sentence (L_kv)
+  std::vector<Token> queryTokens;   // queries (L_q); equals tokens in self-attention
+  std::vector<bool> keyPadding;     // per key: true for <pad>
+  std::vector<Token> compareTokens; // config.compareText tokenized (may be empty)
+  bool replacedInvalidUtf8 = false;
+
+  Matrix E, PE, X;     // keys/values side: embeddings, positional encoding, X = E + PE : (L_kv,d_model)
+  Matrix Eq, PEq, Xq;  // queries side (copies of the above in self-attention)   : (L_q,d_model)
+  Matrix compareE;     // embeddings of compareTokens                             : (L_cmp,d_model)
+  Matrix Wq, Wk, Wv, Wo;  // full weights: (d_model,h*d_k), (d_model,h*d_k), (d_model,h*d_v), (h*d_v,d_model)
+  Matrix maskAdd;      // additive mask: 0 or -inf                                : (L_q,L_kv)
+  double scale = 1;    // factor applied to the scores
+  std::vector<HeadTrace> heads;
+  Matrix concat;       // [O_1 … O_h]     : (L_q,h*d_v)
+  Matrix output;       // concat·W_o      : (L_q,d_model)
+  std::vector<std::string> notes;  // things worth telling the user (e.g. "2 rows fully masked")
+};
+
+// Human-readable formula with actual shapes for a named matrix of a trace, e.g. formulaFor(t, "S") ->
+// "S = Q·Kᵀ : (5×2)·(2×5) → (5×5)". Names: E PE X Xq W_q W_k W_v W_o Q K V S S_scaled S_masked A O concat output.
+std::string formulaFor(const Trace& trace, const std::string& name);
+
+}  // namespace attn
