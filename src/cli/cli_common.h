@@ -1,0 +1,62 @@
+// Shared pieces of the attnlab subcommands: the command table main.cpp dispatches on, number formatting (shortest
+// round-trip for values a user compares, fixed for aligned tables), terminal widths of UTF-8 token labels, and the
+// argument checks that turn bad values into attn::InputError so every subcommand reports bad input the same way.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "core/matrix.h"
+
+namespace attncli {
+
+// A registered subcommand: `run` is called when `app` was selected on the command line. It writes to stdout and
+// throws attn::InputError on bad input (main turns that into exit code 2).
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<void()> run;
+};
+
+Command addTokenizeCommand(CLI::App& parent);
+Command addPresetsCommand(CLI::App& parent);
+Command addTraceCommand(CLI::App& parent);
+Command addSoftmaxCommand(CLI::App& parent);
+Command addSaturationCommand(CLI::App& parent);
+Command addBenchCommand(CLI::App& parent);
+
+// "--format text|json" on a subcommand; `format` keeps its default when the option is absent.
+void addFormatOption(CLI::App* app, std::string* format);
+
+// Shortest decimal that parses back to exactly `value` ("0.1", "9.3571981314647e-14"); "inf", "-inf", "nan".
+std::string shortestDouble(double value);
+// Fixed-point with `precision` decimals for tables; "-inf"/"inf"/"nan" spelled out; -0 printed as 0.
+std::string fixedDouble(double value, int precision);
+
+// Columns a UTF-8 string takes in a terminal: CJK and emoji count 2, combining marks and joiners 0.
+int displayWidth(std::string_view utf8);
+std::string padLeft(const std::string& text, int width);   // right-aligned in `width` columns
+std::string padRight(const std::string& text, int width);  // left-aligned in `width` columns
+
+// Throw attn::InputError("<what> must be ...") unless value is finite and |value| <= maxAbs.
+void requireFinite(double value, const std::string& what, double maxAbs);
+// Parse a whole decimal unsigned 64-bit integer ("12"), rejecting signs, blanks, garbage and overflow.
+uint64_t parseSeed(const std::string& text, const std::string& what);
+
+// Prints a matrix as an aligned table: a title line, an optional formula line, then one line per row.
+struct MatrixTable {
+  std::string title;
+  std::string formula;
+  std::vector<std::string> rowLabels;  // one per row (empty: row numbers)
+  std::vector<std::string> colLabels;  // one per column (empty: column numbers)
+  int precision = 4;
+};
+std::string formatMatrix(const MatrixTable& table, const attn::Matrix& matrix);
+
+// "d1".."dn": labels for feature columns/rows.
+std::vector<std::string> dimensionLabels(int count, const std::string& prefix = "d");
+
+}  // namespace attncli
