@@ -3,6 +3,8 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "config.h"
 #include "trace.h"
@@ -33,6 +35,8 @@ class Pipeline {
   bool valid_ = false;
   std::array<uint64_t, static_cast<int>(Stage::Count)> runs_{};
   Stage lastFirst_ = Stage::Count;
+  // Notes each stage produced in its last run; Trace::notes is their concatenation in stage order.
+  std::array<std::vector<std::string>, static_cast<int>(Stage::Count)> stageNotes_{};
 };
 
 // The earliest stage whose inputs differ between two configs (Stage::Count if none do).

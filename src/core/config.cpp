@@ -1,0 +1,176 @@
+// Config: the scale factor, equality, mask names and validate() (every user-facing input check of a Config).
+#include "config.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "errors.h"
+#include "limits.h"
+#include "shape_text.h"
+
+namespace attn {
+
+double Config::scale() const {
+  switch (scaleKind) {
+    case ScaleKind::InvSqrtDk: return 1.0 / std::sqrt(static_cast<double>(dK));
+    case ScaleKind::None: return 1.0;
+    case ScaleKind::Custom: return customScale;
+  }
+  return 1.0;
+}
+
+static bool sameMatrix(const std::optional<Matrix>& a, const std::optional<Matrix>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  if (!a) return true;
+  return a->rows() == b->rows() && a->cols() == b->cols() && (*a).cwiseEqual(*b).all();
+}
+
+bool Config::operator==(const Config& o) const {
+  return text == o.text && cross == o.cross && queryText == o.queryText && tokenizer == o.tokenizer &&
+         keepPunctuation == o.keepPunctuation && queryBos == o.queryBos && padTo == o.padTo &&
+         compareText == o.compareText && dModel == o.dModel && heads == o.heads && dK == o.dK && dV == o.dV &&
+         seed == o.seed && positional == o.positional && mask == o.mask && scaleKind == o.scaleKind &&
+         customScale == o.customScale && embeddingTable == o.embeddingTable && sameMatrix(X, o.X) &&
+         sameMatrix(Xq, o.Xq) && sameMatrix(Wq, o.Wq) && sameMatrix(Wk, o.Wk) && sameMatrix(Wv, o.Wv) &&
+         sameMatrix(Wo, o.Wo) && edits == o.edits && preset == o.preset && focus == o.focus;
+}
+
+const char* maskName(MaskKind kind) {
+  switch (kind) {
+    case MaskKind::None: return "none";
+    case MaskKind::Causal: return "causal";
+    case MaskKind::Padding: return "padding";
+  }
+  return "none";
+}
+
+bool parseMaskName(std::string_view name, MaskKind* out) {
+  if (name == "none") *out = MaskKind::None;
+  else if (name == "causal") *out = MaskKind::Causal;
+  else if (name == "padding") *out = MaskKind::Padding;
+  else return false;
+  return true;
+}
+
+// ---- validate ----
+
+static void checkRange(const char* field, long long value, long long lo, long long hi) {
+  if (value < lo || value > hi) {
+    std::ostringstream os;
+    os << field << " must be between " << lo << " and " << hi << ", got " << value;
+    throw InputError(os.str());
+  }
+}
+
+void checkCellValue(const std::string& where, double value) {
+  if (!std::isfinite(value) || std::fabs(value) > limits::kMaxAbsValue) {
+    std::ostringstream os;
+    os << where << " = " << formatNumber(value) << " is not allowed: values must be finite with |x| <= "
+       << formatNumber(limits::kMaxAbsValue);
+    throw InputError(os.str());
+  }
+}
+
+static void checkMatrixValues(const std::string& name, const Matrix& m) {
+  for (Eigen::Index r = 0; r < m.rows(); ++r)
+    for (Eigen::Index c = 0; c < m.cols(); ++c)
+      checkCellValue(name + " row " + std::to_string(r) + ", col " + std::to_string(c), m(r, c));
+}
+
+static void checkShape(const std::string& name, const Matrix& m, Eigen::Index rows, Eigen::Index cols,
+                       const char* meaning) {
+  if (m.rows() != rows || m.cols() != cols)
+    throw InputError(name + " has shape " + shapeText(m.rows(), m.cols()) + ", expected " + shapeText(rows, cols) +
+                     " (" + meaning + ")");
+}
+
+static void checkTokenMatrix(const std::string& name, const Matrix& m, int dModel) {
+  if (m.rows() < 1 || m.rows() > limits::kMaxTokens) {
+    std::ostringstream os;
+    os << name << " must have between 1 and " << limits::kMaxTokens << " rows (tokens), got " << m.rows();
+    throw InputError(os.str());
+  }
+  if (m.cols() != dModel)
+    throw InputError(name + " has shape " + shapeText(m.rows(), m.cols()) + ", expected " +
+                     shapeText(m.rows(), dModel) + " (tokens x d_model)");
+  checkMatrixValues(name, m);
+}
+
+// Rows x cols of a weight matrix named W_q/W_k/W_v/W_o under `c`; false for other names.
+bool weightShape(const Config& c, const std::string& name, int* rows, int* cols) {
+  if (name == "W_q" || name == "W_k") *rows = c.dModel, *cols = c.heads * c.dK;
+  else if (name == "W_v") *rows = c.dModel, *cols = c.heads * c.dV;
+  else if (name == "W_o") *rows = c.heads * c.dV, *cols = c.dModel;
+  else return false;
+  return true;
+}
+
+void validate(const Config& c) {
+  checkRange("d_model", c.dModel, 1, limits::kMaxDModel);
+  checkRange("heads", c.heads, 1, limits::kMaxHeads);
+  checkRange("d_k", c.dK, 1, limits::kMaxDk);
+  checkRange("d_v", c.dV, 1, limits::kMaxDk);
+  checkRange("pad_to", c.padTo, 0, limits::kMaxTokens);
+  checkRange("focus", c.focus, 0, limits::kMaxTokens - 1);
+  const std::pair<const char*, const std::string*> texts[] = {
+      {"text", &c.text}, {"query_text", &c.queryText}, {"compare_text", &c.compareText}};
+  for (const auto& [field, value] : texts)
+    if (value->size() > static_cast<size_t>(limits::kMaxTextBytes)) {
+      std::ostringstream os;
+      os << field << " is " << value->size() << " bytes long; the limit is " << limits::kMaxTextBytes << " bytes";
+      throw InputError(os.str());
+    }
+  if (c.scaleKind == ScaleKind::Custom) checkCellValue("scale", c.customScale);
+
+  if (c.X) checkTokenMatrix("X", *c.X, c.dModel);
+  if (c.Xq) checkTokenMatrix("X_q", *c.Xq, c.dModel);
+  const std::pair<const char*, const std::optional<Matrix>*> weights[] = {
+      {"W_q", &c.Wq}, {"W_k", &c.Wk}, {"W_v", &c.Wv}, {"W_o", &c.Wo}};
+  for (const auto& [name, matrix] : weights) {
+    if (!*matrix) continue;
+    int rows = 0, cols = 0;
+    weightShape(c, name, &rows, &cols);
+    const char* meaning = std::string(name) == "W_o"   ? "heads*d_v x d_model"
+                          : std::string(name) == "W_v" ? "d_model x heads*d_v"
+                                                       : "d_model x heads*d_k";
+    checkShape(name, **matrix, rows, cols, meaning);
+    checkMatrixValues(name, **matrix);
+  }
+
+  for (const auto& [token, row] : c.embeddingTable) {
+    if (static_cast<int>(row.size()) != c.dModel) {
+      std::ostringstream os;
+      os << "the embedding row of \"" << token << "\" has " << row.size() << " values, expected d_model = " << c.dModel;
+      throw InputError(os.str());
+    }
+    for (size_t i = 0; i < row.size(); ++i)
+      checkCellValue("the embedding of \"" + token + "\" col " + std::to_string(i), row[i]);
+  }
+
+  for (size_t i = 0; i < c.edits.size(); ++i) {
+    const CellEdit& e = c.edits[i];
+    const std::string where = "edit " + std::to_string(i) + " (" + e.matrix + ")";
+    if (e.matrix == "E") {
+      if (e.token.empty()) throw InputError(where + ": an E edit needs the token whose row it changes");
+      if (e.col < 0 || e.col >= c.dModel) {
+        std::ostringstream os;
+        os << where << ": col " << e.col << " is outside the embedding row of \"" << e.token << "\" (E has shape "
+           << "vocab x " << c.dModel << ", so col must be 0.." << c.dModel - 1 << ")";
+        throw InputError(os.str());
+      }
+    } else {
+      int rows = 0, cols = 0;
+      if (!weightShape(c, e.matrix, &rows, &cols))
+        throw InputError(where + ": unknown matrix \"" + e.matrix + "\" (expected E, W_q, W_k, W_v or W_o)");
+      if (e.row < 0 || e.row >= rows || e.col < 0 || e.col >= cols) {
+        std::ostringstream os;
+        os << where << ": cell (" << e.row << "," << e.col << ") is outside " << e.matrix << ", which has shape "
+           << shapeText(rows, cols);
+        throw InputError(os.str());
+      }
+    }
+    checkCellValue(where + " row " + std::to_string(e.row) + ", col " + std::to_string(e.col), e.value);
+  }
+}
+
+}  // namespace attn

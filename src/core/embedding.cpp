@@ -1,0 +1,39 @@
+// Embedding rows (see embedding.h).
+#include "embedding.h"
+
+#include "errors.h"
+#include "random.h"
+
+namespace attn {
+
+RowVector seededEmbeddingRow(uint64_t seed, const std::string& token, int dModel) {
+  // One stream per (seed, "E:" + token, d_model): independent of the sentence and of every other token.
+  Rng rng(streamSeed(seed, "E:" + token, static_cast<uint64_t>(dModel)));
+  RowVector row(dModel);  // (1,d_model)
+  for (int i = 0; i < dModel; ++i) row(i) = rng.normal();
+  return row;
+}
+
+RowVector embeddingRow(const Config& config, const std::string& token) {
+  RowVector row;
+  auto it = config.embeddingTable.find(token);
+  if (it != config.embeddingTable.end()) {
+    if (static_cast<int>(it->second.size()) != config.dModel)
+      throw InputError("the embedding row of \"" + token + "\" has " + std::to_string(it->second.size()) +
+                       " values, expected d_model = " + std::to_string(config.dModel));
+    row = Eigen::Map<const RowVector>(it->second.data(), config.dModel);
+  } else {
+    row = seededEmbeddingRow(config.seed, token, config.dModel);
+  }
+  for (const CellEdit& e : config.edits)  // in order: a later edit of the same cell wins
+    if (e.matrix == "E" && e.token == token && e.col >= 0 && e.col < config.dModel) row(e.col) = e.value;
+  return row;
+}
+
+Matrix embedTokens(const Config& config, const std::vector<Token>& tokens) {
+  Matrix E(static_cast<Eigen::Index>(tokens.size()), config.dModel);  // (L,d_model)
+  for (size_t i = 0; i < tokens.size(); ++i) E.row(static_cast<Eigen::Index>(i)) = embeddingRow(config, tokens[i].text);
+  return E;
+}
+
+}  // namespace attn

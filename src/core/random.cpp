@@ -1,0 +1,94 @@
+// Deterministic RNG (see random.h for why no std distributions and no libm transcendentals).
+#include "random.h"
+
+#include <cmath>
+
+namespace attn {
+
+uint64_t splitmix64(uint64_t x) {
+  uint64_t z = x + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+uint64_t fnv1a64(std::string_view bytes) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001B3ull;
+  }
+  return h;
+}
+
+uint64_t streamSeed(uint64_t seed, std::string_view name, uint64_t extra) {
+  uint64_t h = splitmix64(seed);
+  h = splitmix64(h ^ fnv1a64(name));
+  h = splitmix64(h ^ (extra * 0xD1B54A32D192ED03ull));
+  return h;
+}
+
+double detLog(double x) {
+  // x = m·2^e with m in [sqrt(1/2), sqrt(2)); log x = e·ln2 + 2·atanh(z), z = (m-1)/(m+1), |z| < 0.1716.
+  // frexp/ldexp are exact; the series needs 12 odd terms for z^25/25 < 2^-53 relative.
+  int e = 0;
+  double m = std::frexp(x, &e);  // m in [0.5, 1)
+  if (m < 0.70710678118654752440) {
+    m *= 2.0;
+    e -= 1;
+  }
+  const double z = (m - 1.0) / (m + 1.0);
+  const double z2 = z * z;
+  double sum = 0.0;
+  for (int k = 25; k >= 1; k -= 2) sum = sum * z2 + 1.0 / k;  // Horner in z² from the smallest term
+  const double kLn2Hi = 6.93147180369123816490e-01;  // ln2 split so e·kLn2Hi is exact
+  const double kLn2Lo = 1.90821492927058770002e-10;
+  return e * kLn2Hi + (e * kLn2Lo + 2.0 * z * sum);
+}
+
+Rng::Rng(uint64_t seed) {
+  uint64_t x = seed;
+  for (auto& s : s_) {
+    x += 0x9E3779B97F4A7C15ull;
+    s = splitmix64(x - 0x9E3779B97F4A7C15ull);
+  }
+  if ((s_[0] | s_[1] | s_[2] | s_[3]) == 0) s_[0] = 1;  // the all-zero state is a fixed point
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t Rng::next() {
+  const uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  const uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+double Rng::uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+double Rng::uniform(double lo, double hi) { return lo + (hi - lo) * uniform01(); }
+
+double Rng::normal() {
+  if (hasSpare_) {
+    hasSpare_ = false;
+    return spare_;
+  }
+  // Marsaglia polar method: (u,v) uniform in the unit disc, then both u·f and v·f are N(0,1).
+  double u, v, s;
+  do {
+    u = 2.0 * uniform01() - 1.0;
+    v = 2.0 * uniform01() - 1.0;
+    s = u * u + v * v;
+  } while (s >= 1.0 || s == 0.0);
+  const double f = std::sqrt(-2.0 * detLog(s) / s);
+  spare_ = v * f;
+  hasSpare_ = true;
+  return u * f;
+}
+
+}  // namespace attn

@@ -1,0 +1,27 @@
+// Text helpers for shapes and numbers (see shape_text.h).
+#include "shape_text.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace attn {
+
+std::string shapeText(long long rows, long long cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
+
+std::string shapeParen(long long rows, long long cols) {
+  return "(" + std::to_string(rows) + "\u00D7" + std::to_string(cols) + ")";
+}
+
+std::string formatNumber(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buf[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, value);
+    if (std::strtod(buf, nullptr) == value) break;
+  }
+  return buf;
+}
+
+}  // namespace attn

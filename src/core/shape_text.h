@@ -1,0 +1,18 @@
+// Small text helpers shared by error messages and formulas: "4x3" shapes, "(5×2)" shapes, numbers as typed.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace attn {
+
+struct Config;
+
+std::string shapeText(long long rows, long long cols);        // "4x3" (ASCII, for error messages)
+std::string shapeParen(long long rows, long long cols);       // "(4×3)" (for formulas)
+std::string formatNumber(double value);                       // shortest text that reads back as `value`
+
+// Internal checks shared by validate() and the JSON importer.
+void checkCellValue(const std::string& where, double value);  // throws InputError if not finite or > kMaxAbsValue
+bool weightShape(const Config& c, const std::string& name, int* rows, int* cols);  // W_q/W_k/W_v/W_o shape
+
+}  // namespace attn

@@ -1,0 +1,188 @@
+// Pipeline stages 1-10 (see stages.h). Shapes: L_kv keys/values, L_q queries, h heads.
+#include "stages.h"
+
+#include "attention_kernels.h"
+#include "embedding.h"
+#include "errors.h"
+#include "mask.h"
+#include "positional.h"
+#include "softmax.h"
+#include "weights.h"
+
+namespace attn {
+
+namespace {
+
+int L(const Matrix& m) { return static_cast<int>(m.rows()); }
+
+// Tokens standing for the rows of an explicit X / X_q ("x0", "x1", … / "q0", …).
+std::vector<Token> rowTokens(const Matrix& m, const char* prefix, Vocabulary& vocab) {
+  std::vector<Token> tokens;
+  for (int i = 0; i < L(m); ++i) {
+    Token tok;
+    tok.text = prefix + std::to_string(i);
+    tok.id = vocab.idOf(tok.text);
+    tokens.push_back(tok);
+  }
+  return tokens;
+}
+
+bool hasWordToken(const std::vector<Token>& tokens) {
+  for (const Token& t : tokens)
+    if (!t.special) return true;
+  return false;
+}
+
+}  // namespace
+
+void runTokenize(const Config& c, Trace& t, Notes& notes) {
+  // Everything into locals first: tokenize() may throw, and the trace must stay untouched if it does.
+  Vocabulary vocab;
+  std::vector<Token> tokens, queryTokens, compareTokens;
+  std::vector<bool> keyPadding;
+  bool replaced = false;
+  if (c.X) {
+    tokens = rowTokens(*c.X, "x", vocab);
+    keyPadding.assign(tokens.size(), false);
+    if (c.padTo > 0) notes.push_back("pad_to is ignored: X was given explicitly");
+  } else {
+    TokenizeOptions options;
+    options.kind = c.tokenizer;
+    options.keepPunctuation = c.keepPunctuation;
+    options.addBos = c.queryBos && !c.cross;  // self-attention: the one sentence is also the queries
+    options.padTo = c.padTo;
+    Tokenization tk = tokenize(c.text, options, vocab);
+    if (!hasWordToken(tk.tokens)) throw InputError("the sentence has no tokens");
+    tokens = std::move(tk.tokens);
+    keyPadding = std::move(tk.isPadding);
+    replaced = replaced || tk.replacedInvalidUtf8;
+  }
+  if (!c.cross) {
+    queryTokens = tokens;
+  } else if (c.Xq) {
+    queryTokens = rowTokens(*c.Xq, "q", vocab);
+  } else {
+    TokenizeOptions options;
+    options.kind = c.tokenizer;
+    options.keepPunctuation = c.keepPunctuation;
+    options.addBos = c.queryBos;
+    Tokenization tk = tokenize(c.queryText, options, vocab);
+    if (tk.tokens.empty() || (!c.queryBos && !hasWordToken(tk.tokens)))
+      throw InputError("the query sentence has no tokens");
+    queryTokens = std::move(tk.tokens);
+    replaced = replaced || tk.replacedInvalidUtf8;
+  }
+  if (!c.compareText.empty()) {
+    TokenizeOptions options;
+    options.kind = c.tokenizer;
+    options.keepPunctuation = c.keepPunctuation;
+    Tokenization tk = tokenize(c.compareText, options, vocab);
+    compareTokens = std::move(tk.tokens);
+    replaced = replaced || tk.replacedInvalidUtf8;
+  }
+  if (replaced) notes.push_back("invalid UTF-8 in the text was replaced by U+FFFD");
+  if (c.Xq && !c.cross) notes.push_back("X_q is ignored: cross-attention is off");
+  if (c.focus >= static_cast<int>(queryTokens.size()))
+    notes.push_back("focus row " + std::to_string(c.focus) + " is beyond the " + std::to_string(queryTokens.size()) +
+                    " queries");
+  // Commit.
+  t.tokens = std::move(tokens);
+  t.queryTokens = std::move(queryTokens);
+  t.keyPadding = std::move(keyPadding);
+  t.compareTokens = std::move(compareTokens);
+  t.replacedInvalidUtf8 = replaced;
+}
+
+void runEmbed(const Config& c, Trace& t, Notes& notes) {
+  // E : (L_kv,d_model), Eq : (L_q,d_model), compareE : (L_cmp,d_model)
+  t.E = c.X ? *c.X : embedTokens(c, t.tokens);
+  if (!c.cross) t.Eq = t.E;
+  else t.Eq = c.Xq ? *c.Xq : embedTokens(c, t.queryTokens);
+  t.compareE = embedTokens(c, t.compareTokens);
+  if (c.X) notes.push_back("X was given explicitly: it replaces the embedding and positional encoding");
+}
+
+void runPosition(const Config& c, Trace& t, Notes&) {
+  // PE : (L,d_model); X = E + PE : (L,d_model)+(L,d_model) -> (L,d_model). Positions from 0 in each sentence.
+  t.PE = sinusoidalPositions(L(t.E), c.dModel, c.positional && !c.X);
+  t.X = t.E + t.PE;
+  if (!c.cross) {
+    t.PEq = t.PE;
+    t.Xq = t.X;
+  } else {
+    t.PEq = sinusoidalPositions(L(t.Eq), c.dModel, c.positional && !c.Xq);
+    t.Xq = t.Eq + t.PEq;
+  }
+}
+
+void runProject(const Config& c, Trace& t, Notes&) {
+  Weights w = buildWeights(c);
+  t.Wq = std::move(w.Wq);  // (d_model,h·d_k)
+  t.Wk = std::move(w.Wk);  // (d_model,h·d_k)
+  t.Wv = std::move(w.Wv);  // (d_model,h·d_v)
+  t.Wo = std::move(w.Wo);  // (h·d_v,d_model)
+  t.heads.assign(static_cast<size_t>(c.heads), HeadTrace{});
+  for (int i = 0; i < c.heads; ++i) {
+    HeadTrace& head = t.heads[static_cast<size_t>(i)];
+    head.Wq = t.Wq.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k): columns i·d_k …
+    head.Wk = t.Wk.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k)
+    head.Wv = t.Wv.middleCols(i * c.dV, c.dV);  // (d_model,h·d_v) -> (d_model,d_v)
+    head.Q = kernels::project<double>(t.Xq, head.Wq);  // Q = X_q·W_q : (L_q,d_model)·(d_model,d_k) -> (L_q,d_k)
+    head.K = kernels::project<double>(t.X, head.Wk);   // K = X·W_k   : (L_kv,d_model)·(d_model,d_k) -> (L_kv,d_k)
+    head.V = kernels::project<double>(t.X, head.Wv);   // V = X·W_v   : (L_kv,d_model)·(d_model,d_v) -> (L_kv,d_v)
+  }
+}
+
+void runScore(const Config&, Trace& t, Notes&) {
+  for (HeadTrace& head : t.heads)
+    head.S = kernels::scores<double>(head.Q, head.K);  // S = Q·Kᵀ : (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv)
+}
+
+void runScaleMask(const Config& c, Trace& t, Notes& notes) {
+  const int queries = L(t.Xq), keys = L(t.X);
+  t.scale = c.scale();
+  t.maskAdd = buildMask(c.mask, queries, keys, t.keyPadding);  // (L_q,L_kv) of 0 / -inf
+  for (HeadTrace& head : t.heads) {
+    head.S_scaled = kernels::scaleScores<double>(head.S, t.scale);       // (L_q,L_kv) -> (L_q,L_kv)
+    head.S_masked = kernels::applyMask<double>(head.S_scaled, t.maskAdd);  // (L_q,L_kv)+(L_q,L_kv) -> (L_q,L_kv)
+  }
+  if (c.mask == MaskKind::Causal && c.cross && queries != keys)
+    notes.push_back("causal mask in cross-attention with L_q != L_kv: query i sees keys 0..i (key j > i masked)");
+  if (c.mask == MaskKind::Padding) {
+    bool anyPad = false;
+    for (bool p : t.keyPadding) anyPad = anyPad || p;
+    if (!anyPad) notes.push_back("padding mask: no <pad> keys to mask (set pad_to above the sentence length)");
+  }
+}
+
+void softmaxHead(HeadTrace& head, int headIndex, Notes& notes) {
+  head.A = head.S_masked;  // A = softmax(S_masked) row-wise : (L_q,L_kv) -> (L_q,L_kv)
+  const std::vector<bool> fullyMasked = kernels::softmaxRowsInPlace(head.A);
+  head.rows.clear();
+  for (Eigen::Index i = 0; i < head.A.rows(); ++i) {
+    const auto row = head.A.row(i);
+    const bool masked = fullyMasked[static_cast<size_t>(i)];
+    head.rows.push_back(saturationOf(std::vector<double>(row.data(), row.data() + row.size()), masked));
+    if (masked)
+      notes.push_back("head " + std::to_string(headIndex + 1) + ", query row " + std::to_string(i) +
+                      ": every key is masked, so its weights are all 0");
+  }
+}
+
+void runSoftmax(const Config&, Trace& t, Notes& notes) {
+  for (size_t i = 0; i < t.heads.size(); ++i) softmaxHead(t.heads[i], static_cast<int>(i), notes);
+}
+
+void runWeightedSum(const Config&, Trace& t, Notes&) {
+  for (HeadTrace& head : t.heads)
+    head.O = kernels::weightedSum<double>(head.A, head.V);  // O = A·V : (L_q,L_kv)·(L_kv,d_v) -> (L_q,d_v)
+}
+
+void runCombine(const Config&, Trace& t, Notes&) {
+  std::vector<Matrix> outputs;
+  for (const HeadTrace& head : t.heads) outputs.push_back(head.O);
+  t.concat = kernels::concatHeads<double>(outputs);                 // h × (L_q,d_v) -> (L_q,h·d_v)
+  t.output = kernels::outputProjection<double>(t.concat, t.Wo);     // (L_q,h·d_v)·(h·d_v,d_model) -> (L_q,d_model)
+}
+
+}  // namespace attn

@@ -1,0 +1,55 @@
+// Weight matrices: explicit, or seeded Xavier/Glorot uniform; then edits (see weights.h).
+#include "weights.h"
+
+#include <cmath>
+
+#include "errors.h"
+#include "random.h"
+#include "shape_text.h"
+
+namespace attn {
+
+Matrix xavierUniform(uint64_t seed, const std::string& name, int rows, int cols) {
+  Rng rng(streamSeed(seed, name, (static_cast<uint64_t>(rows) << 32) | static_cast<uint32_t>(cols)));
+  const double limit = std::sqrt(6.0 / (rows + cols));
+  Matrix W(rows, cols);  // (rows,cols), filled row by row
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) W(r, c) = rng.uniform(-limit, limit);
+  return W;
+}
+
+static Matrix explicitOrSeeded(const Config& c, const std::optional<Matrix>& given, const std::string& name) {
+  int rows = 0, cols = 0;
+  weightShape(c, name, &rows, &cols);
+  if (given) {
+    if (given->rows() != rows || given->cols() != cols)
+      throw InputError(name + " has shape " + shapeText(given->rows(), given->cols()) + ", expected " +
+                       shapeText(rows, cols));
+    return *given;
+  }
+  return xavierUniform(c.seed, name, rows, cols);
+}
+
+Weights buildWeights(const Config& c) {
+  Weights w;
+  w.Wq = explicitOrSeeded(c, c.Wq, "W_q");  // (d_model,h·d_k)
+  w.Wk = explicitOrSeeded(c, c.Wk, "W_k");  // (d_model,h·d_k)
+  w.Wv = explicitOrSeeded(c, c.Wv, "W_v");  // (d_model,h·d_v)
+  w.Wo = explicitOrSeeded(c, c.Wo, "W_o");  // (h·d_v,d_model)
+  for (const CellEdit& e : c.edits) {
+    Matrix* target = e.matrix == "W_q"   ? &w.Wq
+                     : e.matrix == "W_k" ? &w.Wk
+                     : e.matrix == "W_v" ? &w.Wv
+                     : e.matrix == "W_o" ? &w.Wo
+                                         : nullptr;
+    if (!target) continue;  // "E" edits belong to the Embed step
+    if (e.row < 0 || e.row >= target->rows() || e.col < 0 || e.col >= target->cols())
+      throw InputError("edit of " + e.matrix + " cell (" + std::to_string(e.row) + "," + std::to_string(e.col) +
+                       ") is outside " + e.matrix + ", which has shape " +
+                       shapeText(target->rows(), target->cols()));
+    (*target)(e.row, e.col) = e.value;
+  }
+  return w;
+}
+
+}  // namespace attn
