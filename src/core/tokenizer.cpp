@@ -12,6 +12,7 @@
 #include "core/tokenizer.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -44,22 +45,23 @@ constexpr char32_t kCombiningKeycap = 0x20E3;
 
 struct CodePoint {
   char32_t value;
-  std::size_t byteOffset;
   unicode::CharInfo info;
 };
 
 // What a cluster counts as for tokenizing.
-enum class ClusterKind { WordPart, Ideograph, Punctuation, Symbol, Invisible };
+enum class ClusterKind : std::uint8_t { WordPart, Ideograph, Punctuation, Symbol, Invisible };
 
 struct Cluster {
-  std::size_t byteBegin, byteEnd;
-  ClusterKind kind;
+  std::uint32_t byteBegin, byteEnd;
   char32_t base;  // first code point that is not a Prepend
+  ClusterKind kind;
   bool singleCodePoint;
+  bool baseIsNumber;
 };
 
-bool isHangulLVorV(char32_t value, GraphemeClass cls) {
-  return cls == GraphemeClass::HangulV || (cls == GraphemeClass::HangulSyllable && unicode::isHangulLV(value));
+bool isHangulLVorV(const CodePoint& codePoint) {
+  return codePoint.info.graphemeClass == GraphemeClass::HangulV ||
+         (codePoint.info.graphemeClass == GraphemeClass::HangulSyllable && unicode::isHangulLV(codePoint.value));
 }
 
 // UAX #29 grapheme cluster rules GB3-GB13, with two simplifications a learner will not notice: whitespace never
@@ -74,7 +76,7 @@ bool joinsPrevious(const CodePoint& previous, const CodePoint& current, bool emo
   if (before == GraphemeClass::HangulL &&
       (after == GraphemeClass::HangulL || after == GraphemeClass::HangulV || after == GraphemeClass::HangulSyllable))
     return true;  // GB6
-  if (isHangulLVorV(previous.value, before) && (after == GraphemeClass::HangulV || after == GraphemeClass::HangulT))
+  if (isHangulLVorV(previous) && (after == GraphemeClass::HangulV || after == GraphemeClass::HangulT))
     return true;  // GB7
   if ((before == GraphemeClass::HangulSyllable || before == GraphemeClass::HangulT) && after == GraphemeClass::HangulT)
     return true;  // GB8
@@ -87,20 +89,17 @@ bool joinsPrevious(const CodePoint& previous, const CodePoint& current, bool emo
   return false;  // GB999
 }
 
-ClusterKind classify(const std::vector<CodePoint>& codePoints, std::size_t begin, std::size_t end, char32_t* base) {
-  std::size_t baseIndex = begin;
-  while (baseIndex + 1 < end && codePoints[baseIndex].info.graphemeClass == GraphemeClass::Prepend) ++baseIndex;
-  *base = codePoints[baseIndex].value;
-  if (end - begin == 1 && (*base == kEmojiPresentationSelector || *base == kZeroWidthJoiner))
+// Emoji presentation, keycaps, ZWJ sequences and skin tones make a picture, whatever the base ("1️⃣", "❤️").
+bool makesEmoji(char32_t value) {
+  return value == kEmojiPresentationSelector || value == kCombiningKeycap || value == kZeroWidthJoiner ||
+         (value >= 0x1F3FB && value <= 0x1F3FF);
+}
+
+ClusterKind classify(const CodePoint& base, int codePointCount, bool hasEmojiComponent) {
+  if (codePointCount == 1 && (base.value == kEmojiPresentationSelector || base.value == kZeroWidthJoiner))
     return ClusterKind::Invisible;  // a selector or joiner with nothing to act on
-  for (std::size_t i = begin + 1; i < end; ++i) {
-    const char32_t value = codePoints[i].value;
-    // Emoji presentation, keycaps, ZWJ sequences and skin tones make a picture, whatever the base ("1️⃣", "❤️").
-    if (value == kEmojiPresentationSelector || value == kCombiningKeycap || value == kZeroWidthJoiner ||
-        (value >= 0x1F3FB && value <= 0x1F3FF))
-      return ClusterKind::Symbol;
-  }
-  switch (codePoints[baseIndex].info.charClass) {
+  if (hasEmojiComponent) return ClusterKind::Symbol;
+  switch (base.info.charClass) {
     case CharClass::Letter:
     case CharClass::Number:
     case CharClass::Mark:
@@ -119,40 +118,49 @@ ClusterKind classify(const std::vector<CodePoint>& codePoints, std::size_t begin
   return ClusterKind::Invisible;
 }
 
-// Cuts valid UTF-8 into extended grapheme clusters. One pass over the code points: linear.
-std::vector<Cluster> segmentClusters(std::string_view validText) {
-  std::vector<CodePoint> codePoints;
-  codePoints.reserve(validText.size());
-  for (std::size_t pos = 0; pos < validText.size();) {
-    const utf8::Decoded decoded = utf8::decodeAt(validText, pos);
-    codePoints.push_back({decoded.codePoint, pos, unicode::lookup(decoded.codePoint)});
-    pos += decoded.length;
-  }
+// Cuts valid UTF-8 into extended grapheme clusters in one streaming pass, calling onCluster(const Cluster&) for
+// each in order. Linear, and nothing is stored per code point or per cluster.
+template <typename OnCluster>
+void forEachCluster(std::string_view validText, OnCluster&& onCluster) {
 
-  std::vector<Cluster> clusters;
-  if (codePoints.empty()) return clusters;
+  // The cluster being read.
   std::size_t clusterBegin = 0;
+  int codePointCount = 0;
+  CodePoint base{};
+  bool baseFound = false;  // false while only Prepend characters were read
+  bool hasEmojiComponent = false;
   auto closeCluster = [&](std::size_t end) {
-    char32_t base = 0;
-    const ClusterKind kind = classify(codePoints, clusterBegin, end, &base);
-    const std::size_t byteEnd = end < codePoints.size() ? codePoints[end].byteOffset : validText.size();
-    clusters.push_back({codePoints[clusterBegin].byteOffset, byteEnd, kind, base, end - clusterBegin == 1});
+    onCluster(Cluster{static_cast<std::uint32_t>(clusterBegin), static_cast<std::uint32_t>(end), base.value,
+                      classify(base, codePointCount, hasEmojiComponent), codePointCount == 1,
+                      base.info.charClass == CharClass::Number});
     clusterBegin = end;
+    codePointCount = 0;
+    baseFound = false;
+    hasEmojiComponent = false;
   };
 
   enum class EmojiState { None, Pictograph, PictographZwj };  // GB11: ExtPict Extend* ZWJ × ExtPict
   EmojiState emoji = EmojiState::None;
   int openRegionalIndicators = 0;
-  for (std::size_t i = 0; i < codePoints.size(); ++i) {
-    const GraphemeClass cls = codePoints[i].info.graphemeClass;
-    if (i > 0 &&
-        !joinsPrevious(codePoints[i - 1], codePoints[i], emoji == EmojiState::PictographZwj, openRegionalIndicators)) {
-      closeCluster(i);
+  CodePoint previous{};
+  for (std::size_t pos = 0; pos < validText.size();) {
+    const utf8::Decoded decoded = utf8::decodeAt(validText, pos);
+    const CodePoint current{decoded.codePoint, unicode::lookup(decoded.codePoint)};
+    const GraphemeClass cls = current.info.graphemeClass;
+    if (pos > 0 &&
+        !joinsPrevious(previous, current, emoji == EmojiState::PictographZwj, openRegionalIndicators)) {
+      closeCluster(pos);
       openRegionalIndicators = 0;
     }
-    if (cls == GraphemeClass::ExtPict) {
-      emoji = EmojiState::Pictograph;
-    } else if (cls == GraphemeClass::Extend && emoji == EmojiState::Pictograph) {
+    if (codePointCount > 0 && makesEmoji(current.value)) hasEmojiComponent = true;
+    if (!baseFound) {
+      base = current;
+      baseFound = cls != GraphemeClass::Prepend;
+    }
+    ++codePointCount;
+
+    // GB11 state: ExtPict starts it, Extend keeps it, ZWJ arms it; anything else ends it.
+    if (cls == GraphemeClass::ExtPict || (cls == GraphemeClass::Extend && emoji == EmojiState::Pictograph)) {
       emoji = EmojiState::Pictograph;
     } else if (cls == GraphemeClass::ZWJ && emoji == EmojiState::Pictograph) {
       emoji = EmojiState::PictographZwj;
@@ -160,69 +168,105 @@ std::vector<Cluster> segmentClusters(std::string_view validText) {
       emoji = EmojiState::None;
     }
     openRegionalIndicators = cls == GraphemeClass::RegionalIndicator ? openRegionalIndicators + 1 : 0;
+    previous = current;
+    pos += decoded.length;
   }
-  closeCluster(codePoints.size());
-  return clusters;
+  if (codePointCount > 0) closeCluster(validText.size());
 }
 
-bool isApostrophe(char32_t value) { return value == U'\'' || value == U'\u2019'; }
-bool isDecimalSeparator(char32_t value) { return value == U'.' || value == U','; }
+// Collects the token texts. Counts all of them but keeps only as many as the cap allows: a text far over the cap
+// (16 KB of characters) costs no memory for tokens that will be rejected anyway.
+class PieceSink {
+ public:
+  PieceSink(std::string_view text, bool keepPunctuation) : text_(text), keepPunctuation_(keepPunctuation) {}
 
-struct Piece {
-  std::string_view text;
-  bool punctuation;
+  void add(std::size_t byteBegin, std::size_t byteEnd, bool punctuation) {
+    if (punctuation && !keepPunctuation_) return;
+    if (count_ < static_cast<std::size_t>(limits::kMaxTokens))
+      pieces_.push_back(text_.substr(byteBegin, byteEnd - byteBegin));
+    ++count_;
+  }
+  std::size_t count() const { return count_; }
+  const std::vector<std::string_view>& pieces() const { return pieces_; }
+
+ private:
+  std::string_view text_;
+  bool keepPunctuation_;
+  std::size_t count_ = 0;
+  std::vector<std::string_view> pieces_;
 };
 
-// Char mode: every visible cluster.
-std::vector<Piece> charPieces(std::string_view text, const std::vector<Cluster>& clusters) {
-  std::vector<Piece> pieces;
-  for (const Cluster& cluster : clusters) {
-    if (cluster.kind == ClusterKind::Invisible) continue;
-    pieces.push_back({text.substr(cluster.byteBegin, cluster.byteEnd - cluster.byteBegin),
-                      cluster.kind == ClusterKind::Punctuation});
-  }
-  return pieces;
+// Char mode: every visible cluster is a token.
+void addCharPieces(std::string_view text, PieceSink& sink) {
+  forEachCluster(text, [&](const Cluster& cluster) {
+    if (cluster.kind != ClusterKind::Invisible)
+      sink.add(cluster.byteBegin, cluster.byteEnd, cluster.kind == ClusterKind::Punctuation);
+  });
 }
 
-// Word mode: runs of word characters, plus one piece per other visible cluster.
-std::vector<Piece> wordPieces(std::string_view text, const std::vector<Cluster>& clusters) {
-  std::vector<Piece> pieces;
-  const std::size_t none = std::string_view::npos;
-  std::size_t wordBegin = none, wordEnd = none;
-  auto flushWord = [&] {
-    if (wordBegin != none) pieces.push_back({text.substr(wordBegin, wordEnd - wordBegin), false});
-    wordBegin = none;
-  };
-  auto isNumber = [](const Cluster& cluster) {
-    return cluster.kind == ClusterKind::WordPart && unicode::lookup(cluster.base).charClass == CharClass::Number;
-  };
-  for (std::size_t i = 0; i < clusters.size(); ++i) {
-    const Cluster& cluster = clusters[i];
+// Word mode: runs of word characters, plus one token per other visible cluster. Whether an apostrophe, a decimal
+// separator or an invisible format character stays inside a word depends on the next cluster, so each cluster is
+// handled when the next one arrives.
+class WordBuilder {
+ public:
+  explicit WordBuilder(PieceSink& sink) : sink_(sink) {}
+
+  void push(const Cluster& next) {
+    if (hasPending_) handle(pending_, &next);
+    pending_ = next;
+    hasPending_ = true;
+  }
+  void finish() {
+    if (hasPending_) handle(pending_, nullptr);
+    hasPending_ = false;
+    flushWord();
+  }
+
+ private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+  void handle(const Cluster& cluster, const Cluster* next) {
+    const bool wasNumber = previousIsNumber_;
+    previousIsNumber_ = cluster.kind == ClusterKind::WordPart && cluster.baseIsNumber;
     if (cluster.kind == ClusterKind::WordPart) {
-      if (wordBegin == none) wordBegin = cluster.byteBegin;
-      wordEnd = cluster.byteEnd;
-      continue;
+      if (wordBegin_ == kNone) wordBegin_ = cluster.byteBegin;
+      wordEnd_ = cluster.byteEnd;
+      return;
     }
-    // Characters that stay inside a word when a word character follows them.
-    const Cluster* next = i + 1 < clusters.size() ? &clusters[i + 1] : nullptr;
-    if (wordBegin != none && next && next->kind == ClusterKind::WordPart) {
-      const bool insideWord =
-          (cluster.kind == ClusterKind::Invisible && unicode::lookup(cluster.base).charClass == CharClass::Format) ||
-          (cluster.singleCodePoint && isApostrophe(cluster.base)) ||
-          (cluster.singleCodePoint && isDecimalSeparator(cluster.base) && isNumber(clusters[i - 1]) &&
-           isNumber(*next));
-      if (insideWord) {
-        wordEnd = cluster.byteEnd;
-        continue;
-      }
+    if (wordBegin_ != kNone && next && next->kind == ClusterKind::WordPart && staysInWord(cluster, wasNumber, *next)) {
+      wordEnd_ = cluster.byteEnd;
+      return;
     }
     flushWord();
-    if (cluster.kind == ClusterKind::Invisible) continue;
-    pieces.push_back({text.substr(cluster.byteBegin, cluster.byteEnd - cluster.byteBegin),
-                      cluster.kind == ClusterKind::Punctuation});
+    if (cluster.kind != ClusterKind::Invisible)
+      sink_.add(cluster.byteBegin, cluster.byteEnd, cluster.kind == ClusterKind::Punctuation);
   }
-  flushWord();
-  return pieces;
+
+  // Called between a word character and the next word character.
+  static bool staysInWord(const Cluster& cluster, bool afterNumber, const Cluster& next) {
+    if (cluster.kind == ClusterKind::Invisible)  // soft hyphen, word joiner...: not a word break
+      return unicode::lookup(cluster.base).charClass == CharClass::Format;
+    if (!cluster.singleCodePoint) return false;
+    if (cluster.base == U'\'' || cluster.base == U'\u2019') return true;  // don't, it’s
+    return (cluster.base == U'.' || cluster.base == U',') && afterNumber && next.baseIsNumber;  // 3.14, 1,000
+  }
+
+  void flushWord() {
+    if (wordBegin_ != kNone) sink_.add(wordBegin_, wordEnd_, false);
+    wordBegin_ = kNone;
+  }
+
+  PieceSink& sink_;
+  Cluster pending_{};
+  bool hasPending_ = false;
+  bool previousIsNumber_ = false;
+  std::size_t wordBegin_ = kNone, wordEnd_ = kNone;
+};
+
+void addWordPieces(std::string_view text, PieceSink& sink) {
+  WordBuilder builder(sink);
+  forEachCluster(text, [&](const Cluster& cluster) { builder.push(cluster); });
+  builder.finish();
 }
 
 }  // namespace
@@ -235,14 +279,15 @@ Tokenization tokenize(std::string_view text, const TokenizeOptions& options, Voc
 
   Tokenization result;
   const std::string validText = sanitizeUtf8(text, &result.replacedInvalidUtf8);
-  const std::vector<Cluster> clusters = segmentClusters(validText);
-  std::vector<Piece> pieces = options.kind == TokenizerKind::Char ? charPieces(validText, clusters)
-                                                                   : wordPieces(validText, clusters);
+  PieceSink sink(validText, options.keepPunctuation);
+  if (options.kind == TokenizerKind::Char) {
+    addCharPieces(validText, sink);
+  } else {
+    addWordPieces(validText, sink);
+  }
 
-  // Count first and check the cap before touching the vocabulary, so a rejected text leaves it unchanged.
-  std::size_t textTokens = 0;
-  for (const Piece& piece : pieces) textTokens += options.keepPunctuation || !piece.punctuation;
-  const std::size_t unpadded = textTokens + (options.addBos ? 1 : 0);
+  // Check the cap before touching the vocabulary, so a rejected text leaves it unchanged.
+  const std::size_t unpadded = sink.count() + (options.addBos ? 1 : 0);
   const std::size_t total = std::max(unpadded, static_cast<std::size_t>(options.padTo));
   if (total > static_cast<std::size_t>(limits::kMaxTokens)) {
     const std::string what = unpadded > static_cast<std::size_t>(limits::kMaxTokens)
@@ -256,9 +301,8 @@ Tokenization tokenize(std::string_view text, const TokenizeOptions& options, Voc
     result.tokens.push_back({special, vocab.idOf(special), true});
   };
   if (options.addBos) addSpecial(kBosToken);
-  for (const Piece& piece : pieces) {
-    if (!options.keepPunctuation && piece.punctuation) continue;
-    std::string tokenText(piece.text);
+  for (std::string_view piece : sink.pieces()) {
+    std::string tokenText(piece);
     const int id = vocab.idOf(tokenText);
     result.tokens.push_back({std::move(tokenText), id, false});
   }
