@@ -1,0 +1,34 @@
+// The arithmetic behind any cell of a Trace, as text with the actual numbers, and the cells it depends on.
+// Pure functions over the Trace (no ImGui), so they are unit-tested natively.
+//
+// Matrix names (CellRef::matrix): "E" "PE" "X" (keys/values side), "Eq" "PEq" "Xq" (queries side),
+// per head: "Wq" "Wk" "Wv" (this head's slices) "Q" "K" "V" "S" "S_scaled" "S_masked" "A" "O";
+// whole model: "concat" "W_o" "output".
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/matrix.h"
+#include "core/trace.h"
+#include "ui/app_state.h"
+
+namespace ui {
+
+// The matrix a name refers to (nullptr if the name or head is unknown).
+const attn::Matrix* matrixOf(const attn::Trace& trace, const std::string& name, int head);
+
+// e.g. for S of the quick-fox preset at (quick, brown):
+// "S[quick, brown] = q_quick · k_brown = 0.5×1 + 0.6×0.9 = 1.04\n|q| |k| cos θ = 0.781 × 1.345 × 0.99 = 1.04 ..."
+std::string explainCell(const attn::Trace& trace, const CellRef& cell);
+
+// Rows, columns or cells (row/col = -1: whole column/row) that `cell` is computed from.
+std::vector<CellRef> dependenciesOf(const attn::Trace& trace, const CellRef& cell);
+
+// A readable label for token i of a side: its text, with "#i" appended when the text occurs twice.
+std::string tokenLabel(const std::vector<attn::Token>& tokens, int i);
+std::vector<std::string> tokenLabels(const std::vector<attn::Token>& tokens);
+
+// "%.4g"-style number with a typographic minus; "−∞" for -inf.
+std::string num(double v, int significant = 4);
+
+}  // namespace ui

@@ -1,0 +1,50 @@
+// Step 2: id -> row of the embedding table E. The same token gets the same row in every sentence.
+#include "imgui.h"
+#include "ui/explain.h"
+#include "ui/steps/step_common.h"
+
+namespace ui {
+
+void drawEmbedStep(StepContext& ctx) {
+  const attn::Trace& t = ctx.trace;
+  explanation(
+      "Each id picks one row of the embedding table E (vocabulary × d_model): a list of d_model numbers that "
+      "stands for the token. The row depends only on the token, not on the sentence, so \"second\" in \"give me a "
+      "second\" and in \"I came second\" starts from the very same vector; only attention can bring the context "
+      "in. Here rows are seeded random numbers N(0,1) (a trained model learns them), or a preset's numbers. Click "
+      "a cell, then type a new value to edit it.");
+  formulaLine("E = onehot(ids) · table : (" + std::to_string(t.tokens.size()) + "×vocab)·(vocab×" +
+              std::to_string(t.E.cols()) + ") → " + shape(t.E));
+  ImGui::Spacing();
+  GridSpec e = tokenRowsGrid(ctx, "E", t.E, false);
+  e.caption = "E  " + shape(t.E);
+  e.cellWidth = fitCells({static_cast<int>(t.E.cols())});
+  drawGrid(e, ctx.grids);
+  if (t.config.cross) {
+    GridSpec eq = tokenRowsGrid(ctx, "Eq", t.Eq, true);
+    eq.caption = "E for the queries  " + shape(t.Eq);
+    eq.cellWidth = e.cellWidth;
+    drawGrid(eq, ctx.grids);
+  }
+  if (!t.compareTokens.empty() && t.compareE.rows() > 0) {
+    ImGui::Spacing();
+    noteLine("Another sentence with a shared word: identical tokens get identical rows.");
+    GridSpec c;
+    c.name = "compareE";
+    c.values = &t.compareE;
+    c.rowLabels = tokenLabels(t.compareTokens);
+    c.caption = "E for \"" + t.config.compareText + "\"  " + shape(t.compareE);
+    c.cellWidth = e.cellWidth;
+    drawGrid(c, ctx.grids);
+    for (int i = 0; i < static_cast<int>(t.compareTokens.size()); ++i)
+      for (int j = 0; j < static_cast<int>(t.tokens.size()); ++j)
+        if (t.compareTokens[i].text == t.tokens[j].text && !t.tokens[j].special) {
+          noteLine("\"" + t.tokens[j].text + "\" has id " + std::to_string(t.tokens[j].id) +
+                   " in both sentences, and the same row of E.");
+          i = static_cast<int>(t.compareTokens.size());
+          break;
+        }
+  }
+}
+
+}  // namespace ui

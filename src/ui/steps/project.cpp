@@ -1,0 +1,57 @@
+// Step 4: Q = X·W_q, K = X·W_k, V = X·W_v for one head.
+#include "imgui.h"
+#include "ui/explain.h"
+#include "ui/steps/step_common.h"
+
+namespace ui {
+
+namespace {
+
+void equation(StepContext& ctx, const attn::HeadTrace& h, const char* out, const attn::Matrix& W, const char* wName,
+              const char* wCaption, const attn::Matrix& result, bool queries, float cw) {
+  const attn::Trace& t = ctx.trace;
+  const attn::Matrix& X = queries ? t.Xq : t.X;
+  GridSpec x = tokenRowsGrid(ctx, queries && t.config.cross ? "Xq" : "X", X, queries);
+  x.caption = queries && t.config.cross ? "X (queries)" : "X";
+  x.cellWidth = cw;
+  x.showLegend = false;
+  GridSpec w;
+  w.name = wName;
+  w.head = ctx.state.head;
+  w.values = &W;
+  w.caption = wCaption;
+  w.cellWidth = cw;
+  w.showLegend = false;
+  GridSpec r = tokenRowsGrid(ctx, out, result, queries, ctx.state.head);
+  r.caption = out;
+  r.cellWidth = cw;
+  const float height = gridSize(x, ctx.fonts).y;
+  drawGrid(x, ctx.grids);
+  operatorText("·", height);
+  drawGrid(w, ctx.grids);
+  operatorText("=", height);
+  drawGrid(r, ctx.grids);
+  formulaLine(std::string(out) + " = X·" + wCaption + " : " + shape(X) + "·" + shape(W) + " → " + shape(result));
+  ImGui::Spacing();
+  (void)h;
+}
+
+}  // namespace
+
+void drawProjectStep(StepContext& ctx) {
+  const attn::Trace& t = ctx.trace;
+  explanation(
+      "Each token's vector x is multiplied by three weight matrices to play three roles. Its query q says what it "
+      "is looking for, its key k what it offers to be found by, its value v what it hands over when found. "
+      "q and k must have the same width d_k (they will be compared by a dot product); v has its own width d_v. "
+      "Each head has its own W_q, W_k, W_v, so each head can look for something different.");
+  headPicker(ctx);
+  const attn::HeadTrace& h = t.heads[ctx.state.head];
+  const int d = static_cast<int>(t.X.cols());
+  const float cw = fitCells({d, static_cast<int>(h.Q.cols()), static_cast<int>(h.Q.cols())}, 4.0f);
+  equation(ctx, h, "Q", h.Wq, "Wq", "W_q", h.Q, true, cw);
+  equation(ctx, h, "K", h.Wk, "Wk", "W_k", h.K, false, cw);
+  equation(ctx, h, "V", h.Wv, "Wv", "W_v", h.V, false, cw);
+}
+
+}  // namespace ui

@@ -1,0 +1,66 @@
+// Step 6: S_scaled = S · scale (default 1/√d_k), with the reason: for unit-variance q and k the dot product has
+// variance d_k, which would push the softmax into saturation.
+#include <cmath>
+
+#include "imgui.h"
+#include "ui/explain.h"
+#include "ui/steps/step_common.h"
+
+namespace ui {
+
+namespace {
+double spread(const attn::Matrix& m) {  // standard deviation of the finite entries
+  double sum = 0, sq = 0;
+  int n = 0;
+  for (Eigen::Index i = 0; i < m.size(); ++i)
+    if (std::isfinite(m.data()[i])) {
+      sum += m.data()[i];
+      sq += m.data()[i] * m.data()[i];
+      ++n;
+    }
+  if (n < 2) return 0;
+  const double mean = sum / n;
+  return std::sqrt(std::max(sq / n - mean * mean, 0.0));
+}
+}  // namespace
+
+void drawScaleStep(StepContext& ctx) {
+  const attn::Trace& t = ctx.trace;
+  explanation(
+      "A dot product of d_k terms adds up d_k random contributions: if the entries of q and k have variance 1, "
+      "q·k has variance d_k, so its typical size grows like √d_k. Big scores make the softmax of the next steps "
+      "nearly one-hot, and then its gradient vanishes and the model stops learning. Dividing by √d_k brings the "
+      "variance back to 1 whatever the width.");
+  headPicker(ctx);
+  const attn::HeadTrace& h = t.heads[ctx.state.head];
+  const int dK = static_cast<int>(h.Q.cols()), L = static_cast<int>(h.S.cols());
+  const float cw = fitCells({L, L}, 6.0f);
+  GridSpec s = scoresGrid(ctx, "S", h.S, ctx.state.head);
+  s.caption = "S";
+  s.cellWidth = cw;
+  GridSpec ss = scoresGrid(ctx, "S_scaled", h.S_scaled, ctx.state.head);
+  ss.caption = "S_scaled";
+  ss.cellWidth = cw;
+  const float height = gridSize(s, ctx.fonts).y;
+  drawGrid(s, ctx.grids);
+  std::string op = "× " + num(t.scale, 4);
+  operatorText(op.c_str(), height);
+  drawGrid(ss, ctx.grids);
+  switch (t.config.scaleKind) {
+    case attn::ScaleKind::InvSqrtDk:
+      formulaLine("S_scaled = S / √d_k = S / √" + std::to_string(dK) + " = S × " + num(t.scale, 6) + " : " + shape(h.S) +
+                  " → " + shape(h.S_scaled));
+      break;
+    case attn::ScaleKind::None:
+      formulaLine("Scaling is off: S_scaled = S. Try a large d_k and watch the softmax saturate.");
+      break;
+    case attn::ScaleKind::Custom:
+      formulaLine("S_scaled = S × " + num(t.scale, 6) + " (custom factor; 1/√d_k would be " + num(1.0 / std::sqrt(dK), 6) + ")");
+      break;
+  }
+  noteLine("Spread (standard deviation) of the scores: before " + num(spread(h.S), 3) + ", after " +
+           num(spread(h.S_scaled), 3) + ".  For N(0,1) entries theory says √d_k = " + num(std::sqrt(dK), 3) +
+           " before and 1 after.");
+}
+
+}  // namespace ui

@@ -1,0 +1,97 @@
+// Step 8: softmax of each row of the masked scores. Rows sum to 1. Shows the focus row as bars and every row's
+// saturation: entropy, max weight, effective number of keys exp(H), and the softmax Jacobian norm.
+#include <cmath>
+
+#include "imgui.h"
+#include "ui/explain.h"
+#include "ui/steps/step_common.h"
+#include "ui/widgets/weight_bars.h"
+
+namespace ui {
+
+void drawSoftmaxStep(StepContext& ctx) {
+  const attn::Trace& t = ctx.trace;
+  explanation(
+      "Each row of scores becomes a row of weights: a_ij = e^(s_ij) / Σ_k e^(s_ik). The weights are positive and "
+      "sum to 1, and larger scores get exponentially more. To stay finite we subtract the row's maximum first "
+      "(e^(s − max) never overflows; the ratio is unchanged). When one score is far above the others the row "
+      "turns one-hot: the row is saturated, and its gradient p_i(δ_ij − p_j) is nearly zero everywhere.");
+  headPicker(ctx);
+  const attn::HeadTrace& h = t.heads[ctx.state.head];
+  const int L = static_cast<int>(h.A.cols());
+  const float cw = fitCells({L, L}, 6.0f);
+  GridSpec sm = scoresGrid(ctx, "S_masked", h.S_masked, ctx.state.head);
+  sm.caption = "S_masked";
+  sm.cellWidth = cw;
+  GridSpec a = weightsGrid(ctx, "A", h.A, ctx.state.head);
+  a.caption = "A = softmax(S_masked)";
+  a.cellWidth = cw;
+  const float height = gridSize(sm, ctx.fonts).y;
+  drawGrid(sm, ctx.grids);
+  operatorText("→", height);
+  drawGrid(a, ctx.grids);
+  formulaLine("A[i, :] = softmax(S_masked[i, :]) = e^(s − max) / Σ e^(s − max) : " + shape(h.S_masked) + " → " +
+              shape(h.A) + ", every row sums to 1");
+
+  const int focus = ctx.state.config.focus;
+  std::vector<double> row(L);
+  for (int j = 0; j < L; ++j) row[j] = h.A(focus, j);
+  ImGui::Spacing();
+  ImGui::Text("Weights of \"%s\" (the focus token):", tokenLabel(t.queryTokens, focus).c_str());
+  drawWeightBars(tokenLabels(t.tokens), row, std::min(ImGui::GetContentRegionAvail().x, 34.0f * ImGui::GetFontSize()), ctx.fonts);
+
+  // Saturation of every row.
+  ImGui::Spacing();
+  int saturated = 0;
+  for (const auto& r : h.rows) saturated += !r.fullyMasked && r.maxWeight > 0.99;
+  if (ImGui::BeginTable("saturation", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
+                                             ImGuiTableFlags_ScrollY,
+                        ImVec2(0, std::min(12.0f, L + 1.5f) * ImGui::GetTextLineHeightWithSpacing()))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("query");
+    ImGui::TableSetupColumn("entropy H");
+    ImGui::TableSetupColumn("max weight");
+    ImGui::TableSetupColumn("exp(H) keys");
+    ImGui::TableSetupColumn("‖J‖ (gradient)");
+    ImGui::TableSetupColumn("");
+    ImGui::TableHeadersRow();
+    for (int i = 0; i < static_cast<int>(h.rows.size()); ++i) {
+      const attn::RowSaturation& r = h.rows[i];
+      ImGui::TableNextRow();
+      if (i == focus) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 236, 210, 255));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(tokenLabel(t.queryTokens, i).c_str());
+      ImGui::PushFont(ctx.fonts.mono);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.4f", r.entropy);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.4f", r.maxWeight);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2f", r.effectiveTokens);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.4f", r.jacobianNorm);
+      ImGui::PopFont();
+      ImGui::TableNextColumn();
+      if (r.fullyMasked)
+        ImGui::TextDisabled("fully masked");
+      else if (r.maxWeight > 0.99)
+        ImGui::TextColored(ImVec4(0.75f, 0.25f, 0.0f, 1.0f), "saturated");
+    }
+    ImGui::EndTable();
+  }
+  noteLine("Uniform over " + std::to_string(L) + " keys would be H = log " + std::to_string(L) + " = " +
+           num(std::log(static_cast<double>(L)), 4) + "; one-hot is H = 0 and ‖J‖ = 0.");
+  const int dK = static_cast<int>(h.Q.cols());
+  if (saturated > 0) {
+    std::string why = std::to_string(saturated) + " of " + std::to_string(h.rows.size()) +
+                      " rows are saturated (max weight > 0.99): they copy one value and pass almost no gradient.";
+    if (t.config.scaleKind == attn::ScaleKind::None && dK >= 16)
+      why += " Scaling is off and d_k = " + std::to_string(dK) + ": the scores have spread ≈ √d_k = " +
+             num(std::sqrt(dK), 3) + " instead of 1, so e^s separates them by huge factors. Turn 1/√d_k back on.";
+    else if (t.config.scaleKind == attn::ScaleKind::Custom && t.scale > 1.0 / std::sqrt(dK))
+      why += " The custom scale is larger than 1/√d_k, which sharpens every row (a low temperature).";
+    noteLine(why, true);
+  }
+}
+
+}  // namespace ui

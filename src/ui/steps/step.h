@@ -1,0 +1,44 @@
+// The walkthrough: one screen per step (DESIGN.md steps 1-10, then the side views). Each step is one file in this
+// folder with one draw function; steps.cpp lists them in order.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/trace.h"
+#include "ui/app_state.h"
+#include "ui/ui.h"
+#include "ui/widgets/matrix_grid.h"
+
+namespace ui {
+
+struct StepContext {
+  AppState& state;
+  const attn::Trace& trace;
+  const Fonts& fonts;
+  GridContext& grids;
+};
+
+struct StepInfo {
+  const char* id;      // stable id for URLs and getState ("tokenize", "score", ...)
+  const char* title;   // "Score: Q·Kᵀ"
+  void (*draw)(StepContext&);
+};
+
+const std::vector<StepInfo>& steps();
+int stepIndexOf(const std::string& id);  // -1 if unknown
+
+// Step draw functions (one file each).
+void drawTokenizeStep(StepContext&);
+void drawEmbedStep(StepContext&);
+void drawPositionStep(StepContext&);
+void drawProjectStep(StepContext&);
+void drawScoreStep(StepContext&);
+void drawScaleStep(StepContext&);
+void drawMaskStep(StepContext&);
+void drawSoftmaxStep(StepContext&);
+void drawWeightedSumStep(StepContext&);
+void drawCombineStep(StepContext&);
+void drawLinesStep(StepContext&);
+void drawSaturationLabStep(StepContext&);
+
+}  // namespace ui

@@ -1,0 +1,102 @@
+// Step building blocks (see step_common.h).
+#include "ui/steps/step_common.h"
+
+#include <algorithm>
+
+#include "imgui.h"
+#include "ui/explain.h"
+
+namespace ui {
+
+void explanation(const char* text) {
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(ImGui::GetContentRegionAvail().x, 52.0f * ImGui::GetFontSize()));
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+}
+
+void formulaLine(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(20, 70, 150, 255));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
+void noteLine(const std::string& text, bool warning) {
+  ImGui::PushStyleColor(ImGuiCol_Text, warning ? IM_COL32(180, 60, 0, 255) : IM_COL32(70, 70, 80, 255));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
+void headPicker(StepContext& ctx) {
+  const int heads = static_cast<int>(ctx.trace.heads.size());
+  if (heads <= 1) return;
+  ImGui::TextUnformatted("Head:");
+  for (int h = 0; h < heads; ++h) {
+    ImGui::SameLine();
+    char label[16];
+    std::snprintf(label, sizeof label, "%d##head", h + 1);
+    if (ImGui::RadioButton(label, ctx.state.head == h)) ctx.state.head = h;
+  }
+}
+
+void operatorText(const char* op, float gridHeight) {
+  ImGui::SameLine();
+  const float y = ImGui::GetCursorPosY();
+  ImGui::SetCursorPosY(y + std::max(0.0f, gridHeight * 0.5f - ImGui::GetTextLineHeight() * 0.5f));
+  ImGui::TextUnformatted(op);
+  ImGui::SameLine();
+  ImGui::SetCursorPosY(y);
+}
+
+std::string shape(const attn::Matrix& m) {
+  return "(" + std::to_string(m.rows()) + "×" + std::to_string(m.cols()) + ")";
+}
+
+static std::vector<std::string> indexLabels(int n) {
+  std::vector<std::string> out;
+  for (int i = 0; i < n; ++i) out.push_back(std::to_string(i));
+  return out;
+}
+
+GridSpec tokenRowsGrid(StepContext& ctx, const std::string& name, const attn::Matrix& m, bool queries, int head) {
+  GridSpec g;
+  g.name = name;
+  g.head = head;
+  g.values = &m;
+  g.rowLabels = tokenLabels(queries ? ctx.trace.queryTokens : ctx.trace.tokens);
+  g.colLabels = indexLabels(static_cast<int>(m.cols()));
+  if (queries || !ctx.trace.config.cross) g.focusRow = ctx.state.config.focus;
+  return g;
+}
+
+GridSpec scoresGrid(StepContext& ctx, const std::string& name, const attn::Matrix& m, int head) {
+  GridSpec g = tokenRowsGrid(ctx, name, m, true, head);
+  g.colLabels = tokenLabels(ctx.trace.tokens);
+  return g;
+}
+
+GridSpec weightsGrid(StepContext& ctx, const std::string& name, const attn::Matrix& m, int head) {
+  GridSpec g = scoresGrid(ctx, name, m, head);
+  g.scale = ColorScale::Sequential;
+  g.range = ColorRange{0.0, 1.0};
+  return g;
+}
+
+float shareWidth(int count) {
+  const float em = ImGui::GetFontSize();
+  return std::max((ImGui::GetContentRegionAvail().x - (count - 1) * 2.5f * em) / count, 4.0f * em);
+}
+
+float fitCells(std::initializer_list<int> columnCounts, float extraEm) {
+  const float em = ImGui::GetFontSize();
+  int total = 0;
+  for (int c : columnCounts) total += c;
+  const float overhead = static_cast<float>(columnCounts.size()) * 7.5f * em + extraEm * em;
+  const float avail = ImGui::GetContentRegionAvail().x - overhead;
+  return std::clamp(avail / std::max(total, 1), 2.0f, 3.4f * em);
+}
+
+}  // namespace ui

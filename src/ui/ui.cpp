@@ -1,0 +1,182 @@
+// The application window: sentence bar on top, steps and model controls on the left, the current step in the
+// middle, the cell inspector (hover/pin arithmetic) at the bottom. Also keyboard navigation and play mode.
+#include "ui/ui.h"
+
+#include <algorithm>
+
+#include "core/json_io.h"
+#include "core/presets.h"
+#include "imgui.h"
+#include "ui/app_state.h"
+#include "ui/controls.h"
+#include "ui/explain.h"
+#include "ui/inspector.h"
+#include "ui/state_json.h"
+#include "ui/steps/step.h"
+#include "ui/theme.h"
+
+namespace ui {
+
+namespace {
+
+void handleKeys(AppState& s) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;  // arrows move the text cursor while typing
+  const int n = static_cast<int>(steps().size());
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) goToStep(s, s.step + 1);
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) goToStep(s, s.step - 1);
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) goToStep(s, 0);
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) goToStep(s, n - 1);
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+    s.pinned = CellRef{};
+    s.showHelp = false;
+  }
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space))) s.playing = !s.playing;
+  for (ImWchar ch : io.InputQueueCharacters)
+    if (ch == '?') s.showHelp = !s.showHelp;
+}
+
+void advancePlay(AppState& s) {
+  if (!s.playing) return;
+  s.playClock += ImGui::GetIO().DeltaTime;
+  if (s.playClock < s.playInterval) return;
+  s.playClock = 0;
+  const int last = 9;  // play walks the ten steps of the computation
+  if (s.step >= last) {
+    s.playing = false;
+  } else {
+    goToStep(s, s.step + 1);
+  }
+}
+
+void drawNavigation(AppState& s, const Fonts& fonts) {
+  const auto& all = steps();
+  const float em = ImGui::GetFontSize();
+  ImGui::PushFont(fonts.heading);
+  ImGui::TextUnformatted(all[s.step].title);
+  ImGui::PopFont();
+  ImGui::SameLine(std::max(ImGui::GetContentRegionAvail().x + ImGui::GetCursorPosX() - 17.5f * em,
+                           ImGui::GetCursorPosX() + em));
+  ImGui::BeginDisabled(s.step == 0);
+  if (ImGui::Button("◀ Back", ImVec2(5.5f * em, 0))) goToStep(s, s.step - 1);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(s.step + 1 >= static_cast<int>(all.size()));
+  if (ImGui::Button("Next ▶", ImVec2(5.5f * em, 0))) goToStep(s, s.step + 1);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button(s.playing ? "■ Stop" : "▷ Play", ImVec2(5.5f * em, 0))) {
+    s.playing = !s.playing;
+    s.playClock = 0;
+  }
+}
+
+void drawHelpOverlay(AppState& s) {
+  if (!s.showHelp) return;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.35f),
+                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowFocus();
+  if (ImGui::Begin("Keyboard shortcuts", &s.showHelp,
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+      const char* rows[][2] = {{"→  /  ←", "next / previous step"},
+                               {"Home  /  End", "first / last step"},
+                               {"Space", "play / stop"},
+                               {"Click a cell", "pin its arithmetic (click again to unpin)"},
+                               {"Esc", "unpin, close this"},
+                               {"Tab", "move between controls"},
+                               {"?", "show / hide this list"}};
+      for (auto& r : rows) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r[0]);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r[1]);
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace
+
+App::App() : state_(std::make_unique<AppState>()) {
+  attn::Config initial;
+  if (const attn::Preset* p = attn::findPreset("quick-fox")) initial = p->config;
+  state_->apply(initial);
+  state_->textBuffer = state_->config.text;
+  state_->queryBuffer = state_->config.queryText;
+}
+
+App::~App() = default;
+
+AppState& App::state() { return *state_; }
+
+void App::frame(const Fonts& fonts) {
+  AppState& s = *state_;
+  applyTheme();
+  handleKeys(s);
+  advancePlay(s);
+  s.hoveredShown = s.hovered;  // highlights follow last frame's hover (grids are drawn in any order)
+  s.hovered = CellRef{};
+
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  ImGui::Begin("AttnLab", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  ImGui::PushFont(fonts.body);
+  const float em = ImGui::GetFontSize();
+
+  drawSentenceBar(s, fonts);
+  ImGui::Separator();
+
+  const float sideW = std::clamp(ImGui::GetContentRegionAvail().x * 0.22f, 14.0f * em, 20.0f * em);
+  ImGui::BeginChild("side", ImVec2(sideW, 0), false);
+  drawStepList(s);
+  ImGui::Spacing();
+  if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) drawModelControls(s);
+  ImGui::EndChild();
+  ImGui::SameLine();
+
+  ImGui::BeginGroup();
+  drawNavigation(s, fonts);
+  const float inspectorH = 5.2f * ImGui::GetTextLineHeightWithSpacing();
+  ImGui::BeginChild("step", ImVec2(0, -inspectorH), false, ImGuiWindowFlags_HorizontalScrollbar);
+  if (s.pipeline.hasTrace()) {
+    const attn::Trace& trace = s.trace();
+    GridContext grids{s, fonts, {}};
+    const CellRef& active = s.activeCell();
+    if (active.valid()) grids.highlights = dependenciesOf(trace, active);
+    StepContext ctx{s, trace, fonts, grids};
+    steps()[s.step].draw(ctx);
+  }
+  ImGui::EndChild();
+  drawInspector(s, fonts);
+  ImGui::EndGroup();
+
+  ImGui::PopFont();
+  ImGui::End();
+  drawHelpOverlay(s);
+
+  const CellRef& current = s.pinned.valid() ? s.pinned : s.hovered;  // this frame's, for getState().hover
+  s.hover = current.valid() && s.pipeline.hasTrace() ? explainCell(s.trace(), current) : "";
+}
+
+std::string App::getStateJson() const { return stateToJson(*state_); }
+std::string App::setStateJson(const std::string& partialJson) { return applyStateJson(*state_, partialJson); }
+std::string App::traceJson() const {
+  return state_->pipeline.hasTrace() ? attn::traceToJson(state_->trace()) : "null";
+}
+
+std::string App::textsInUse() const {
+  const attn::Config& c = state_->config;
+  return c.text + "\n" + c.queryText + "\n" + c.compareText + "\n" + state_->textBuffer + "\n" + state_->queryBuffer;
+}
+
+int App::textsVersion() const { return state_->textsVersion; }
+
+}  // namespace ui

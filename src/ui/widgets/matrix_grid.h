@@ -1,0 +1,50 @@
+// A labelled matrix drawn as a heatmap grid: token labels on rows, dimension indices or tokens on columns, numbers
+// printed when the cells are big enough, a colour legend with the range. Hover a cell to see its arithmetic,
+// click to pin it; cells another hovered cell depends on are outlined.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/matrix.h"
+#include "imgui.h"
+#include "ui/app_state.h"
+#include "ui/ui.h"
+#include "ui/widgets/colormap.h"
+
+namespace ui {
+
+struct GridSpec {
+  std::string name;        // matrix id used by CellRef/explain ("Q", "S", "W_q", ...)
+  int head = 0;
+  std::string caption;     // drawn above the grid, e.g. "Kᵀ"
+  const attn::Matrix* values = nullptr;
+  bool transposed = false; // draw valuesᵀ; labels are given in display orientation, refs stay in matrix coords
+  std::vector<std::string> rowLabels;  // display rows (empty: indices)
+  std::vector<std::string> colLabels;  // display columns (empty: indices)
+  ColorScale scale = ColorScale::Diverging;
+  std::optional<ColorRange> range;     // default: symmetric max |v| (diverging) or [0, 1] (sequential)
+  float cellWidth = 0;     // px; 0: 3.4 em
+  float cellHeight = 0;    // px; 0: 1.45 em
+  int focusRow = -1;       // display row to emphasise (the focus token); others are dimmed
+  bool showLegend = true;
+  int decimals = -1;       // digits after the point; -1: as many as fit
+};
+
+// Per-frame context shared by every grid of a step.
+struct GridContext {
+  AppState& state;
+  const Fonts& fonts;
+  std::vector<CellRef> highlights;  // cells/rows/cols the active cell depends on
+};
+
+ImVec2 gridSize(const GridSpec& spec, const Fonts& fonts);
+void drawGrid(const GridSpec& spec, GridContext& ctx);
+
+// Cell size that fits `cols` columns (plus a label column) into `width` pixels, between `minPx` and 3.4 em.
+float fitCellWidth(int cols, float width, float minPx = 2.0f);
+
+// Short text for a value in a cell of the given width (px), e.g. "0.54", "-1.2", "−∞".
+std::string formatCell(double v, float cellWidth, int decimals = -1);
+
+}  // namespace ui

@@ -1,0 +1,12 @@
+// Small text helpers for drawing: typographic minus, ellipsis to a pixel width, number formatting.
+#pragma once
+#include <string>
+
+namespace ui {
+
+std::string replaceMinus(const std::string& s);                // "-1.5" -> "−1.5" (U+2212, as in print)
+std::string ellipsize(const std::string& s, float maxWidthPx); // cut at a UTF-8 boundary and append "…"
+std::string fmt(double v, int significant = 4);                // "%.4g" with a typographic minus
+std::string fmtFixed(double v, int decimals);                  // "%.*f" with a typographic minus
+
+}  // namespace ui

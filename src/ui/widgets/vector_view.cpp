@@ -1,0 +1,112 @@
+// Geometric view (see vector_view.h).
+#include "ui/widgets/vector_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "imgui.h"
+#include "ui/explain.h"
+
+namespace ui {
+
+namespace {
+
+// d_k-dimensional vector -> 2D drawing coordinates (y up).
+ImVec2 project(const attn::Matrix& m, int row) {
+  const int d = static_cast<int>(m.cols());
+  const double x = m(row, 0), y = d > 1 ? m(row, 1) : 0.0, z = d > 2 ? m(row, 2) : 0.0;
+  // Oblique projection for 3D: z goes down-left at 30°, half length.
+  return ImVec2(static_cast<float>(x - 0.5 * z * std::cos(0.5236)), static_cast<float>(y - 0.5 * z * std::sin(0.5236)));
+}
+
+void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 col, float thickness) {
+  dl->AddLine(from, to, col, thickness);
+  const ImVec2 d(to.x - from.x, to.y - from.y);
+  const float len = std::sqrt(d.x * d.x + d.y * d.y);
+  if (len < 1) return;
+  const ImVec2 u(d.x / len, d.y / len);
+  const float head = std::min(10.0f * thickness / 2.0f, len * 0.4f);
+  dl->AddTriangleFilled(to, ImVec2(to.x - u.x * head - u.y * head * 0.5f, to.y - u.y * head + u.x * head * 0.5f),
+                        ImVec2(to.x - u.x * head + u.y * head * 0.5f, to.y - u.y * head - u.x * head * 0.5f), col);
+}
+
+}  // namespace
+
+void drawVectorView(const attn::Trace& t, int head, int focus, int key, float size, const Fonts& fonts) {
+  const attn::HeadTrace& h = t.heads[head];
+  const int dK = static_cast<int>(h.Q.cols());
+  if (dK > 3 || h.Q.rows() == 0) return;
+  const int L = static_cast<int>(h.K.rows());
+  if (key < 0) {
+    int best = 0;
+    for (int j = 1; j < L; ++j)
+      if (h.A(focus, j) > h.A(focus, best)) best = j;
+    key = best;
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(ImVec2(size, size));
+  dl->AddRectFilled(p0, ImVec2(p0.x + size, p0.y + size), IM_COL32(255, 255, 255, 255));
+  dl->AddRect(p0, ImVec2(p0.x + size, p0.y + size), IM_COL32(200, 200, 210, 255));
+
+  // Scale so that the longest vector reaches 42% of the box.
+  float longest = 1e-9f;
+  auto len = [](ImVec2 v) { return std::sqrt(v.x * v.x + v.y * v.y); };
+  const ImVec2 q = project(h.Q, focus);
+  longest = std::max(longest, len(q));
+  for (int j = 0; j < L; ++j) longest = std::max(longest, len(project(h.K, j)));
+  const float s = 0.42f * size / longest;
+  const ImVec2 o(p0.x + size * 0.5f, p0.y + size * 0.5f);
+  auto at = [&](ImVec2 v) { return ImVec2(o.x + v.x * s, o.y - v.y * s); };
+
+  // Axes.
+  const ImU32 axis = IM_COL32(200, 200, 210, 255);
+  dl->AddLine(ImVec2(p0.x + 4, o.y), ImVec2(p0.x + size - 4, o.y), axis);
+  if (dK >= 2) dl->AddLine(ImVec2(o.x, p0.y + 4), ImVec2(o.x, p0.y + size - 4), axis);
+  if (dK == 3) dl->AddLine(at(ImVec2(0.5f * std::cos(0.5236f) * longest, 0.5f * std::sin(0.5236f) * longest)),
+                           at(ImVec2(-0.5f * std::cos(0.5236f) * longest, -0.5f * std::sin(0.5236f) * longest)), axis);
+
+  const float em = ImGui::GetFontSize();
+  for (int j = 0; j < L; ++j) {
+    const ImVec2 k = at(project(h.K, j));
+    const bool marked = j == key;
+    arrow(dl, o, k, marked ? IM_COL32(0, 110, 60, 255) : IM_COL32(90, 160, 120, 170), marked ? 2.5f : 1.5f);
+    dl->AddText(ImVec2(k.x + 3, k.y - em), IM_COL32(0, 90, 50, 255), ("k_" + tokenLabel(t.tokens, j)).c_str());
+  }
+  const ImVec2 qa = at(q);
+  arrow(dl, o, qa, IM_COL32(200, 90, 0, 255), 3.0f);
+  dl->AddText(ImVec2(qa.x + 3, qa.y + 2), IM_COL32(170, 70, 0, 255), ("q_" + tokenLabel(t.queryTokens, focus)).c_str());
+
+  // Angle between q and the marked key, in the original d_k space.
+  double dot = 0, qn = 0, kn = 0;
+  for (int c = 0; c < dK; ++c) {
+    dot += h.Q(focus, c) * h.K(key, c);
+    qn += h.Q(focus, c) * h.Q(focus, c);
+    kn += h.K(key, c) * h.K(key, c);
+  }
+  qn = std::sqrt(qn);
+  kn = std::sqrt(kn);
+  const double cosTheta = qn > 0 && kn > 0 ? dot / (qn * kn) : 0;
+  const double theta = std::acos(std::clamp(cosTheta, -1.0, 1.0));
+  if (dK == 2) {  // draw the arc exactly in 2D
+    const float a0 = std::atan2(static_cast<float>(h.Q(focus, 1)), static_cast<float>(h.Q(focus, 0)));
+    const float a1 = std::atan2(static_cast<float>(h.K(key, 1)), static_cast<float>(h.K(key, 0)));
+    float from = a0, to = a1;
+    float diff = std::remainder(to - from, 6.2831853f);
+    const int n = 24;
+    const float r = 2.2f * em;
+    for (int i = 0; i < n; ++i) {
+      const float u0 = from + diff * i / n, u1 = from + diff * (i + 1) / n;
+      dl->AddLine(ImVec2(o.x + r * std::cos(u0), o.y - r * std::sin(u0)), ImVec2(o.x + r * std::cos(u1), o.y - r * std::sin(u1)),
+                  IM_COL32(120, 60, 160, 255), 2.0f);
+    }
+  }
+  ImGui::PushFont(fonts.body);
+  const std::string caption = "θ(q_" + tokenLabel(t.queryTokens, focus) + ", k_" + tokenLabel(t.tokens, key) + ") = " +
+                              num(theta * 180.0 / 3.14159265358979, 3) + "°,  q·k = |q||k|cos θ = " + num(qn, 3) + " × " +
+                              num(kn, 3) + " × " + num(cosTheta, 3) + " = " + num(dot, 4);
+  dl->AddText(ImVec2(p0.x + 0.4f * em, p0.y + size - 1.4f * em), IM_COL32(60, 40, 100, 255), caption.c_str());
+  ImGui::PopFont();
+}
+
+}  // namespace ui
