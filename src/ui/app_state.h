@@ -6,6 +6,7 @@
 
 #include "core/config.h"
 #include "core/pipeline.h"
+#include "ui/lab_state.h"
 
 namespace ui {
 
@@ -44,6 +45,7 @@ struct AppState {
   double playClock = 0;
   bool showHelp = false;      // "?" overlay
   unsigned hiddenHeads = 0;   // attention lines: bit h set = head h hidden
+  LabState lab;               // the saturation lab's own controls
 
   // Applies a new config: recomputes incrementally; on bad input keeps the old state, sets and returns `error`.
   std::string apply(const attn::Config& next);

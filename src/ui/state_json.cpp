@@ -83,6 +83,7 @@ std::string stateToJson(const AppState& s) {
     j["pin"] = {{"matrix", s.pinned.matrix}, {"head", s.pinned.head}, {"row", s.pinned.row}, {"col", s.pinned.col}};
   else
     j["pin"] = nullptr;
+  j["lab"] = labToJson(s.lab);
   if (s.pipeline.hasTrace()) {
     const attn::Trace& t = s.pipeline.trace();
     j["tokens"] = tokenTexts(t.tokens);
@@ -103,7 +104,7 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
     if (j.is_discarded() || !j.is_object()) throw attn::InputError("setState expects a JSON object");
     static const char* kKnown[] = {"text", "query_text", "cross", "tokenizer", "preset", "d_model", "heads",
                                    "d_k", "d_v", "seed", "positional", "mask", "scale", "step", "focus", "head",
-                                   "playing", "pin"};
+                                   "playing", "pin", "lab"};
     std::string unknown;
     for (auto it = j.begin(); it != j.end(); ++it) {
       bool known = false;
@@ -112,6 +113,11 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
     }
     if (!unknown.empty()) throw attn::InputError("unknown setState key(s): " + unknown);
 
+    LabState lab = s.lab;
+    if (j.contains("lab")) {
+      const std::string labError = applyLabJson(lab, j.at("lab"));
+      if (!labError.empty()) throw attn::InputError(labError);
+    }
     attn::Config c = s.config;
     std::string notice;
     if (j.contains("preset")) {
@@ -198,6 +204,7 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
       return s.error = "focus " + std::to_string(c.focus) + " is out of range (the sentence has " + std::to_string(n) + " tokens)";
     }
     s.step = step;
+    s.lab = lab;
     if (j.contains("head")) {
       const int h = intField(j, "head");
       if (h < 0 || h >= s.config.heads) return s.error = "head must be between 0 and " + std::to_string(s.config.heads - 1);
