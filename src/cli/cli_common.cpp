@@ -5,11 +5,28 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 #include "core/errors.h"
 
 namespace attncli {
+
+CLI::Validator integerIn(long long low, long long high) {
+  const std::string range = std::to_string(low) + " to " + std::to_string(high);
+  return CLI::Validator(
+      [low, high, range](std::string& text) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const long long value = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE) {
+          return "'" + text + "' is not an integer (expected " + range + ")";
+        }
+        if (value < low || value > high) return "'" + text + "' is out of range (expected " + range + ")";
+        return "";
+      },
+      "[" + std::to_string(low) + ".." + std::to_string(high) + "]");
+}
 
 void addFormatOption(CLI::App* app, std::string* format) {
   app->add_option("--format", *format, "Output format")->check(CLI::IsMember({"text", "json"}))
@@ -21,9 +38,17 @@ std::string shortestDouble(double value) {
   if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
   // The first precision whose text reads back as the same double; %.17g always does.
   char buffer[40];
-  for (int precision = 1; precision <= 17; ++precision) {
+  int precision = 1;
+  for (; precision <= 17; ++precision) {
     std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
     if (std::strtod(buffer, nullptr) == value) break;
+  }
+  // %g switches to an exponent once the exponent reaches the precision ("1e+01" for 10); an integer-valued
+  // number below 1e17 reads better written out, and "%.0f" is exact there.
+  const char* exponent = std::strchr(buffer, 'e');
+  if (exponent && std::atoi(exponent + 1) >= precision - 1 && std::atoi(exponent + 1) > 0 &&
+      std::fabs(value) < 1e17) {
+    std::snprintf(buffer, sizeof buffer, "%.0f", value);
   }
   return buffer;
 }

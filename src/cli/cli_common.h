@@ -28,6 +28,10 @@ Command addSoftmaxCommand(CLI::App& parent);
 Command addSaturationCommand(CLI::App& parent);
 Command addBenchCommand(CLI::App& parent);
 
+// Validator for an integer option: rejects "abc", "2.5" and overflow as "not an integer", then checks [low, high].
+// (CLI::Range alone reports "abc" as "not in range".)
+CLI::Validator integerIn(long long low, long long high);
+
 // "--format text|json" on a subcommand; `format` keeps its default when the option is absent.
 void addFormatOption(CLI::App* app, std::string* format);
 

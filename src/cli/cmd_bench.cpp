@@ -205,9 +205,9 @@ void runBench(const BenchArgs& args) {
   const char* platform = "native";
 #endif
   if (args.format == "json") {
-    nlohmann::json out = nlohmann::json::array();
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const auto& r : results) {
-      nlohmann::json row = {{"L", r.size.tokens},          {"d_model", r.size.dModel},
+      nlohmann::ordered_json row = {{"L", r.size.tokens},          {"d_model", r.size.dModel},
                             {"heads", r.size.heads},       {"d_k", r.size.dK()},
                             {"type", args.type},           {"platform", platform},
                             {"repeats", args.repeats},     {"flops", r.flops},
@@ -254,7 +254,7 @@ Command addBenchCommand(CLI::App& parent) {
   app->add_option("--sizes", args->sizes, "Comma-separated L:d_model:heads (d_k = d_model/heads)")
       ->capture_default_str();
   app->add_option("--repeats", args->repeats, "Timed runs per size (after one warm-up)")
-      ->check(CLI::Range(1, 1000))
+      ->check(integerIn(1, 1000))
       ->capture_default_str();
   app->add_option("--type", args->type, "float (float32 kernels) | double")
       ->check(CLI::IsMember({"float", "double"}))

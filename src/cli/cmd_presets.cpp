@@ -15,7 +15,7 @@ namespace {
 void runPresets(const std::string& format) {
   const auto& all = attn::presets();
   if (format == "json") {
-    nlohmann::json out = nlohmann::json::array();
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const auto& preset : all) {
       out.push_back({{"name", preset.name}, {"title", preset.title}, {"description", preset.description}});
     }

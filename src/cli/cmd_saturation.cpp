@@ -47,9 +47,9 @@ void runSaturation(SaturationArgs& args) {
   const std::vector<attn::SaturationPoint> points = attn::saturationSweep(args.options);
 
   if (args.format == "json") {
-    nlohmann::json out = nlohmann::json::array();
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const auto& point : points) {
-      nlohmann::json row = {{kColumns[0], point.dK}};
+      nlohmann::ordered_json row = {{kColumns[0], point.dK}};
       const auto values = valuesOf(point);
       for (size_t i = 0; i < values.size(); ++i) row[kColumns[i + 1]] = values[i];
       out.push_back(row);
@@ -86,17 +86,18 @@ Command addSaturationCommand(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand("saturation", "Why 1/sqrt(d_k): variance and softmax saturation over d_k");
   app->add_option("--dk", args->options.dKs, "Comma-separated d_k values")
       ->delimiter(',')
-      ->check(CLI::Range(1, attn::limits::kMaxDk))
+      ->check(integerIn(1, attn::limits::kMaxDk))
       ->capture_default_str();
   app->add_option("--samples", args->options.samples, "Samples of q·k per d_k")
-      ->check(CLI::Range(1, kMaxSamples))
+      ->check(integerIn(1, kMaxSamples))
       ->capture_default_str();
-  app->add_option("--seed", args->seed, "Random seed")->capture_default_str();
+  app->add_option("--seed", args->seed, "Random seed")->type_name("UINT")->capture_default_str();
   app->add_option("--keys", args->options.keys, "Keys per softmax row (L)")
-      ->check(CLI::Range(1, attn::limits::kMaxTokens))
+      ->check(integerIn(1, attn::limits::kMaxTokens))
       ->capture_default_str();
   addFormatOption(app, &args->format);
-  app->add_option("--precision", args->precision, "Text format: decimals per number")->check(CLI::Range(0, 17));
+  app->add_option("--precision", args->precision, "Text format: decimals per number")
+      ->check(integerIn(0, 17));
   return {app, [args] { runSaturation(*args); }};
 }
 

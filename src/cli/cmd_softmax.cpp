@@ -1,6 +1,8 @@
 // `attnlab softmax NUMBERS... [--scale F]`: one softmax row at full precision, with its saturation (entropy, max
 // weight, ||J||_F), to show how scaling scores up turns the row one-hot (DESIGN.md step 8 and the saturation preset).
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -18,10 +20,34 @@ namespace {
 constexpr size_t kMaxScores = 65536;
 
 struct SoftmaxArgs {
+  std::vector<std::string> items;  // as typed: numbers, or comma-separated lists of numbers
   std::vector<double> scores;
   double scale = 1.0;
   std::string format = "text";
 };
+
+// Parsed here rather than by CLI11 so that "1,,2", "1e400" and "nan" are reported, not silently dropped or kept.
+std::vector<double> parseScores(const std::vector<std::string>& items) {
+  std::vector<double> scores;
+  for (const std::string& item : items) {
+    size_t start = 0;
+    while (true) {
+      const size_t comma = item.find(',', start);
+      const std::string text = item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      char* end = nullptr;
+      errno = 0;
+      const double value = std::strtod(text.c_str(), &end);
+      if (text.empty() || end != text.c_str() + text.size()) {
+        throw attn::InputError("'" + text + "' is not a number" + (text == item ? "" : " (in '" + item + "')"));
+      }
+      if (errno == ERANGE && std::fabs(value) > 1) throw attn::InputError("'" + text + "' is out of range");
+      scores.push_back(value);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  return scores;
+}
 
 void checkInputs(const SoftmaxArgs& args) {
   if (args.scores.empty()) throw attn::InputError("give at least one score, e.g. attnlab softmax 1 2 3 4");
@@ -37,7 +63,8 @@ void checkInputs(const SoftmaxArgs& args) {
   requireFinite(args.scale, "--scale", attn::limits::kMaxAbsValue);
 }
 
-void runSoftmax(const SoftmaxArgs& args) {
+void runSoftmax(SoftmaxArgs& args) {
+  args.scores = parseScores(args.items);
   checkInputs(args);
   bool fullyMasked = false;
   const std::vector<double> weights = attn::softmax(args.scores, args.scale, &fullyMasked);
@@ -46,9 +73,9 @@ void runSoftmax(const SoftmaxArgs& args) {
   for (double w : weights) sum += w;
 
   if (args.format == "json") {
-    nlohmann::json scores = nlohmann::json::array();
-    for (double s : args.scores) scores.push_back(std::isinf(s) ? nlohmann::json(nullptr) : nlohmann::json(s));
-    const nlohmann::json out = {{"scores", scores},
+    nlohmann::ordered_json scores = nlohmann::ordered_json::array();
+    for (double s : args.scores) scores.push_back(std::isinf(s) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s));
+    const nlohmann::ordered_json out = {{"scores", scores},
                                 {"scale", args.scale},
                                 {"weights", weights},
                                 {"sum", sum},
@@ -85,9 +112,7 @@ Command addSoftmaxCommand(CLI::App& parent) {
   auto args = std::make_shared<SoftmaxArgs>();
   CLI::App* app = parent.add_subcommand(
       "softmax", "Softmax of a row of scores at full precision, with entropy and max weight");
-  app->add_option("numbers", args->scores, "Scores (also comma-separated; put -- before a leading negative decimal)")
-      ->required()
-      ->delimiter(',');
+  app->add_option("numbers", args->items, "Scores (also comma-separated; put -- before -inf or -.5)")->required();
   app->add_option("--scale", args->scale, "Multiply the scores by F first")->capture_default_str();
   addFormatOption(app, &args->format);
   return {app, [args] { runSoftmax(*args); }};

@@ -40,14 +40,14 @@ void runTokenize(const TokenizeArgs& args) {
   const attn::Tokenization result = attn::tokenize(args.text, options, vocabulary);
   if (result.tokens.empty()) throw attn::InputError("the text has no tokens");
 
-  nlohmann::json tokens = nlohmann::json::array(), ids = nlohmann::json::array(),
-                 padding = nlohmann::json::array();
+  nlohmann::ordered_json tokens = nlohmann::ordered_json::array(), ids = nlohmann::ordered_json::array(),
+                 padding = nlohmann::ordered_json::array();
   for (size_t i = 0; i < result.tokens.size(); ++i) {
     tokens.push_back(result.tokens[i].text);
     ids.push_back(result.tokens[i].id);
     padding.push_back(i < result.isPadding.size() && result.isPadding[i]);
   }
-  const nlohmann::json out = {{"tokenizer", attn::tokenizerName(options.kind)},
+  const nlohmann::ordered_json out = {{"tokenizer", attn::tokenizerName(options.kind)},
                               {"tokens", tokens},
                               {"ids", ids},
                               {"padding", padding},
@@ -66,9 +66,9 @@ Command addTokenizeCommand(CLI::App& parent) {
       ->capture_default_str();
   app->add_flag("--bos", args->bos, "Prepend <bos>");
   app->add_option("--pad-to", args->padTo, "Pad with <pad> to this many tokens (0 = off)")
-      ->check(CLI::Range(0, attn::limits::kMaxTokens));
+      ->check(integerIn(0, attn::limits::kMaxTokens));
   app->add_flag("--drop-punctuation", args->dropPunctuation, "Word tokenizer: drop punctuation tokens");
-  app->add_option("--indent", args->indent, "JSON indent (-1 = one line)")->check(CLI::Range(-1, 8));
+  app->add_option("--indent", args->indent, "JSON indent (-1 = one line)")->check(integerIn(-1, 8));
   return {app, [args] { runTokenize(*args); }};
 }
 

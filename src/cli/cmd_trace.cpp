@@ -163,33 +163,36 @@ class TextTraceWriter {
     if (cross) writeTokens("queries", trace_.queryTokens, {});
 
     section("2. Embed");
-    matrix("E", "E: embedding rows", trace_.E, keys_, dims(trace_.E.cols()));
-    if (cross) matrix("E", "E_q: query embedding rows", trace_.Eq, queries_, dims(trace_.Eq.cols()));
+    matrix("E", "E (embedding rows)", trace_.E, keys_, dims(trace_.E.cols()));
+    if (cross) matrix("E", "E_q (query embedding rows)", trace_.Eq, queries_, dims(trace_.Eq.cols()));
 
     section("3. Add position");
-    if (!config.positional) out_ << "positional encoding off: X = E\n";
-    matrix("PE", "PE: sinusoidal positional encoding", trace_.PE, keys_, dims(trace_.PE.cols()));
-    matrix("X", "X = E + PE", trace_.X, keys_, dims(trace_.X.cols()));
-    if (cross) matrix("Xq", "X_q: the queries' rows", trace_.Xq, queries_, dims(trace_.Xq.cols()));
+    if (config.positional) {
+      matrix("PE", "PE (sinusoidal positional encoding)", trace_.PE, keys_, dims(trace_.PE.cols()));
+    } else {
+      out_ << "positional encoding off: X = E\n";
+    }
+    matrix("X", "X", trace_.X, keys_, dims(trace_.X.cols()));
+    if (cross) matrix("Xq", "X_q (the queries' rows)", trace_.Xq, queries_, dims(trace_.Xq.cols()));
 
     section("4. Project");
-    matrix("W_q", "W_q (all heads)", trace_.Wq, dims(trace_.Wq.rows()), headDims(config.dK));
-    matrix("W_k", "W_k (all heads)", trace_.Wk, dims(trace_.Wk.rows()), headDims(config.dK));
-    matrix("W_v", "W_v (all heads)", trace_.Wv, dims(trace_.Wv.rows()), headDims(config.dV));
+    matrix("W_q", "W_q", trace_.Wq, dims(trace_.Wq.rows()), headDims(config.dK));
+    matrix("W_k", "W_k", trace_.Wk, dims(trace_.Wk.rows()), headDims(config.dK));
+    matrix("W_v", "W_v", trace_.Wv, dims(trace_.Wv.rows()), headDims(config.dV));
     forEachHead([&](const attn::HeadTrace& head, const std::string& prefix) {
-      matrix("Q", prefix + "Q = X_q·W_q", head.Q, queries_, dims(head.Q.cols()));
-      matrix("K", prefix + "K = X·W_k", head.K, keys_, dims(head.K.cols()));
-      matrix("V", prefix + "V = X·W_v", head.V, keys_, dims(head.V.cols()));
+      matrix("Q", prefix + "Q", head.Q, queries_, dims(head.Q.cols()));
+      matrix("K", prefix + "K", head.K, keys_, dims(head.K.cols()));
+      matrix("V", prefix + "V", head.V, keys_, dims(head.V.cols()));
     });
 
     section("5. Score");
     forEachHead([&](const attn::HeadTrace& head, const std::string& prefix) {
-      matrix("S", prefix + "S = Q·Kᵀ", head.S, queries_, keys_);
+      matrix("S", prefix + "S", head.S, queries_, keys_);
     });
 
     section("6. Scale (x " + shortestDouble(trace_.scale) + ")");
     forEachHead([&](const attn::HeadTrace& head, const std::string& prefix) {
-      matrix("S_scaled", prefix + "S_scaled = S·scale", head.S_scaled, queries_, keys_);
+      matrix("S_scaled", prefix + "S_scaled", head.S_scaled, queries_, keys_);
     });
 
     section(std::string("7. Mask (") + attn::maskName(config.mask) + ")");
@@ -197,19 +200,19 @@ class TextTraceWriter {
       out_ << "no mask: S_masked = S_scaled\n";
     } else {
       forEachHead([&](const attn::HeadTrace& head, const std::string& prefix) {
-        matrix("S_masked", prefix + "S_masked = S_scaled + mask", head.S_masked, queries_, keys_);
+        matrix("S_masked", prefix + "S_masked", head.S_masked, queries_, keys_);
       });
     }
 
     section("8. Softmax (row-wise)");
     forEachHead([&](const attn::HeadTrace& head, const std::string& prefix) {
-      matrix("A", prefix + "A = softmax(S_masked)", head.A, queries_, keys_);
+      matrix("A", prefix + "A (softmax of each row)", head.A, queries_, keys_);
       writeSaturation(head);
     });
 
     section("9. Weighted sum");
     forEachHead([&](const attn::HeadTrace& head, const std::string& prefix) {
-      matrix("O", prefix + "O = A·V", head.O, queries_, dims(head.O.cols()));
+      matrix("O", prefix + "O", head.O, queries_, dims(head.O.cols()));
     });
 
     section("10. Combine heads");
@@ -217,9 +220,9 @@ class TextTraceWriter {
     for (int h = 1; h <= static_cast<int>(trace_.heads.size()); ++h) {
       for (int d = 1; d <= config.dV; ++d) concatColumns.push_back("h" + std::to_string(h) + "d" + std::to_string(d));
     }
-    matrix("concat", "concat = [O_1 … O_h]", trace_.concat, queries_, concatColumns);
+    matrix("concat", "concat", trace_.concat, queries_, concatColumns);
     matrix("W_o", "W_o", trace_.Wo, concatColumns, dims(trace_.Wo.cols()));
-    matrix("output", "output = concat·W_o", trace_.output, queries_, dims(trace_.output.cols()));
+    matrix("output", "output", trace_.output, queries_, dims(trace_.output.cols()));
   }
 
  private:
@@ -228,6 +231,7 @@ class TextTraceWriter {
   void matrix(const std::string& name, const std::string& title, const attn::Matrix& m,
               const std::vector<std::string>& rows, const std::vector<std::string>& cols) {
     if (m.size() == 0) return;
+    out_ << "\n";
     MatrixTable table{title, safeFormula(trace_, name), rows, cols, precision_};
     out_ << formatMatrix(table, m);
   }
@@ -301,23 +305,26 @@ Command addTraceCommand(CLI::App& parent) {
   args->tokenizerOpt = app->add_option("--tokenizer", args->tokenizer, "word | char")
                            ->check(CLI::IsMember({"word", "char"}));
   args->dModelOpt = app->add_option("--d-model", args->dModel, "Model width d_model")
-                        ->check(CLI::Range(1, attn::limits::kMaxDModel));
+                        ->check(integerIn(1, attn::limits::kMaxDModel));
   args->headsOpt = app->add_option("--heads", args->heads, "Number of heads h")
-                       ->check(CLI::Range(1, attn::limits::kMaxHeads));
-  args->dKOpt = app->add_option("--d-k", args->dK, "Query/key width per head")->check(CLI::Range(1, kMaxDk));
-  args->dVOpt = app->add_option("--d-v", args->dV, "Value width per head")->check(CLI::Range(1, kMaxDk));
-  args->seedOpt = app->add_option("--seed", args->seed, "Seed of every random number (embeddings, weights)");
+                       ->check(integerIn(1, attn::limits::kMaxHeads));
+  args->dKOpt = app->add_option("--d-k", args->dK, "Query/key width per head")->check(integerIn(1, kMaxDk));
+  args->dVOpt = app->add_option("--d-v", args->dV, "Value width per head")->check(integerIn(1, kMaxDk));
+  args->seedOpt = app->add_option("--seed", args->seed, "Seed of every random number (embeddings, weights)")
+                      ->type_name("UINT");
   args->maskOpt = app->add_option("--mask", args->mask, "none | causal | padding")
                       ->check(CLI::IsMember({"none", "causal", "padding"}));
-  args->scaleOpt = app->add_option("--scale", args->scale, "Score scale: inv-sqrt-dk (default), none, or a number");
+  args->scaleOpt = app->add_option("--scale", args->scale, "Score scale: inv-sqrt-dk (default), none, or a number")
+                       ->type_name("SCALE");
   args->noPeOpt = app->add_flag("--no-pe", args->noPe, "No positional encoding");
   args->padToOpt = app->add_option("--pad-to", args->padTo, "Pad the keys/values sentence to N tokens")
-                       ->check(CLI::Range(0, attn::limits::kMaxTokens));
+                       ->check(integerIn(0, attn::limits::kMaxTokens));
   args->bosOpt = app->add_flag("--bos", args->bos, "Prepend <bos> to the queries");
   args->dropPunctOpt = app->add_flag("--drop-punctuation", args->dropPunctuation, "Drop punctuation tokens");
   addFormatOption(app, &args->format);
-  app->add_option("--indent", args->indent, "JSON indent (-1 = one line)")->check(CLI::Range(-1, 8));
-  app->add_option("--precision", args->precision, "Text format: decimals per number")->check(CLI::Range(0, 17));
+  app->add_option("--indent", args->indent, "JSON indent (-1 = one line)")->check(integerIn(-1, 8));
+  app->add_option("--precision", args->precision, "Text format: decimals per number")
+      ->check(integerIn(0, 17));
   return {app, [args] { runTrace(*args); }};
 }
 

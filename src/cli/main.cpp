@@ -38,6 +38,15 @@ int run(int argc, char** argv) {
       attncli::addSoftmaxCommand(app),   attncli::addSaturationCommand(app), attncli::addBenchCommand(app),
   };
 
+  // CLI11 reports an unknown subcommand as "A subcommand is required"; name it instead.
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    for (const auto& command : commands) known = known || command.app->check_name(argv[1]);
+    if (!known) {
+      return reportBadInput(std::string("unknown subcommand '") + argv[1] +
+                            "' (tokenize, presets, trace, softmax, saturation or bench; see attnlab --help)");
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
