@@ -23,6 +23,8 @@
 //   "positional"      bool     sinusoidal positional encoding on/off
 //   "mask"            "none" | "causal" | "padding"
 //   "scale"           number (custom factor) | "none" (factor 1) | absent (1/sqrt(d_k))
+//   "custom_scale"    number   the remembered custom factor while "scale" is not a number (written only when it
+//                              differs from 1; ignored when "scale" is a number)
 //   "embeddings"      {token: [number × d_model]}  fixed embedding rows (others are seeded N(0,1))
 //   "edits"           [{"matrix": "E"|"W_q"|"W_k"|"W_v"|"W_o", "token": string (E only), "row": int,
 //                       "col": int, "value": number}]  applied in order on top of the weights / embedding rows
@@ -74,7 +76,7 @@ const std::set<std::string>& knownKeys() {
       "text",  "tokenizer", "keep_punctuation", "cross",    "query_text", "query_bos", "pad_to",
       "compare_text", "X",   "X_q",              "d_model",  "heads",      "d_k",       "d_v",
       "W_q",   "W_k",       "W_v",              "W_o",      "seed",       "positional", "mask",
-      "scale", "embeddings", "edits",           "preset",   "focus"};
+      "scale", "custom_scale", "embeddings", "edits",     "preset",   "focus"};
   return keys;
 }
 
@@ -172,6 +174,7 @@ json configObject(const Config& c) {
   j["mask"] = maskName(c.mask);
   if (c.scaleKind == ScaleKind::None) j["scale"] = "none";
   else if (c.scaleKind == ScaleKind::Custom) j["scale"] = c.customScale;
+  if (c.scaleKind != ScaleKind::Custom && c.customScale != 1.0) j["custom_scale"] = c.customScale;
   if (c.X) j["X"] = matrixRows(*c.X);
   if (c.Xq) j["X_q"] = matrixRows(*c.Xq);
   if (c.Wq) j["W_q"] = matrixRows(*c.Wq);
@@ -221,6 +224,11 @@ Config configFromJson(const std::string& text, std::vector<std::string>* warning
     const size_t bracket = detail.find("] ");
     if (bracket != std::string::npos) detail = detail.substr(bracket + 2);
     throw InputError("malformed JSON at byte " + std::to_string(e.byte) + ": " + detail);
+  } catch (const json::exception& e) {  // e.g. out_of_range 406: a number too large for a double (1e400)
+    std::string detail = e.what();
+    const size_t bracket = detail.find("] ");
+    if (bracket != std::string::npos) detail = detail.substr(bracket + 2);
+    throw InputError("invalid JSON: " + detail);
   }
   if (!j.is_object()) throw InputError(std::string("the config JSON must be an object, got ") + j.type_name());
 
@@ -296,6 +304,8 @@ Config configFromJson(const std::string& text, std::vector<std::string>* warning
       c.customScale = readNumber(s, "scale");
     }
   }
+  if (has("custom_scale") && c.scaleKind != ScaleKind::Custom)
+    c.customScale = readNumber(j["custom_scale"], "custom_scale");
   if (has("embeddings")) {
     const json& table = j["embeddings"];
     if (!table.is_object()) typeError("embeddings", "an object {token: [numbers]}", table);

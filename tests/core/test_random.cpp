@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "core/random.h"
@@ -63,4 +64,22 @@ TEST(CoreRandom, NormalMoments) {
   EXPECT_NEAR(mean, 0.0, 5.0 / std::sqrt(n));
   EXPECT_NEAR(var, 1.0, 5.0 * std::sqrt(2.0 / n));
   EXPECT_NEAR(sum4 / n, 3.0, 0.1);  // kurtosis of a normal
+}
+
+// Pinned outputs: the same bits natively (glibc/libstdc++) and in WebAssembly (musl/libc++). Checked by hand with
+// an em++ build under node at the time of writing; if these change, every seeded preset changes too.
+TEST(CoreRandom, PinnedValuesAreCrossPlatform) {
+  Rng a(1);
+  EXPECT_EQ(a.next(), 0xB3F2AF6D0FC710C5ull);
+  Rng b(1);
+  EXPECT_EQ(b.normal(), 1.8843961047879769);
+  Rng c(1);
+  uint64_t h = 0;
+  for (int i = 0; i < 100000; ++i) {
+    const double x = c.normal();
+    uint64_t u;
+    std::memcpy(&u, &x, sizeof u);
+    h = splitmix64(h ^ u);
+  }
+  EXPECT_EQ(h, 0xED0A59F840339252ull);
 }
