@@ -41,6 +41,7 @@ namespace {
 
 constexpr char32_t kZeroWidthJoiner = 0x200D;
 constexpr char32_t kEmojiPresentationSelector = 0xFE0F;
+constexpr char32_t kTextPresentationSelector = 0xFE0E;
 constexpr char32_t kCombiningKeycap = 0x20E3;
 
 struct CodePoint {
@@ -95,9 +96,17 @@ bool makesEmoji(char32_t value) {
          (value >= 0x1F3FB && value <= 0x1F3FF);
 }
 
-ClusterKind classify(const CodePoint& base, int codePointCount, bool hasEmojiComponent) {
-  if (codePointCount == 1 && (base.value == kEmojiPresentationSelector || base.value == kZeroWidthJoiner))
-    return ClusterKind::Invisible;  // a selector or joiner with nothing to act on
+ClusterKind classify(const CodePoint& base, bool hasEmojiComponent) {
+  switch (base.info.charClass) {
+    case CharClass::Space:
+    case CharClass::Control:
+    case CharClass::Format:  // also a stray ZWJ, or tags without their flag
+      return ClusterKind::Invisible;
+    default:
+      break;
+  }
+  if (base.value == kEmojiPresentationSelector || base.value == kTextPresentationSelector)
+    return ClusterKind::Invisible;  // a selector with nothing to act on
   if (hasEmojiComponent) return ClusterKind::Symbol;
   switch (base.info.charClass) {
     case CharClass::Letter:
@@ -108,14 +117,9 @@ ClusterKind classify(const CodePoint& base, int codePointCount, bool hasEmojiCom
       return ClusterKind::Ideograph;
     case CharClass::Punctuation:
       return ClusterKind::Punctuation;
-    case CharClass::Symbol:
+    default:
       return ClusterKind::Symbol;
-    case CharClass::Space:
-    case CharClass::Control:
-    case CharClass::Format:
-      break;
   }
-  return ClusterKind::Invisible;
 }
 
 // Cuts valid UTF-8 into extended grapheme clusters in one streaming pass, calling onCluster(const Cluster&) for
@@ -131,7 +135,7 @@ void forEachCluster(std::string_view validText, OnCluster&& onCluster) {
   bool hasEmojiComponent = false;
   auto closeCluster = [&](std::size_t end) {
     onCluster(Cluster{static_cast<std::uint32_t>(clusterBegin), static_cast<std::uint32_t>(end), base.value,
-                      classify(base, codePointCount, hasEmojiComponent), codePointCount == 1,
+                      classify(base, hasEmojiComponent), codePointCount == 1,
                       base.info.charClass == CharClass::Number});
     clusterBegin = end;
     codePointCount = 0;

@@ -78,6 +78,7 @@ TEST(WordTokenizer, DigitsAndNumbers) {
   EXPECT_EQ(words("I came 2nd in 2023"), (Strings{"I", "came", "2nd", "in", "2023"}));
   EXPECT_EQ(words("pi is 3.14, not 1,000.", false), (Strings{"pi", "is", "3.14", "not", "1,000"}));
   EXPECT_EQ(words("a.b"), (Strings{"a", ".", "b"}));  // the decimal rule is for digits only
+  EXPECT_EQ(words("a.1 1.a"), (Strings{"a", ".", "1", "1", ".", "a"}));
   EXPECT_EQ(words("2+2=4"), (Strings{"2", "+", "2", "=", "4"}));
 }
 
@@ -93,6 +94,8 @@ TEST(WordTokenizer, EachIdeographIsAToken) {
 TEST(WordTokenizer, EmojiSequencesAreSingleTokens) {
   EXPECT_EQ(words("hi👍🏽there"), (Strings{"hi", "👍🏽", "there"}));
   EXPECT_EQ(words("👨‍👩‍👧‍👦🇫🇷"), (Strings{"👨‍👩‍👧‍👦", "🇫🇷"}));
+  // A keycap is an emoji, not a digit in a word nor punctuation, even though its base is '1' or '#'.
+  EXPECT_EQ(words("1\uFE0F\u20E32 #\uFE0F\u20E3", false), (Strings{"1\uFE0F\u20E3", "2", "#\uFE0F\u20E3"}));
 }
 
 TEST(WordTokenizer, SoftHyphenInsideAWordDoesNotSplitIt) {
@@ -148,6 +151,10 @@ TEST(CharTokenizer, CombiningMarksStayWithTheirBase) {
   EXPECT_EQ(chars("a\u0308\u0323b"), (Strings{"a\u0308\u0323", "b"}));
   EXPECT_EQ(chars("नमस्ते"), (Strings{"न", "म", "स्", "ते"}));  // virama and vowel sign (Mn) stay
   EXPECT_EQ(chars("क\u093E"), (Strings{"क\u093E"}));            // a spacing mark (Mc) stays too
+}
+
+TEST(CharTokenizer, AMarkAfterASpaceIsKeptNotSwallowedByTheSpace) {
+  EXPECT_EQ(chars("a \u0301"), (Strings{"a", "\u0301"}));
 }
 
 TEST(CharTokenizer, HangulJamoFormOneSyllable) {
