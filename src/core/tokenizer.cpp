@@ -39,7 +39,6 @@ int Vocabulary::idOf(const std::string& token) {
 
 namespace {
 
-constexpr char32_t kZeroWidthJoiner = 0x200D;
 constexpr char32_t kEmojiPresentationSelector = 0xFE0F;
 constexpr char32_t kTextPresentationSelector = 0xFE0E;
 constexpr char32_t kCombiningKeycap = 0x20E3;
@@ -90,11 +89,10 @@ bool joinsPrevious(const CodePoint& previous, const CodePoint& current, bool emo
   return false;  // GB999
 }
 
-// Emoji presentation, keycaps, ZWJ sequences and skin tones make a picture, whatever the base ("1️⃣", "❤️").
-bool makesEmoji(char32_t value) {
-  return value == kEmojiPresentationSelector || value == kCombiningKeycap || value == kZeroWidthJoiner ||
-         (value >= 0x1F3FB && value <= 0x1F3FF);
-}
+// The emoji presentation selector and the keycap mark turn even a digit or punctuation into a picture ("1️⃣",
+// "‼️"). ZWJ and skin tones are not listed: on an emoji base the cluster is a symbol anyway, and a ZWJ inside
+// Indic or Persian words (क्‍ष) must not make the word a symbol.
+bool makesEmoji(char32_t value) { return value == kEmojiPresentationSelector || value == kCombiningKeycap; }
 
 ClusterKind classify(const CodePoint& base, bool hasEmojiComponent) {
   switch (base.info.charClass) {
@@ -126,7 +124,6 @@ ClusterKind classify(const CodePoint& base, bool hasEmojiComponent) {
 // each in order. Linear, and nothing is stored per code point or per cluster.
 template <typename OnCluster>
 void forEachCluster(std::string_view validText, OnCluster&& onCluster) {
-
   // The cluster being read.
   std::size_t clusterBegin = 0;
   int codePointCount = 0;

@@ -61,6 +61,11 @@ TEST(WordTokenizer, UnicodeLettersFormWords) {
   EXPECT_EQ(words("Καλημέρα κόσμε"), (Strings{"Καλημέρα", "κόσμε"}));
   EXPECT_EQ(words("مرحبا بالعالم"), (Strings{"مرحبا", "بالعالم"}));
   EXPECT_EQ(words("नमस्ते दुनिया"), (Strings{"नमस्ते", "दुनिया"}));  // Devanagari with vowel signs and virama
+  EXPECT_EQ(words("क्\u200Dष"), (Strings{"क्\u200Dष"}));           // a ZWJ (half form) inside an Indic word
+  EXPECT_EQ(words("می\u200Cخواهم"), (Strings{"می\u200Cخواهم"}));     // a ZWNJ inside a Persian word
+  EXPECT_EQ(words("안녕하세요 세계"), (Strings{"안녕하세요", "세계"}));
+  // Kana runs stay words; each kanji is its own token (word mode splits CJK ideographs only).
+  EXPECT_EQ(words("ひらがなカタカナ漢字"), (Strings{"ひらがなカタカナ", "漢", "字"}));
 }
 
 TEST(WordTokenizer, DecomposedAccentStaysInTheWord) {
