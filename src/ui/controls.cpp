@@ -74,7 +74,7 @@ void drawSentenceBar(AppState& state, const Fonts& fonts) {
   ImGui::PopFont();
   ImGui::SameLine(0, 1.2f * em);
 
-  const float presetW = 11.0f * em, helpW = 2.2f * em;
+  const float presetW = 14.0f * em, helpW = 2.2f * em;
   const float textW = std::max(ImGui::GetContentRegionAvail().x - presetW - helpW - 6.0f * em, 8.0f * em);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(state.config.cross ? "Keys/values:" : "Sentence:");
@@ -131,7 +131,8 @@ void drawStepList(AppState& state) {
   const auto& all = steps();
   for (int i = 0; i < static_cast<int>(all.size()); ++i) {
     if (i == 10) ImGui::Separator();
-    if (ImGui::Selectable(all[i].title, state.step == i)) goToStep(state, i);
+    if (ImGui::Selectable(all[i].label, state.step == i)) goToStep(state, i);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", all[i].title);
   }
 }
 

@@ -52,11 +52,12 @@ void advancePlay(AppState& s) {
 void drawNavigation(AppState& s, const Fonts& fonts) {
   const auto& all = steps();
   const float em = ImGui::GetFontSize();
+  const float availW = ImGui::GetContentRegionAvail().x;  // SameLine(x) below is relative to the group's left
   ImGui::PushFont(fonts.heading);
   ImGui::TextUnformatted(all[s.step].title);
+  const float titleW = ImGui::GetItemRectSize().x;
   ImGui::PopFont();
-  ImGui::SameLine(std::max(ImGui::GetContentRegionAvail().x + ImGui::GetCursorPosX() - 17.5f * em,
-                           ImGui::GetCursorPosX() + em));
+  ImGui::SameLine(std::max(availW - 17.5f * em, titleW + em));
   ImGui::BeginDisabled(s.step == 0);
   if (ImGui::Button("◀ Back", ImVec2(5.5f * em, 0))) goToStep(s, s.step - 1);
   ImGui::EndDisabled();

@@ -20,7 +20,8 @@ struct StepContext {
 
 struct StepInfo {
   const char* id;      // stable id for URLs and getState ("tokenize", "score", ...)
-  const char* title;   // "Score: Q·Kᵀ"
+  const char* title;   // "5. Score: S = Q·Kᵀ"
+  const char* label;   // short, for the step list: "5. Score"
   void (*draw)(StepContext&);
 };
 

@@ -103,9 +103,11 @@ void drawVectorView(const attn::Trace& t, int head, int focus, int key, float si
   }
   ImGui::PushFont(fonts.body);
   const std::string caption = "θ(q_" + tokenLabel(t.queryTokens, focus) + ", k_" + tokenLabel(t.tokens, key) + ") = " +
-                              num(theta * 180.0 / 3.14159265358979, 3) + "°,  q·k = |q||k|cos θ = " + num(qn, 3) + " × " +
+                              num(theta * 180.0 / 3.14159265358979, 3) + "°\nq·k = |q||k|cos θ = " + num(qn, 3) + " × " +
                               num(kn, 3) + " × " + num(cosTheta, 3) + " = " + num(dot, 4);
-  dl->AddText(ImVec2(p0.x + 0.4f * em, p0.y + size - 1.4f * em), IM_COL32(60, 40, 100, 255), caption.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(60, 40, 100, 255));
+  ImGui::TextUnformatted(caption.c_str());
+  ImGui::PopStyleColor();
   ImGui::PopFont();
 }
 
