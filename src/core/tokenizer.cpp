@@ -7,8 +7,8 @@
 //    word characters stays ("don't" is one token), and so does '.' or ',' between two digits ("3.14", "1,000").
 //    Each CJK ideograph is a token of its own (Chinese and Japanese have no spaces; this is what BERT does).
 //    Every other visible cluster (punctuation, symbol, emoji) is its own token. Whitespace separates.
-//  - keepPunctuation = false drops punctuation (general category P*) in both modes; symbols (+ = $ €) and emoji
-//    carry meaning and stay.
+//  - keepPunctuation = false (word mode only, as tokenizer.h says) drops punctuation (general category P*);
+//    symbols (+ = $ €), emoji and U+FFFD carry meaning and stay. Char mode keeps every visible character.
 #include "core/tokenizer.h"
 
 #include <algorithm>
@@ -280,8 +280,9 @@ Tokenization tokenize(std::string_view text, const TokenizeOptions& options, Voc
 
   Tokenization result;
   const std::string validText = sanitizeUtf8(text, &result.replacedInvalidUtf8);
-  PieceSink sink(validText, options.keepPunctuation);
-  if (options.kind == TokenizerKind::Char) {
+  const bool charMode = options.kind == TokenizerKind::Char;
+  PieceSink sink(validText, charMode || options.keepPunctuation);
+  if (charMode) {
     addCharPieces(validText, sink);
   } else {
     addWordPieces(validText, sink);

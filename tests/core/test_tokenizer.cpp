@@ -166,12 +166,12 @@ TEST(CharTokenizer, HangulJamoFormOneSyllable) {
   EXPECT_EQ(chars("\u1100\u1161\u11A8한"), (Strings{"\u1100\u1161\u11A8", "한"}));
 }
 
-TEST(CharTokenizer, KeepPunctuationFalseAlsoAppliesInCharMode) {
+TEST(CharTokenizer, KeepPunctuationIsWordLevelOnly) {
   Vocabulary vocab;
   TokenizeOptions options;
   options.kind = TokenizerKind::Char;
-  options.keepPunctuation = false;
-  EXPECT_EQ(texts(tokenize("a,b!", options, vocab)), (Strings{"a", "b"}));
+  options.keepPunctuation = false;  // as tokenizer.h documents: ignored in char mode, every character is a token
+  EXPECT_EQ(texts(tokenize("a,b!", options, vocab)), (Strings{"a", ",", "b", "!"}));
 }
 
 // ---- invalid UTF-8 ----
