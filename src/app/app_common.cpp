@@ -1,0 +1,143 @@
+// Shared platform glue: see app_common.h.
+#include "app/app_common.h"
+
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "imgui_impl_glfw.h"
+
+namespace app {
+namespace {
+
+Context* g_context = nullptr;
+
+struct DeferredKey {
+  int key, scancode, mods;
+};
+std::vector<int> g_pressedSinceFrame;       // keys that went down since the last NewFrame
+std::vector<DeferredKey> g_deferredRelease;  // their releases, delivered after the next NewFrame
+
+void keyCallback(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  if (action == GLFW_PRESS) {
+    g_pressedSinceFrame.push_back(key);
+  } else if (action == GLFW_RELEASE &&
+             std::find(g_pressedSinceFrame.begin(), g_pressedSinceFrame.end(), key) != g_pressedSinceFrame.end()) {
+    g_deferredRelease.push_back({key, scancode, mods});  // ImGui has not seen it down yet: release it later
+    return;
+  }
+  ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+}
+
+void appendJsonString(std::string& out, const char* key, const std::string& v) {
+  out += '"';
+  out += key;
+  out += "\":\"";
+  for (unsigned char c : v) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c >= 0x20) {
+      out += static_cast<char>(c);
+    }
+  }
+  out += "\",";
+}
+
+void appendJson(std::string& out, const char* key, double v, bool last = false) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "\"%s\":%.6g%s", key, v, last ? "" : ",");
+  out += buf;
+}
+
+}  // namespace
+
+Context* context() { return g_context; }
+
+Context& init() {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // no imgui.ini: the page has no file system; state lives in the URL
+  io.LogFilename = nullptr;
+  ImGui::StyleColorsLight();
+  g_context = new Context();
+  g_context->ui = std::make_unique<ui::App>();
+  return *g_context;
+}
+
+bool prepareFrame(float rasterScale, float styleScale) {
+  Context& c = *g_context;
+  if (c.baseStyleCaptured && styleScale != c.styleScale) {
+    ImGui::GetStyle() = c.baseStyle;
+    ImGui::GetStyle().ScaleAllSizes(styleScale);
+    c.styleScale = styleScale;
+  }
+  int version = c.ui->textsVersion();
+  if (version != c.seenTextsVersion) {
+    c.seenTextsVersion = version;
+    c.fonts.noteTextsInUse(c.ui->textsInUse());
+  }
+  c.fonts.setScale(rasterScale);
+  if (!c.fonts.needsRebuild()) return false;
+  c.fonts.rebuild();
+  ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  c.stats.atlasWidth = atlas->TexWidth;
+  c.stats.atlasHeight = atlas->TexHeight;
+  c.stats.atlasRebuilds++;
+  c.stats.extraGlyphs = c.fonts.extraGlyphCount();
+  return true;
+}
+
+bool afterUiFrame() {
+  Context& c = *g_context;
+  if (c.baseStyleCaptured) return true;
+  c.baseStyle = ImGui::GetStyle();
+  c.baseStyleCaptured = true;
+  c.styleScale = 0;  // scale it before the next frame
+  return false;
+}
+
+void installKeyTiming(GLFWwindow* window) { glfwSetKeyCallback(window, keyCallback); }
+
+void afterNewFrame(GLFWwindow* window) {
+  g_pressedSinceFrame.clear();
+  std::vector<DeferredKey> releases;
+  releases.swap(g_deferredRelease);
+  for (const DeferredKey& k : releases) ImGui_ImplGlfw_KeyCallback(window, k.key, k.scancode, GLFW_RELEASE, k.mods);
+}
+
+void recordFrame(double cpuMs) {
+  FrameStats& s = g_context->stats;
+  s.frames++;
+  s.lastFrameMs = cpuMs;
+  s.avgFrameMs = s.frames == 1 ? cpuMs : 0.95 * s.avgFrameMs + 0.05 * cpuMs;
+  s.maxFrameMs = std::max(s.maxFrameMs, cpuMs);
+}
+
+std::string frameStatsJson() {
+  const FrameStats& s = g_context->stats;
+  std::string out = "{";
+  appendJson(out, "frames", static_cast<double>(s.frames));
+  appendJson(out, "lastFrameMs", s.lastFrameMs);
+  appendJson(out, "avgFrameMs", s.avgFrameMs);
+  appendJson(out, "maxFrameMs", s.maxFrameMs);
+  appendJson(out, "firstFrameAtMs", s.firstFrameAtMs);
+  appendJson(out, "framebufferWidth", s.framebufferWidth);
+  appendJson(out, "framebufferHeight", s.framebufferHeight);
+  appendJson(out, "cssWidth", s.cssWidth);
+  appendJson(out, "cssHeight", s.cssHeight);
+  appendJson(out, "devicePixelRatio", s.devicePixelRatio);
+  appendJson(out, "atlasWidth", s.atlasWidth);
+  appendJson(out, "atlasHeight", s.atlasHeight);
+  appendJson(out, "atlasRebuilds", s.atlasRebuilds);
+  appendJson(out, "extraGlyphs", s.extraGlyphs);
+  appendJsonString(out, "hoveredItem", hoveredItemLabel());
+  appendJsonString(out, "activeItem", activeItemLabel());
+  out += "\"fallbackFont\":\"" + s.fallbackFont + "\"}";
+  return out;
+}
+
+}  // namespace app

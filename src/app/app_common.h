@@ -1,0 +1,77 @@
+// What the web page and the desktop app share around ImGui: the ui::App instance, fonts and style at the device
+// pixel ratio, keyboard event timing, clipboard fallback, and the frame statistics the JS API reports.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "app/fonts.h"
+#include "app/item_hooks.h"
+#include "imgui.h"
+#include "ui/ui.h"
+
+struct GLFWwindow;
+
+namespace app {
+
+struct FrameStats {
+  long frames = 0;             // frames drawn so far
+  double lastFrameMs = 0;      // CPU time of the last frame (input, UI, draw-list submission)
+  double avgFrameMs = 0;       // exponential moving average of lastFrameMs
+  double maxFrameMs = 0;       // slowest frame so far
+  double firstFrameAtMs = 0;   // time from start (page navigation on the web) to the end of the first frame
+  int framebufferWidth = 0;    // backing store in device pixels
+  int framebufferHeight = 0;
+  double cssWidth = 0;         // canvas size in CSS pixels (window size on the desktop)
+  double cssHeight = 0;
+  float devicePixelRatio = 1;
+  int atlasWidth = 0;          // font atlas texture size
+  int atlasHeight = 0;
+  int atlasRebuilds = 0;
+  int extraGlyphs = 0;         // glyphs merged from the fallback (CJK) font
+  std::string fallbackFont = "none";  // "none" | "loading" | "loaded" | "unavailable"
+};
+
+struct Context {
+  ImGuiStyle baseStyle;        // the UI's style at scale 1, captured after its first frame (it may set its theme then)
+  bool baseStyleCaptured = false;
+  float styleScale = 0;        // scale baseStyle was last scaled by
+  int seenTextsVersion = -1;
+  FontManager fonts;
+  FrameStats stats;
+  std::unique_ptr<ui::App> ui;
+};
+
+// The one context (the JS bridge reads it). Null before init().
+Context* context();
+
+// Creates the ImGui context and the ui::App. Call before the backends' Init functions.
+Context& init();
+
+// Before each frame: fonts and style for this pixel ratio (style sizes × styleScale, fonts rasterized at
+// rasterScale), characters in use. Returns true when the font atlas was rebuilt: the caller re-uploads it if the
+// renderer backend already created its texture.
+//
+// Style: the UI may set its theme in its constructor or during its first frame (ui::applyTheme does the latter).
+// The platform takes the style as it stands after the first frame as the scale-1 style and scales it from the
+// second frame on; so frame 1 is a warm-up that nobody sees (the page shows itself after frame 2). Sizes the UI
+// changes later must go through Push/PopStyleVar in multiples of the font size, or they are lost when DPR changes.
+bool prepareFrame(float rasterScale, float styleScale);
+
+// After ui::App::frame(): captures the scale-1 style after the first frame. Returns true once the UI is drawn with
+// its final style (from the second frame on), i.e. when the frame may be shown.
+bool afterUiFrame();
+
+// Keyboard timing fix for Dear ImGui 1.86 (no input queue; keys are a state sampled once a frame): a key pressed
+// and released between two frames (a quick tap, automation) would never be seen down. Call installKeyTiming after
+// ImGui_ImplGlfw_InitForOpenGL(window, true); call afterNewFrame right after ImGui::NewFrame().
+void installKeyTiming(GLFWwindow* window);
+void afterNewFrame(GLFWwindow* window);
+
+// Record one frame's timing.
+void recordFrame(double cpuMs);
+
+// FrameStats as a JSON object.
+std::string frameStatsJson();
+
+
+}  // namespace app

@@ -1,0 +1,154 @@
+// Font atlas construction: built-in DejaVu fonts + a fallback font for the characters in use (see fonts.h).
+#include "app/fonts.h"
+
+#include "imgui_internal.h"  // ImTextCharFromUtf8
+
+// Generated at build time by src/app/embed_binary.cmake from Debian's fonts-dejavu-core.
+extern const unsigned char attn_font_body[];
+extern const unsigned int attn_font_body_size;
+extern const unsigned char attn_font_mono[];
+extern const unsigned int attn_font_mono_size;
+
+namespace app {
+namespace {
+
+// Body text: Latin, Latin-1, Latin Extended-A, Greek, and the math/UI symbols the walkthrough uses
+// (ᵀ ᵢ ⱼ, – — ‖ … ′, superscripts/subscripts, ← →, √ Σ ∞ − ≈ ≤ ≥ ⋅, ⌈⌉⌊⌋, ■ ▶ ▼ ●, ✓ ✗, ⟨⟩, U+FFFD).
+// src/app/CMakeLists.txt subsets the TTFs to (a superset of) these ranges: keep the two lists in step.
+const ImWchar kBodyRanges[] = {
+    0x0020, 0x017F,  // Basic Latin, Latin-1 Supplement (× · ²), Latin Extended-A
+    0x0370, 0x03FF,  // Greek (θ σ Σ)
+    0x1D40, 0x1D40,  // ᵀ
+    0x1D62, 0x1D62,  // ᵢ
+    0x2C7C, 0x2C7C,  // ⱼ
+    0x2000, 0x206F,  // General Punctuation (– — ‖ … ′)
+    0x2070, 0x209F,  // superscripts and subscripts
+    0x20AC, 0x20AC,  // €
+    0x2190, 0x21FF,  // arrows
+    0x2200, 0x22FF,  // mathematical operators (√ ∑ ∞ − ≈ ≤ ≥ ⋅)
+    0x2308, 0x230B,  // ⌈ ⌉ ⌊ ⌋
+    0x25A0, 0x25FF,  // geometric shapes (■ ▶ ▼ ●)
+    0x2713, 0x2717,  // ✓ ✗
+    0x27E8, 0x27E9,  // ⟨ ⟩
+    0xFFFD, 0xFFFD,  // replacement character (shown for characters no font has)
+    0,
+};
+
+// Numbers in matrices (and their labels): Latin-1, Greek, punctuation, arrows, operators.
+const ImWchar kMonoRanges[] = {
+    0x0020, 0x00FF, 0x0370, 0x03FF, 0x1D40, 0x1D40, 0x2000, 0x209F,
+    0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0xFFFD, 0xFFFD, 0,
+};
+
+// Step titles: fewer ranges (largest glyphs in the atlas).
+const ImWchar kHeadingRanges[] = {
+    0x0020, 0x017F, 0x0370, 0x03FF, 0x1D40, 0x1D40, 0x2000, 0x209F,
+    0x2190, 0x21FF, 0x2200, 0x22FF, 0xFFFD, 0xFFFD, 0,
+};
+
+bool inRanges(const ImWchar* ranges, unsigned int c) {
+  for (; ranges[0]; ranges += 2)
+    if (c >= ranges[0] && c <= ranges[1]) return true;
+  return false;
+}
+
+}  // namespace
+
+bool isCjk(unsigned int c) {
+  return (c >= 0x2E80 && c <= 0x2FDF) ||  // CJK radicals, Kangxi radicals
+         (c >= 0x3000 && c <= 0x31FF) ||  // CJK symbols and punctuation, kana, Bopomofo, Hangul compatibility
+         (c >= 0x3400 && c <= 0x4DBF) ||  // CJK Extension A
+         (c >= 0x4E00 && c <= 0x9FFF) ||  // CJK Unified Ideographs
+         (c >= 0xAC00 && c <= 0xD7AF) ||  // Hangul syllables
+         (c >= 0xF900 && c <= 0xFAFF) ||  // CJK compatibility ideographs
+         (c >= 0xFF00 && c <= 0xFFEF);    // half-width and full-width forms
+}
+
+bool isBuiltIn(unsigned int c) { return inRanges(kBodyRanges, c); }
+
+void FontManager::setScale(float dpr) {
+  if (!(dpr > 0.0f)) dpr = 1.0f;
+  if (dpr != scale_) {
+    scale_ = dpr;
+    dirty_ = true;
+  }
+}
+
+void FontManager::noteTextsInUse(const std::string& utf8) {
+  std::set<unsigned int> chars;
+  bool cjk = false;
+  const char* p = utf8.c_str();
+  const char* end = p + utf8.size();
+  while (p < end) {
+    unsigned int c = 0;
+    int n = ImTextCharFromUtf8(&c, p, end);
+    if (n <= 0) break;
+    p += n;
+    if (c < 0x20 || isBuiltIn(c) || c > 0xFFFF) continue;  // ImWchar is 16-bit: beyond the BMP shows U+FFFD
+    chars.insert(c);
+    cjk = cjk || isCjk(c);
+  }
+  wantCjk_ = wantCjk_ || cjk;
+  // Keep the union (texts go back and forth between presets), but start over when it grows large.
+  if (inUse_.size() + chars.size() > 4000) inUse_.clear();
+  inUse_.insert(chars.begin(), chars.end());
+  if (!fallback_.empty())
+    for (unsigned int c : inUse_)
+      if (!merged_.count(c)) {
+        dirty_ = true;
+        break;
+      }
+}
+
+void FontManager::setFallbackFont(std::vector<unsigned char> data, int faceIndex) {
+  fallback_ = std::move(data);
+  fallbackFace_ = faceIndex;
+  merged_.clear();
+  if (!inUse_.empty()) dirty_ = true;
+}
+
+void FontManager::rebuild() {
+  ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  atlas->Clear();
+  atlas->Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;
+
+  // Glyph ranges of the characters in use that the fallback font is asked for (exactly those).
+  merged_.clear();
+  extraRanges_.clear();
+  if (!fallback_.empty() && !inUse_.empty()) {
+    ImFontGlyphRangesBuilder builder;
+    for (unsigned int c : inUse_) builder.AddChar(static_cast<ImWchar>(c));
+    builder.BuildRanges(&extraRanges_);
+    merged_ = inUse_;
+  }
+
+  auto add = [&](const unsigned char* data, unsigned int size, float pixels, const ImWchar* ranges) {
+    ImFontConfig cfg;
+    cfg.FontDataOwnedByAtlas = false;  // the bytes are static (compiled in) or owned by this manager
+    cfg.OversampleH = 2;
+    cfg.OversampleV = 1;
+    ImFont* font = atlas->AddFontFromMemoryTTF(const_cast<unsigned char*>(data), static_cast<int>(size), pixels,
+                                               &cfg, ranges);
+    if (!extraRanges_.empty()) {
+      ImFontConfig merge;
+      merge.MergeMode = true;
+      merge.FontDataOwnedByAtlas = false;
+      merge.FontNo = fallbackFace_;
+      merge.OversampleH = 1;  // CJK glyphs are dense; horizontal oversampling would triple their atlas area
+      merge.OversampleV = 1;
+      merge.PixelSnapH = true;
+      atlas->AddFontFromMemoryTTF(fallback_.data(), static_cast<int>(fallback_.size()), pixels, &merge,
+                                  extraRanges_.Data);
+    }
+    return font;
+  };
+  const float s = scale_;
+  fonts_.body = add(attn_font_body, attn_font_body_size, kBodyFontSize * s, kBodyRanges);
+  fonts_.mono = add(attn_font_mono, attn_font_mono_size, kMonoFontSize * s, kMonoRanges);
+  fonts_.heading = add(attn_font_body, attn_font_body_size, kHeadingFontSize * s, kHeadingRanges);
+  atlas->Build();
+  ImGui::GetIO().FontDefault = fonts_.body;
+  dirty_ = false;
+}
+
+}  // namespace app

@@ -1,0 +1,68 @@
+// Fonts for the UI: DejaVu Sans (body, heading) and DejaVu Sans Mono (numbers), compiled into the binary at build
+// time from Debian's fonts-dejavu-core (subset to the ranges below when pyftsubset is installed, see
+// src/app/CMakeLists.txt), rasterized at size × device pixel ratio so text is crisp on HiDPI screens.
+//
+// Characters outside the built-in ranges (CJK above all) come from a *fallback font* the platform supplies only
+// when the texts in use need it: on the web the page fetches fonts/cjk.ttc (WenQuanYi Micro Hei) the first time a
+// CJK character appears; the desktop reads the system file. The atlas then gets exactly the characters in use
+// (ImFontGlyphRangesBuilder), so it stays small, and is rebuilt when new characters appear.
+#pragma once
+#include <set>
+#include <string>
+#include <vector>
+
+#include "imgui.h"
+#include "ui/ui.h"
+
+namespace app {
+
+// Font sizes in CSS pixels (multiplied by the device pixel ratio when rasterized).
+constexpr float kBodyFontSize = 16.0f;
+constexpr float kMonoFontSize = 15.0f;
+constexpr float kHeadingFontSize = 22.0f;
+
+// True for characters of the CJK scripts (Han, kana, Hangul, CJK punctuation, full-width forms).
+bool isCjk(unsigned int codepoint);
+// True when the built-in body font ranges cover the character.
+bool isBuiltIn(unsigned int codepoint);
+
+class FontManager {
+ public:
+  // Device pixel ratio to rasterize at. Marks a rebuild when it changes.
+  void setScale(float dpr);
+  float scale() const { return scale_; }
+
+  // Every character the UI shows (ui::App::textsInUse()). Marks a rebuild when a character appears that is not
+  // built in and the fallback font can provide it.
+  void noteTextsInUse(const std::string& utf8);
+
+  // True when CJK characters are in use and no fallback font has been supplied yet.
+  bool wantsFallbackFont() const { return wantCjk_ && fallback_.empty() && !fallbackFailed_; }
+  // Supplies the fallback font file (TTF, or a TTC with the face index). Marks a rebuild if characters need it.
+  void setFallbackFont(std::vector<unsigned char> data, int faceIndex = 0);
+  // The fallback font cannot be had (offline standalone page, no file): stop asking; those characters show as '?'.
+  void setFallbackUnavailable() { fallbackFailed_ = true; }
+  bool fallbackLoaded() const { return !fallback_.empty(); }
+
+  bool needsRebuild() const { return dirty_; }
+  // Rebuilds ImGui's font atlas (io.Fonts) and fonts(). Call between frames; the caller then re-uploads the
+  // texture (ImGui_ImplOpenGL3_DestroyFontsTexture + CreateFontsTexture) unless the backend has not created it yet.
+  void rebuild();
+
+  const ui::Fonts& fonts() const { return fonts_; }
+  int extraGlyphCount() const { return static_cast<int>(merged_.size()); }
+
+ private:
+  float scale_ = 1.0f;
+  bool dirty_ = true;
+  bool wantCjk_ = false;
+  bool fallbackFailed_ = false;
+  int fallbackFace_ = 0;
+  std::vector<unsigned char> fallback_;
+  std::set<unsigned int> inUse_;   // characters in use that are not built in
+  std::set<unsigned int> merged_;  // of those, the ones the current atlas holds from the fallback font
+  ImVector<ImWchar> extraRanges_;  // glyph ranges of merged_ (must outlive the atlas build)
+  ui::Fonts fonts_;
+};
+
+}  // namespace app

@@ -1,0 +1,186 @@
+// The page's entry point (Emscripten): a WebGL2 context through Emscripten's built-in GLFW, Dear ImGui's GLFW and
+// OpenGL ES 3 backends, and one ui::App frame per requestAnimationFrame.
+//
+// HiDPI: the canvas is sized by a CSS rule (web/style.css) to fill the window. Each frame reads its CSS size and
+// the device pixel ratio, sets the backing store to CSS size × DPR, and runs ImGui in device pixels
+// (DisplaySize = backing store, DisplayFramebufferScale = 1): fonts are rasterized at size × DPR and the style is
+// scaled by DPR, so text is crisp; Emscripten reports mouse positions in backing-store pixels, so clicks line up.
+//
+// The JS around the canvas (web/attnlab.js) provides the Module.attnlab* hooks called below.
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+
+#include <GLES3/gl3.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "app/app_common.h"
+#include "imgui.h"
+#include "imgui_impl_glfw.h"
+#include "imgui_impl_opengl3.h"
+
+// ---- hooks into web/attnlab.js (each tolerates a missing hook) ----
+EM_JS(void, attnlab_js_first_frame, (), { if (Module["attnlabFirstFrame"]) Module["attnlabFirstFrame"](); });
+EM_JS(void, attnlab_js_fatal, (const char* message), {
+  var text = UTF8ToString(message);
+  if (Module["attnlabFatal"]) Module["attnlabFatal"](text); else console.error(text);
+});
+EM_JS(void, attnlab_js_request_fallback_font, (), {
+  if (Module["attnlabRequestFallbackFont"]) Module["attnlabRequestFallbackFont"]();
+  else Module["_attnlab_fallback_font_unavailable"]();
+});
+EM_JS(int, attnlab_js_is_screen_size, (int w, int h), {
+  return (typeof screen != "undefined" && screen.width == w && screen.height == h) ? 1 : 0;
+});
+EM_JS(double, attnlab_js_since_navigation_ms, (), { return performance.now(); });
+// Clipboard: Emscripten's glfwGet/SetClipboardString are stubs. Text pasted into the page (the DOM paste event)
+// is kept by attnlab.js; copies go to navigator.clipboard. Returns malloc'd UTF-8 or 0 when JS has nothing.
+EM_JS(char*, attnlab_js_clipboard_read, (), {
+  var text = Module["attnlabClipboardRead"] ? Module["attnlabClipboardRead"]() : null;
+  if (text === null || text === undefined) return 0;
+  var size = lengthBytesUTF8(text) + 1;
+  var ptr = _malloc(size);
+  stringToUTF8(text, ptr, size);
+  return ptr;
+});
+EM_JS(void, attnlab_js_clipboard_write, (const char* text), {
+  if (Module["attnlabClipboardWrite"]) Module["attnlabClipboardWrite"](UTF8ToString(text));
+});
+
+namespace {
+
+GLFWwindow* g_window = nullptr;
+int g_width = 0, g_height = 0;  // backing store, device pixels
+std::string g_clipboard;        // in-app clipboard (used when the browser gives us nothing)
+bool g_shown = false;           // the page has been told the first real frame is drawn
+
+const char* getClipboard(void*) {
+  if (char* text = attnlab_js_clipboard_read()) {
+    g_clipboard = text;
+    std::free(text);
+  }
+  return g_clipboard.c_str();
+}
+
+void setClipboard(void*, const char* text) {
+  g_clipboard = text ? text : "";
+  attnlab_js_clipboard_write(g_clipboard.c_str());
+}
+
+// Backing store = CSS size × DPR. glfwSetWindowSize keeps GLFW's idea of the window in step, but Emscripten's GLFW
+// turns a size equal to the screen into a fullscreen request, so that one case sets the canvas directly.
+void resizeBackingStore(int width, int height) {
+  if (attnlab_js_is_screen_size(width, height))
+    emscripten_set_canvas_element_size("#canvas", width, height);
+  else
+    glfwSetWindowSize(g_window, width, height);
+  g_width = width;
+  g_height = height;
+}
+
+void frame() {
+  const double start = emscripten_get_now();
+  app::Context& ctx = *app::context();
+
+  double cssWidth = 0, cssHeight = 0;
+  emscripten_get_element_css_size("#canvas", &cssWidth, &cssHeight);
+  const float dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
+  const int width = static_cast<int>(std::lround(cssWidth * dpr));
+  const int height = static_cast<int>(std::lround(cssHeight * dpr));
+  if (width < 1 || height < 1) return;  // hidden (display: none, zero-size window): nothing to draw
+  if (width != g_width || height != g_height) resizeBackingStore(width, height);
+
+  const bool rebuilt = app::prepareFrame(dpr, dpr);
+  if (rebuilt && ctx.stats.frames > 0) {  // before the first frame the backend creates the texture itself
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  if (ctx.fonts.wantsFallbackFont() && ctx.stats.fallbackFont == "none") {
+    ctx.stats.fallbackFont = "loading";
+    attnlab_js_request_fallback_font();
+  }
+
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
+  io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+  ImGui::NewFrame();
+  app::afterNewFrame(g_window);
+
+  ctx.ui->frame(ctx.fonts.fonts());
+  const bool showable = app::afterUiFrame();  // false for the warm-up frame (see app_common.h)
+
+  ImGui::Render();
+  app::endFrameItems();
+  glViewport(0, 0, width, height);
+  glClearColor(0.985f, 0.985f, 0.99f, 1.0f);  // the UI's window background (and the page's, web/style.css)
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+  ctx.stats.framebufferWidth = width;
+  ctx.stats.framebufferHeight = height;
+  ctx.stats.cssWidth = cssWidth;
+  ctx.stats.cssHeight = cssHeight;
+  ctx.stats.devicePixelRatio = dpr;
+  app::recordFrame(emscripten_get_now() - start);
+  if (showable && !g_shown) {
+    g_shown = true;
+    ctx.stats.firstFrameAtMs = attnlab_js_since_navigation_ms();
+    attnlab_js_first_frame();
+  }
+}
+
+}  // namespace
+
+// Called by attnlab.js with the fallback (CJK) font file it fetched, in memory from malloc; ownership passes here.
+extern "C" EMSCRIPTEN_KEEPALIVE void attnlab_fallback_font_loaded(unsigned char* data, int size) {
+  app::Context* ctx = app::context();
+  if (!ctx || !data || size <= 0) return;
+  ctx->fonts.setFallbackFont(std::vector<unsigned char>(data, data + size), 0);
+  std::free(data);
+  ctx->stats.fallbackFont = "loaded";
+}
+
+// Called by attnlab.js when the fallback font cannot be had (standalone page, offline, HTTP error).
+extern "C" EMSCRIPTEN_KEEPALIVE void attnlab_fallback_font_unavailable() {
+  app::Context* ctx = app::context();
+  if (!ctx) return;
+  ctx->fonts.setFallbackUnavailable();
+  ctx->stats.fallbackFont = "unavailable";
+}
+
+int main() {
+  if (!glfwInit()) {
+    attnlab_js_fatal("Could not initialise the window system (GLFW).");
+    return 1;
+  }
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  g_window = glfwCreateWindow(640, 480, "AttnLab", nullptr, nullptr);
+  if (!g_window) {
+    attnlab_js_fatal("Your browser could not create a WebGL2 context, which AttnLab needs to draw.");
+    return 1;
+  }
+  glfwMakeContextCurrent(g_window);
+  g_width = 640;
+  g_height = 480;
+
+  app::init();
+  app::enableItemHooks();
+  ImGui_ImplGlfw_InitForOpenGL(g_window, true);
+  app::installKeyTiming(g_window);
+  ImGuiIO& io = ImGui::GetIO();
+  io.SetClipboardTextFn = setClipboard;  // replace the backend's (stub) GLFW clipboard functions
+  io.GetClipboardTextFn = getClipboard;
+  io.ClipboardUserData = nullptr;
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+
+  emscripten_set_main_loop(frame, 0, false);
+  return 0;
+}

@@ -1,0 +1,494 @@
+#!/usr/bin/env node
+// Browser tests of the page (build/web): playwright-core driving Debian's Chromium (/usr/bin/chromium), headless,
+// WebGL2 through SwiftShader, a fresh temporary profile per launch. Starts and stops its own static server
+// (web/dev-server.mjs) on a random free port.
+//
+//   node tests/browser/run.mjs [--web DIR] [--only SUBSTRING]        (DIR defaults to build/web)
+//
+// Exits non-zero on any failure; the last line is "N passed, M failed". Screenshots for a person to look at go to
+// build/screenshots/ (skeleton-dpr1.png, skeleton-dpr2.png, skeleton-cjk.png, standalone-dpr1.png, ...).
+//
+// Every page test fails on a console error, an uncaught page error, or a request that leaves the local server.
+import { chromium } from 'playwright-core';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { inflateSync } from 'node:zlib';
+import { startServer } from '../../web/dev-server.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const argValue = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
+};
+const webDir = resolve(repo, argValue('--web', process.env.ATTNLAB_WEB_DIR || 'build/web'));
+const only = argValue('--only', '');
+const shotDir = resolve(repo, 'build/screenshots');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--enable-unsafe-swiftshader', '--use-angle=swiftshader',
+];
+
+// ---------------------------------------------------------------- small helpers
+class Failure extends Error {}
+function check(condition, message) {
+  if (!condition) throw new Failure(message);
+}
+function equalJson(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Token texts from getState().tokens, whether the UI reports strings or objects.
+function tokenTexts(state) {
+  const tokens = state && state.tokens;
+  if (!Array.isArray(tokens)) return tokens;
+  return tokens.map((t) => (typeof t === 'string' ? t : t && (t.text ?? t.token ?? t.str ?? t.value)));
+}
+
+// Minimal PNG decoder (8-bit RGB/RGBA, non-interlaced, as Chromium writes them) -> {width, height, channels, data}.
+function decodePng(buffer) {
+  check(buffer.readUInt32BE(0) === 0x89504e47, 'screenshot is not a PNG');
+  let pos = 8, width = 0, height = 0, colorType = 0;
+  const idat = [];
+  while (pos < buffer.length) {
+    const len = buffer.readUInt32BE(pos);
+    const type = buffer.toString('latin1', pos + 4, pos + 8);
+    const body = buffer.subarray(pos + 8, pos + 8 + len);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      check(body[8] === 8 && body[12] === 0, 'unsupported PNG (bit depth/interlace)');
+      colorType = body[9];
+    } else if (type === 'IDAT') idat.push(body);
+    else if (type === 'IEND') break;
+    pos += 12 + len;
+  }
+  const channels = colorType === 6 ? 4 : colorType === 2 ? 3 : 0;
+  check(channels, `unsupported PNG colour type ${colorType}`);
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const out = Buffer.alloc(height * stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const src = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    const row = out.subarray(y * stride, (y + 1) * stride);
+    const prev = y > 0 ? out.subarray((y - 1) * stride, y * stride) : Buffer.alloc(stride);
+    for (let x = 0; x < stride; x++) {
+      const a = x >= channels ? row[x - channels] : 0;
+      const b = prev[x];
+      const c = x >= channels ? prev[x - channels] : 0;
+      let v = src[x];
+      if (filter === 1) v += a;
+      else if (filter === 2) v += b;
+      else if (filter === 3) v += (a + b) >> 1;
+      else if (filter === 4) {
+        const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      row[x] = v & 0xff;
+    }
+  }
+  return { width, height, channels, data: out };
+}
+
+// Distinct colours and the share of the most common one (the clear colour, on an empty canvas ~100%).
+function colourStats(png) {
+  const counts = new Map();
+  const n = png.width * png.height;
+  for (let i = 0; i < n; i++) {
+    const o = i * png.channels;
+    const key = (png.data[o] << 16) | (png.data[o + 1] << 8) | png.data[o + 2];
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  let top = 0;
+  for (const c of counts.values()) top = Math.max(top, c);
+  return { distinct: counts.size, topShare: top / n };
+}
+
+// ---------------------------------------------------------------- page harness
+let browser;
+let server;
+
+// Opens a page with watchers for console errors, page errors and requests. `allowed(url)` says which requests may
+// happen. Returns {page, context, problems, requests, close}.
+async function openPage({ dpr = 1, width = 1280, height = 800, allowed, initScript, permissions = [] } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: dpr });
+  if (permissions.length && server) await context.grantPermissions(permissions, { origin: server.url });
+  if (initScript) await context.addInitScript(initScript);
+  const page = await context.newPage();
+  const problems = [];
+  const requests = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('request', (req) => {
+    requests.push(req.url());
+    if (!allowed(req.url())) problems.push(`request outside the page's own files: ${req.url()}`);
+  });
+  page.on('requestfailed', (req) => {
+    if (allowed(req.url())) problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
+  });
+  return { page, context, problems, requests, close: () => context.close() };
+}
+
+const fromServer = (url) => url.startsWith(server.url);
+
+async function waitReady(page, timeout = 30000) {
+  await page.waitForFunction(() => document.body.getAttribute('data-state') !== 'loading', null, { timeout });
+  const state = await page.evaluate(() => document.body.getAttribute('data-state'));
+  if (state !== 'ready') {
+    const message = await page.evaluate(() => document.getElementById('error-text')?.textContent);
+    throw new Failure(`page did not start: state "${state}", message: ${message}`);
+  }
+}
+
+// Waits until the page has drawn `frames` more frames.
+async function waitFrames(page, frames = 3) {
+  const start = await page.evaluate(() => window.attnlab.frameStats().frames);
+  await page.waitForFunction((n) => window.attnlab.frameStats().frames >= n, start + frames, { timeout: 10000 });
+}
+
+async function canvasGeometry(page) {
+  return page.evaluate(() => {
+    const c = document.getElementById('canvas');
+    const r = c.getBoundingClientRect();
+    return { width: c.width, height: c.height, cssWidth: r.width, cssHeight: r.height, dpr: devicePixelRatio };
+  });
+}
+
+async function checkBackingStore(page, label) {
+  const g = await canvasGeometry(page);
+  const ew = Math.round(g.cssWidth * g.dpr), eh = Math.round(g.cssHeight * g.dpr);
+  check(g.width === ew && g.height === eh,
+    `${label}: canvas backing store ${g.width}x${g.height}, expected CSS ${g.cssWidth}x${g.cssHeight} x DPR ${g.dpr} = ${ew}x${eh}`);
+  return g;
+}
+
+async function screenshotCanvas(page, name) {
+  mkdirSync(shotDir, { recursive: true });
+  const path = join(shotDir, name);
+  const buffer = await page.locator('#canvas').screenshot({ path });
+  return { path, png: decodePng(buffer) };
+}
+
+async function checkDrawn(page, name) {
+  const { path, png } = await screenshotCanvas(page, name);
+  const stats = colourStats(png);
+  check(stats.distinct >= 40, `${name}: only ${stats.distinct} distinct colours on the canvas (blank or garbled?)`);
+  check(stats.topShare < 0.995, `${name}: ${(stats.topShare * 100).toFixed(1)}% of the canvas is one colour`);
+  return { path, ...stats, width: png.width, height: png.height };
+}
+
+async function setStateAndCheckTokens(page, text, expected) {
+  const error = await page.evaluate((t) => window.attnlab.setState({ text: t }), text);
+  check(error === null, `setState({text: ${JSON.stringify(text)}}) returned ${JSON.stringify(error)}`);
+  const state = await page.evaluate(() => window.attnlab.getState());
+  check(equalJson(tokenTexts(state), expected),
+    `after setState: tokens ${JSON.stringify(tokenTexts(state))}, expected ${JSON.stringify(expected)}`);
+  return state;
+}
+
+// The sentence input: the labelled item whose label mentions the sentence/text (the UI labels it "##sentence").
+async function findSentenceField(page) {
+  const items = await page.evaluate(() => window.attnlab.items());
+  check(items.length > 0, 'attnlab.items() is empty: is Dear ImGui built with IMGUI_ENABLE_TEST_ENGINE?');
+  const field = items.find((i) => i.visible && /sentence/i.test(i.label)) ||
+                items.find((i) => i.visible && /text/i.test(i.label));
+  check(field, `no visible sentence field among ${items.length} items: ${items.slice(0, 12).map((i) => i.label).join(', ')}`);
+  return field;
+}
+
+// Clicks the centre of an item (CSS pixels relative to the canvas) and checks ImGui saw the mouse on it.
+async function clickItem(page, item) {
+  const box = await page.locator('#canvas').boundingBox();
+  const x = box.x + item.x + item.width / 2, y = box.y + item.y + item.height / 2;
+  await page.mouse.move(x, y);
+  await waitFrames(page, 2);
+  const hovered = await page.evaluate(() => window.attnlab.frameStats().hoveredItem);
+  check(hovered === item.label, `mouse at the centre of "${item.label}" hovers "${hovered}" instead`);
+  await page.mouse.down();
+  await waitFrames(page, 2);
+  await page.mouse.up();
+  await waitFrames(page, 2);
+}
+
+// ---------------------------------------------------------------- tests
+const results = [];
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+for (const dpr of [1, 2]) {
+  test(`page loads and draws at DPR ${dpr}`, async () => {
+    const t0 = Date.now();
+    const { page, problems, close } = await openPage({ dpr, allowed: fromServer });
+    try {
+      await page.goto(server.url);
+      await waitReady(page);
+      const loadMs = Date.now() - t0;
+      await waitFrames(page, 3);
+      const g = await checkBackingStore(page, `DPR ${dpr}`);
+      check(g.dpr === dpr, `devicePixelRatio ${g.dpr}, expected ${dpr}`);
+      const stats = await page.evaluate(() => window.attnlab.frameStats());
+      check(stats.framebufferWidth === g.width && stats.framebufferHeight === g.height,
+        `frameStats framebuffer ${stats.framebufferWidth}x${stats.framebufferHeight} != canvas ${g.width}x${g.height}`);
+      check(stats.devicePixelRatio === dpr, `frameStats DPR ${stats.devicePixelRatio}`);
+      const shot = await checkDrawn(page, `skeleton-dpr${dpr}.png`);
+      check(shot.width === g.width && shot.height === g.height,
+        `screenshot ${shot.width}x${shot.height} != backing store ${g.width}x${g.height}`);
+      check(problems.length === 0, problems.join('\n'));
+      return `ready in ${loadMs} ms (first frame at ${stats.firstFrameAtMs.toFixed(0)} ms), ${shot.distinct} colours, ` +
+             `atlas ${stats.atlasWidth}x${stats.atlasHeight}, frame ${stats.avgFrameMs.toFixed(2)} ms`;
+    } finally {
+      await close();
+    }
+  });
+
+  test(`setState, typing, clicking and paste at DPR ${dpr}`, async () => {
+    const { page, problems, close } = await openPage({
+      dpr, allowed: fromServer, permissions: ['clipboard-read', 'clipboard-write'] });
+    try {
+      await page.goto(server.url);
+      await waitReady(page);
+      await waitFrames(page, 2);
+
+      // setState changes the sentence; a bad state is refused with a message and the old state is kept.
+      await setStateAndCheckTokens(page, 'Give me a second please', ['Give', 'me', 'a', 'second', 'please']);
+      await waitFrames(page, 2);
+      const viaSetState = await page.evaluate(() => window.attnlab.getState());
+      const bad = await page.evaluate(() => window.attnlab.setState('{"text": 5'));
+      check(typeof bad === 'string' && bad.length > 0, `setState with broken JSON returned ${JSON.stringify(bad)}`);
+      const afterBad = await page.evaluate(() => window.attnlab.getState());
+      check(equalJson(tokenTexts(afterBad), tokenTexts(viaSetState)), 'a refused setState changed the tokens');
+      const trace = await page.evaluate(() => window.attnlab.trace());
+      check(trace && typeof trace === 'object', 'trace() did not return an object');
+
+      // Click the sentence field (the mouse must land on it at this DPR), select all, type.
+      const field = await findSentenceField(page);
+      await clickItem(page, field);
+      const active = await page.evaluate(() => window.attnlab.frameStats().activeItem);
+      check(active === field.label, `after clicking the sentence field the active item is "${active}"`);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('i love sushi', { delay: 20 });
+      await waitFrames(page, 3);
+      const typed = await page.evaluate(() => window.attnlab.getState());
+      check(equalJson(tokenTexts(typed), ['i', 'love', 'sushi']),
+        `after typing "i love sushi": tokens ${JSON.stringify(tokenTexts(typed))}`);
+      // Typing and setState give the same state.
+      await page.evaluate(() => window.attnlab.setState({ text: 'i love sushi' }));
+      const set = await page.evaluate(() => window.attnlab.getState());
+      check(equalJson(tokenTexts(set), tokenTexts(typed)) && set.text === typed.text,
+        'setState({text}) and typing the same text give different states');
+
+      // Paste: put text on the system clipboard, Ctrl+A, Ctrl+V in the focused field.
+      await page.evaluate(() => navigator.clipboard.writeText('attention is all you need'));
+      await clickItem(page, await findSentenceField(page));
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Control+V');
+      await waitFrames(page, 3);
+      const pasted = await page.evaluate(() => window.attnlab.getState());
+      check(equalJson(tokenTexts(pasted), ['attention', 'is', 'all', 'you', 'need']),
+        `after Ctrl+V: tokens ${JSON.stringify(tokenTexts(pasted))}`);
+
+      // Copy inside the page, paste back (Ctrl+C goes to navigator.clipboard and the in-page clipboard).
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Control+C');
+      await waitFrames(page, 2);
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      check(copied === 'attention is all you need', `Ctrl+C put ${JSON.stringify(copied)} on the clipboard`);
+
+      await screenshotCanvas(page, `skeleton-typed-dpr${dpr}.png`);
+      check(problems.length === 0, problems.join('\n'));
+      return `field "${field.label}" at (${field.x.toFixed(0)},${field.y.toFixed(0)}) css px`;
+    } finally {
+      await close();
+    }
+  });
+}
+
+test('backing store follows viewport resizes (DPR 2)', async () => {
+  const { page, problems, close } = await openPage({ dpr: 2, allowed: fromServer });
+  try {
+    await page.goto(server.url);
+    await waitReady(page);
+    const sizes = [];
+    for (const [w, h] of [[900, 600], [1400, 900], [640, 480]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await waitFrames(page, 3);
+      const g = await checkBackingStore(page, `viewport ${w}x${h}`);
+      check(g.cssWidth === w && g.cssHeight === h, `canvas CSS size ${g.cssWidth}x${g.cssHeight} does not fill ${w}x${h}`);
+      sizes.push(`${g.width}x${g.height}`);
+    }
+    await checkDrawn(page, 'skeleton-resized-dpr2.png');
+    check(problems.length === 0, problems.join('\n'));
+    return sizes.join(', ');
+  } finally {
+    await close();
+  }
+});
+
+test('CJK text fetches the CJK font from the page folder only when needed', async () => {
+  const { page, problems, requests, close } = await openPage({ dpr: 1, allowed: fromServer });
+  try {
+    await page.goto(server.url);
+    await waitReady(page);
+    await waitFrames(page, 5);
+    const before = await page.evaluate(() => window.attnlab.frameStats());
+    const latinOnly = !/[\u3000-\u9fff]/.test(await page.evaluate(() => JSON.stringify(window.attnlab.getState())));
+    if (latinOnly) {
+      check(!requests.some((u) => u.includes('cjk')), 'the CJK font was fetched although no CJK text is in use');
+      check(before.fallbackFont === 'none', `fallbackFont "${before.fallbackFont}" before any CJK text`);
+    }
+    const error = await page.evaluate(() => window.attnlab.setState({ text: '我想吃酸菜鱼' }));
+    check(error === null, `setState(CJK) returned ${error}`);
+    await page.waitForFunction(() => window.attnlab.frameStats().fallbackFont !== 'loading' &&
+      window.attnlab.frameStats().fallbackFont !== 'none', null, { timeout: 20000 });
+    await waitFrames(page, 3);
+    const after = await page.evaluate(() => window.attnlab.frameStats());
+    check(after.fallbackFont === 'loaded', `fallbackFont "${after.fallbackFont}"`);
+    check(after.extraGlyphs >= 6 && after.extraGlyphs < 200, `${after.extraGlyphs} extra glyphs in the atlas`);
+    check(requests.filter((u) => u.includes('fonts/cjk')).length === 1, 'the CJK font was not fetched exactly once');
+    await checkDrawn(page, 'skeleton-cjk.png');
+    check(problems.length === 0, problems.join('\n'));
+    return `atlas ${before.atlasWidth}x${before.atlasHeight} -> ${after.atlasWidth}x${after.atlasHeight}, ` +
+           `${after.extraGlyphs} CJK glyphs`;
+  } finally {
+    await close();
+  }
+});
+
+test('without WebGL2 the page shows a readable message', async () => {
+  const { page, problems, requests, close } = await openPage({
+    allowed: fromServer,
+    initScript: () => {
+      const original = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+        if (/webgl/i.test(String(type))) return null;
+        return original.call(this, type, ...rest);
+      };
+    },
+  });
+  try {
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.body.getAttribute('data-state') === 'error', null, { timeout: 10000 });
+    const visible = await page.locator('#error').isVisible();
+    const text = await page.locator('#error').innerText();
+    check(visible, 'the error box is not visible');
+    check(/WebGL2/.test(text), `error text does not mention WebGL2: ${text}`);
+    check(!requests.some((u) => u.endsWith('.wasm')), 'the wasm was fetched although it cannot run');
+    mkdirSync(shotDir, { recursive: true });
+    await page.screenshot({ path: join(shotDir, 'no-webgl2.png') });
+    check(problems.length === 0, problems.join('\n'));
+    return text.split('\n')[0];
+  } finally {
+    await close();
+  }
+});
+
+test('a lost WebGL context shows a readable message', async () => {
+  const { page, problems, close } = await openPage({ allowed: fromServer });
+  try {
+    await page.goto(server.url);
+    await waitReady(page);
+    await page.evaluate(() => {
+      const gl = document.getElementById('canvas').getContext('webgl2');
+      gl.getExtension('WEBGL_lose_context').loseContext();
+    });
+    await page.waitForFunction(() => document.body.getAttribute('data-state') === 'error', null, { timeout: 5000 });
+    const text = await page.locator('#error').innerText();
+    check(/context was lost/i.test(text), `unexpected message: ${text}`);
+    // WebGL itself may log about the lost context; only our own errors count here.
+    const ours = problems.filter((p) => !/WebGL|context/i.test(p));
+    check(ours.length === 0, ours.join('\n'));
+    return 'message shown';
+  } finally {
+    await close();
+  }
+});
+
+test('a missing wasm file shows a readable message', async () => {
+  const { page, context, close } = await openPage({ allowed: fromServer });
+  try {
+    await context.route('**/index.wasm', (route) => route.fulfill({ status: 404, body: 'not found' }));
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.body.getAttribute('data-state') === 'error', null, { timeout: 15000 });
+    const text = await page.locator('#error').innerText();
+    check(/could not start/i.test(text), `unexpected message: ${text}`);
+    return text.split('\n')[1] || text;
+  } finally {
+    await close();
+  }
+});
+
+test('standalone file works from file:// with no server', async () => {
+  const file = join(webDir, 'attnlab-standalone.html');
+  check(existsSync(file), `${file} not built`);
+  const url = pathToFileURL(file).href;
+  const { page, problems, requests, close } = await openPage({ dpr: 1, allowed: (u) => u === url || u.startsWith('data:') });
+  try {
+    const t0 = Date.now();
+    await page.goto(url);
+    await waitReady(page);
+    const loadMs = Date.now() - t0;
+    await waitFrames(page, 3);
+    await checkBackingStore(page, 'standalone');
+    const shot = await checkDrawn(page, 'standalone-dpr1.png');
+    await setStateAndCheckTokens(page, 'i love sushi', ['i', 'love', 'sushi']);
+    // CJK: no font file offline; the characters show as missing glyphs, nothing breaks.
+    const error = await page.evaluate(() => window.attnlab.setState({ text: '我想吃酸菜鱼' }));
+    check(error === null, `setState(CJK) returned ${error}`);
+    await page.waitForFunction(() => window.attnlab.frameStats().fallbackFont === 'unavailable', null, { timeout: 5000 });
+    await waitFrames(page, 3);
+    await screenshotCanvas(page, 'standalone-cjk.png');
+    check(requests.every((u) => u === url || u.startsWith('data:')), `requests: ${requests.join(', ')}`);
+    check(problems.length === 0, problems.join('\n'));
+    return `ready in ${loadMs} ms, ${shot.distinct} colours, ${requests.length} request(s)`;
+  } finally {
+    await close();
+  }
+});
+
+// ---------------------------------------------------------------- runner
+async function main() {
+  for (const f of ['index.html', 'index.js', 'index.wasm', 'attnlab.js', 'style.css']) {
+    if (!existsSync(join(webDir, f))) {
+      console.error(`tests/browser: ${join(webDir, f)} missing: build the page first (make web)`);
+      console.log('0 passed, 1 failed');
+      process.exit(1);
+    }
+  }
+  server = await startServer({ root: webDir, port: 0 });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
+  let passed = 0, failed = 0;
+  const lines = [];
+  try {
+    for (const t of tests) {
+      if (only && !t.name.includes(only)) continue;
+      const start = Date.now();
+      try {
+        const note = await t.fn();
+        passed++;
+        lines.push(`PASS ${t.name} (${Date.now() - start} ms)${note ? ': ' + note : ''}`);
+      } catch (err) {
+        failed++;
+        lines.push(`FAIL ${t.name} (${Date.now() - start} ms): ${err instanceof Failure ? err.message : err.stack}`);
+      }
+      console.log(lines[lines.length - 1]);
+    }
+  } finally {
+    await browser.close();
+    server.server.close();
+  }
+  mkdirSync(shotDir, { recursive: true });
+  writeFileSync(join(shotDir, 'browser-tests.txt'), lines.join('\n') + '\n');
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});

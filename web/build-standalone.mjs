@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// Assembles build/web/attnlab-standalone.html: one file that runs from disk (file://) with no server.
+//
+//   node web/build-standalone.mjs --dir build/web --out build/web/attnlab-standalone.html
+//
+// It takes the served page's own files (index.html as generated from web/shell.html, style.css, attnlab.js,
+// index.js, index.wasm) and inlines them: the CSS as a <style>, attnlab.js and index.js as <script>s, and the wasm
+// as base64 that an inline script decodes into Module.wasmBinary, so the runtime never fetches anything.
+//
+// Why not emcc -sSINGLE_FILE=1: Emscripten 3.1.6 then embeds the wasm as a data: URI and first tries fetch() on
+// it, which a strict Content-Security-Policy (connect-src without data:) blocks with a console error before the
+// runtime falls back to decoding it; it would also be a second link of the same program. This way the standalone
+// file runs exactly the binary the served page runs.
+//
+// CSP: inline code cannot be allowed by 'self', so the policy lists the SHA-256 of each inline script and style
+// ('sha256-...'), plus 'wasm-unsafe-eval' for WebAssembly; nothing may be fetched (default-src 'none').
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+function arg(name) {
+  const i = process.argv.indexOf(name);
+  if (i < 0 || i + 1 >= process.argv.length) {
+    console.error(`usage: node build-standalone.mjs --dir BUILD_WEB_DIR --out FILE.html (missing ${name})`);
+    process.exit(2);
+  }
+  return process.argv[i + 1];
+}
+
+const dir = arg('--dir');
+const out = arg('--out');
+const read = (name) => readFileSync(join(dir, name), 'utf8');
+
+let html = read('index.html');
+const css = read('style.css');
+const pageJs = 'window.ATTNLAB_STANDALONE = true;\n' + read('attnlab.js');
+const runtimeJs = read('index.js');
+const wasm = readFileSync(join(dir, 'index.wasm'));
+
+// The wasm bytes, decoded before the runtime starts (atob is fast enough for a few hundred KB).
+const wasmJs = 'Module.wasmBinary = (function (b64) {\n' +
+  '  var s = atob(b64), bytes = new Uint8Array(s.length);\n' +
+  '  for (var i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);\n' +
+  '  return bytes;\n' +
+  `})("${wasm.toString('base64')}");\n`;
+
+const sha = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+// An inline script must not contain "</script" (it would end the element early).
+const safeScript = (js) => {
+  if (/<\/script/i.test(js)) js = js.replace(/<\/script/gi, '<\\/script');
+  return js;
+};
+
+const scripts = [safeScript(pageJs), safeScript(wasmJs), safeScript(runtimeJs)];
+const replaceOnce = (pattern, replacement, what) => {
+  const before = html;
+  html = html.replace(pattern, () => replacement);  // a function: '$' in the code must not be a pattern
+  if (html === before) {
+    console.error(`build-standalone: ${what} not found in index.html`);
+    process.exit(1);
+  }
+};
+replaceOnce(/<link rel="stylesheet" href="style.css">/, `<style>${css}</style>`, 'the style.css link');
+replaceOnce(/<script src="attnlab.js"><\/script>/, `<script>${scripts[0]}</script>`, 'the attnlab.js script');
+replaceOnce(/<script[^>]*src="index.js"[^>]*><\/script>/,
+  `<script>${scripts[1]}</script>\n<script>${scripts[2]}</script>`, 'the index.js script');
+
+const policy = [
+  "default-src 'none'",
+  `script-src ${scripts.map(sha).join(' ')} 'wasm-unsafe-eval'`,
+  `style-src ${sha(css)}`,
+  'img-src data:',
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+replaceOnce(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/,
+  `<meta http-equiv="Content-Security-Policy" content="${policy}">`, 'the CSP meta');
+html = html.replace(/<!-- CSP:[\s\S]*?-->\n/, '<!-- CSP: hashes of the inline scripts and style (web/build-standalone.mjs). -->\n');
+
+writeFileSync(out, html);
+console.log(`build-standalone: ${out} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KB)`);
