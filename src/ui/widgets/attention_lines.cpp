@@ -2,6 +2,8 @@
 #include "ui/widgets/attention_lines.h"
 
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "imgui.h"
 #include "ui/explain.h"
@@ -29,7 +31,10 @@ void drawAttentionLines(const attn::Trace& t, unsigned hiddenHeads, int focus, c
   for (const auto& l : kLabels) labelW = std::max(labelW, ImGui::CalcTextSize(l.c_str()).x);
   labelW = std::min(labelW, 9.0f * em) + 0.6f * em;
   const float width = std::min(ImGui::GetContentRegionAvail().x, 40.0f * em);
-  const float rowH = std::max(ImGui::GetTextLineHeight() * 1.35f, std::min(1.6f * em, 520.0f / std::max(Lq, Lk)));
+  // Rows shrink to keep long sentences on one screen; labels are then thinned to every k-th token.
+  const float lineH = ImGui::GetTextLineHeight();
+  const float rowH = std::max(std::min(1.6f * em, 36.0f * em / std::max(Lq, Lk)), 2.0f);
+  const int labelEvery = std::max(1, static_cast<int>(std::ceil(lineH / rowH)));
   const float height = std::max(Lq, Lk) * rowH;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("lines", ImVec2(width, height));
@@ -47,11 +52,20 @@ void drawAttentionLines(const attn::Trace& t, unsigned hiddenHeads, int focus, c
   }
   const int isolateQuery = hoverQuery >= 0 ? hoverQuery : (hoverKey >= 0 ? -1 : focus);
 
+  // Long sentences: only each query's strongest keys, as straight lines (a full L×L fan is unreadable and slow).
+  const bool dense = static_cast<long>(Lq) * Lk > 4096;
+  const int keysPerQuery = dense ? 4 : Lk;
+  std::vector<int> order(Lk);
   for (int h = 0; h < static_cast<int>(t.heads.size()); ++h) {
     if (hiddenHeads & (1u << h)) continue;
     const attn::Matrix& A = t.heads[h].A;
-    for (int i = 0; i < Lq; ++i)
-      for (int j = 0; j < Lk; ++j) {
+    for (int i = 0; i < Lq; ++i) {
+      for (int j = 0; j < Lk; ++j) order[j] = j;
+      if (dense)
+        std::partial_sort(order.begin(), order.begin() + keysPerQuery, order.end(),
+                          [&](int x, int y) { return A(i, x) > A(i, y); });
+      for (int k = 0; k < keysPerQuery; ++k) {
+        const int j = order[k];
         const double a = A(i, j);
         if (a < 0.01) continue;
         bool on = true;
@@ -60,18 +74,23 @@ void drawAttentionLines(const attn::Trace& t, unsigned hiddenHeads, int focus, c
         const float alpha = on ? static_cast<float>(0.15 + 0.85 * a) : 0.05f;
         const float thick = on ? static_cast<float>(0.8 + 6.0 * a) : 0.8f;
         const float yq = p0.y + (i + 0.5f) * rowH, yk = p0.y + (j + 0.5f) * rowH;
-        dl->AddBezierCubic(ImVec2(leftX, yq), ImVec2(leftX + (rightX - leftX) * 0.4f, yq),
-                           ImVec2(rightX - (rightX - leftX) * 0.4f, yk), ImVec2(rightX, yk), headColor(h, alpha), thick);
+        if (dense)
+          dl->AddLine(ImVec2(leftX, yq), ImVec2(rightX, yk), headColor(h, alpha), thick);
+        else
+          dl->AddBezierCubic(ImVec2(leftX, yq), ImVec2(leftX + (rightX - leftX) * 0.4f, yq),
+                             ImVec2(rightX - (rightX - leftX) * 0.4f, yk), ImVec2(rightX, yk), headColor(h, alpha),
+                             thick);
       }
+    }
   }
-  for (int i = 0; i < Lq; ++i) {
+  for (int i = 0; i < Lq; i += labelEvery) {
     const std::string l = ellipsize(qLabels[i], labelW - 0.6f * em);
     const float w = ImGui::CalcTextSize(l.c_str()).x;
     const bool strong = i == hoverQuery || (hoverQuery < 0 && hoverKey < 0 && i == focus);
     dl->AddText(ImVec2(leftX - 0.4f * em - w, p0.y + i * rowH + (rowH - ImGui::GetTextLineHeight()) * 0.5f),
                 strong ? IM_COL32(210, 100, 0, 255) : IM_COL32(30, 30, 40, 255), l.c_str());
   }
-  for (int j = 0; j < Lk; ++j) {
+  for (int j = 0; j < Lk; j += labelEvery) {
     const std::string l = ellipsize(kLabels[j], labelW - 0.6f * em);
     dl->AddText(ImVec2(rightX + 0.4f * em, p0.y + j * rowH + (rowH - ImGui::GetTextLineHeight()) * 0.5f),
                 j == hoverKey ? IM_COL32(210, 100, 0, 255) : IM_COL32(30, 30, 40, 255), l.c_str());

@@ -3,6 +3,7 @@
 // draws with whatever program is current; ImDrawCallback_ResetRenderState restores its own state afterwards.
 #include "ui/widgets/heatmap_gl.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +22,7 @@ namespace ui {
 namespace {
 
 int g_uploads = 0;
+bool g_gpuEnabled = true;
 
 #ifndef ATTN_UI_NO_GL
 struct Program {
@@ -150,13 +152,15 @@ void drawCellsOnCpu(ImDrawList* drawList, const attn::Matrix& values, bool trans
                     ColorRange range, ImVec2 p0, ImVec2 p1) {
   const int rows = transposed ? static_cast<int>(values.cols()) : static_cast<int>(values.rows());
   const int cols = transposed ? static_cast<int>(values.rows()) : static_cast<int>(values.cols());
+  // At most ~128×128 rectangles: big matrices are sampled (this path only serves GL-less test builds).
+  const int stepR = std::max(1, rows / 128), stepC = std::max(1, cols / 128);
   const float cw = (p1.x - p0.x) / cols, ch = (p1.y - p0.y) / rows;
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) {
+  for (int r = 0; r < rows; r += stepR)
+    for (int c = 0; c < cols; c += stepC) {
       const double v = transposed ? values(c, r) : values(r, c);
       const ImU32 col = std::isfinite(v) ? colorAt(scale, range.position(v)) : IM_COL32(210, 210, 210, 255);
-      drawList->AddRectFilled(ImVec2(p0.x + c * cw, p0.y + r * ch), ImVec2(p0.x + (c + 1) * cw, p0.y + (r + 1) * ch),
-                              col);
+      drawList->AddRectFilled(ImVec2(p0.x + c * cw, p0.y + r * ch),
+                              ImVec2(p0.x + (c + stepC) * cw, p0.y + (r + stepR) * ch), col);
     }
 }
 
@@ -166,7 +170,7 @@ void drawHeatmap(ImDrawList* drawList, const std::string& cacheKey, int version,
                  bool transposed, ColorScale scale, ColorRange range, ImVec2 p0, ImVec2 p1) {
   if (values.size() == 0) return;
 #ifndef ATTN_UI_NO_GL
-  if (ensureProgram()) {
+  if (g_gpuEnabled && ensureProgram()) {
     CachedTexture& tex = g_textures[cacheKey];
     if (tex.version != version || tex.transposed != transposed || !tex.id) {
       upload(tex, values, transposed);
@@ -188,6 +192,8 @@ void drawHeatmap(ImDrawList* drawList, const std::string& cacheKey, int version,
   (void)version;
   drawCellsOnCpu(drawList, values, transposed, scale, range, p0, p1);
 }
+
+void setHeatmapGpuEnabled(bool enabled) { g_gpuEnabled = enabled; }
 
 void releaseHeatmaps() {
 #ifndef ATTN_UI_NO_GL

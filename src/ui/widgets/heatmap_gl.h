@@ -14,6 +14,9 @@ namespace ui {
 void drawHeatmap(ImDrawList* drawList, const std::string& cacheKey, int version, const attn::Matrix& values,
                  bool transposed, ColorScale scale, ColorRange range, ImVec2 p0, ImVec2 p1);
 
+// Tests without a GL context draw heatmaps as CPU rectangles instead (default: GPU when built with GL).
+void setHeatmapGpuEnabled(bool enabled);
+
 // Releases every texture and the program (call before the GL context goes away).
 void releaseHeatmaps();
 

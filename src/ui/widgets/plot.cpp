@@ -156,20 +156,22 @@ void drawMarker(ImDrawList* dl, PlotMarker m, ImVec2 c, float r, ImU32 color) {
 
 // A dashed polyline: dashes of `dash` px separated by `gap` px, the pattern continuing across vertices.
 void drawDashed(ImDrawList* dl, const std::vector<ImVec2>& pts, ImU32 color, float thickness, float dash, float gap) {
-  float phase = 0;  // distance into the current dash+gap period
+  dash = std::max(dash, 1.0f), gap = std::max(gap, 1.0f);
+  double phase = 0;  // distance into the current dash+gap period, in [0, dash+gap)
   for (size_t i = 1; i < pts.size(); ++i) {
     const ImVec2 a = pts[i - 1], b = pts[i];
-    const float len = std::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
-    if (len <= 0) continue;
-    float t = 0;
+    const double len = std::sqrt(double(b.x - a.x) * (b.x - a.x) + double(b.y - a.y) * (b.y - a.y));
+    if (!(len > 0) || len > 1e5) continue;
+    double t = 0;
     while (t < len) {
-      const float inPeriod = std::fmod(phase, dash + gap);
-      const float run = inPeriod < dash ? dash - inPeriod : dash + gap - inPeriod;
-      const float t1 = std::min(len, t + run);
-      if (inPeriod < dash)
-        dl->AddLine(ImVec2(a.x + (b.x - a.x) * t / len, a.y + (b.y - a.y) * t / len),
-                    ImVec2(a.x + (b.x - a.x) * t1 / len, a.y + (b.y - a.y) * t1 / len), color, thickness);
+      const bool on = phase < dash;
+      const double run = std::max(on ? dash - phase : dash + gap - phase, 1e-3);  // always moves on
+      const double t1 = std::min(len, t + run);
+      if (on)
+        dl->AddLine(ImVec2(float(a.x + (b.x - a.x) * t / len), float(a.y + (b.y - a.y) * t / len)),
+                    ImVec2(float(a.x + (b.x - a.x) * t1 / len), float(a.y + (b.y - a.y) * t1 / len)), color, thickness);
       phase += t1 - t;
+      if (phase >= dash + gap) phase = 0;
       t = t1;
     }
   }

@@ -1,0 +1,72 @@
+// The arithmetic shown for a cell must be the real computation, with the preset's exact numbers.
+#include <gtest/gtest.h>
+
+#include "core/pipeline.h"
+#include "core/presets.h"
+#include "ui/explain.h"
+
+namespace {
+
+attn::Trace quickFox() { return attn::computeTrace(attn::findPreset("quick-fox")->config); }
+
+TEST(Explain, ScoreCellShowsTermsAndCosine) {
+  const attn::Trace t = quickFox();
+  // S[quick, brown] = q_quick · k_brown = [0.5, 0.6] · [1.0, 0.9]
+  const std::string text = ui::explainCell(t, {"S", 0, 1, 2});
+  EXPECT_NE(text.find("S[quick, brown] = q_quick · k_brown"), std::string::npos) << text;
+  EXPECT_NE(text.find("0.5×1 + 0.6×0.9 = 1.04"), std::string::npos) << text;
+  EXPECT_NE(text.find("|q| |k| cos θ"), std::string::npos) << text;
+}
+
+TEST(Explain, ProjectionScaleSoftmaxOutput) {
+  const attn::Trace t = quickFox();
+  EXPECT_NE(ui::explainCell(t, {"Q", 0, 1, 0}).find("= 0.5×1 + 0.6×0 + 0.7×0 + 0.8×0 = 0.5"), std::string::npos);
+  EXPECT_NE(ui::explainCell(t, {"K", 0, 1, 0}).find("= 0.6"), std::string::npos);
+  EXPECT_NE(ui::explainCell(t, {"V", 0, 1, 1}).find("= 0.8"), std::string::npos);
+  const std::string scaled = ui::explainCell(t, {"S_scaled", 0, 1, 2});
+  EXPECT_NE(scaled.find("1.04 / √2"), std::string::npos) << scaled;
+  const std::string weight = ui::explainCell(t, {"A", 0, 1, 2});
+  EXPECT_NE(weight.find("e^("), std::string::npos) << weight;
+  EXPECT_NE(weight.find(ui::num(t.heads[0].A(1, 2), 6)), std::string::npos) << weight;
+  const std::string out = ui::explainCell(t, {"O", 0, 1, 0});
+  EXPECT_NE(out.find("Σ_j a_j v_j[0]"), std::string::npos) << out;
+  EXPECT_NE(out.find(ui::num(t.heads[0].O(1, 0))), std::string::npos) << out;
+}
+
+TEST(Explain, OutOfRangeCellIsEmpty) {
+  const attn::Trace t = quickFox();
+  EXPECT_EQ(ui::explainCell(t, {"S", 0, 9, 0}), "");
+  EXPECT_EQ(ui::explainCell(t, {"S", 3, 0, 0}), "");
+  EXPECT_EQ(ui::explainCell(t, {"nope", 0, 0, 0}), "");
+}
+
+TEST(Explain, Dependencies) {
+  const attn::Trace t = quickFox();
+  const auto d = ui::dependenciesOf(t, {"S", 0, 1, 2});
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_TRUE((d[0] == ui::CellRef{"Q", 0, 1, -1}));
+  EXPECT_TRUE((d[1] == ui::CellRef{"K", 0, 2, -1}));
+  const auto o = ui::dependenciesOf(t, {"O", 0, 3, 1});
+  ASSERT_EQ(o.size(), 2u);
+  EXPECT_TRUE((o[0] == ui::CellRef{"A", 0, 3, -1}));
+  EXPECT_TRUE((o[1] == ui::CellRef{"V", 0, -1, 1}));
+}
+
+TEST(Explain, DuplicateTokensGetIndexedLabels) {
+  attn::Config c;
+  c.text = "the cat saw the dog";
+  const attn::Trace t = attn::computeTrace(c);
+  EXPECT_EQ(ui::tokenLabel(t.tokens, 0), "the#0");
+  EXPECT_EQ(ui::tokenLabel(t.tokens, 1), "cat");
+  EXPECT_EQ(ui::tokenLabel(t.tokens, 3), "the#3");
+}
+
+TEST(Explain, MaskedCellSaysWhy) {
+  attn::Config c = attn::findPreset("quick-fox")->config;
+  c.mask = attn::MaskKind::Causal;
+  const attn::Trace t = attn::computeTrace(c);
+  EXPECT_NE(ui::explainCell(t, {"S_masked", 0, 0, 3}).find("(−∞)"), std::string::npos);
+  EXPECT_NE(ui::explainCell(t, {"S_masked", 0, 0, 3}).find("after the query"), std::string::npos);
+}
+
+}  // namespace

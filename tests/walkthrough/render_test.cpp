@@ -1,0 +1,95 @@
+// Every step of every preset drawn headlessly (ImGui frames without a GL context), at two window sizes: catches
+// out-of-range indexing, ImGui assertion failures (Begin/End mismatches), and checks hover/pin text end to end.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/presets.h"
+#include "imgui.h"
+#include "ui/steps/step.h"
+#include "ui/ui.h"
+#include "ui/widgets/heatmap_gl.h"
+
+namespace {
+
+class Headless {
+ public:
+  explicit Headless(float width = 1280, float height = 800) {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(width, height);
+    io.DeltaTime = 1.0f / 60.0f;
+    ImFont* font = io.Fonts->AddFontDefault();
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    fonts_ = ui::Fonts{font, font, font};
+    ui::setHeatmapGpuEnabled(false);
+  }
+  ~Headless() { ImGui::DestroyContext(); }
+  void frame(ui::App& app) {
+    ImGui::NewFrame();
+    app.frame(fonts_);
+    ImGui::Render();
+    ASSERT_NE(ImGui::GetDrawData(), nullptr);
+    EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 100);
+  }
+
+ private:
+  ui::Fonts fonts_;
+};
+
+TEST(Render, EveryStepOfEveryPreset) {
+  for (float width : {1280.0f, 800.0f}) {
+    Headless imgui(width, width * 0.625f);
+    ui::App app;
+    for (const attn::Preset& p : attn::presets()) {
+      if (p.config.dModel >= 512) continue;  // the big presets are covered by BigPresetsDrawTheHeavySteps
+      ASSERT_EQ(app.setStateJson(nlohmann::json{{"preset", p.name}}.dump()), "") << p.name;
+      for (int s = 0; s < static_cast<int>(ui::steps().size()); ++s) {
+        ASSERT_EQ(app.setStateJson(nlohmann::json{{"step", s}}.dump()), "");
+        imgui.frame(app);
+        imgui.frame(app);
+      }
+    }
+  }
+}
+
+TEST(Render, BigPresetsDrawTheHeavySteps) {
+  Headless imgui;
+  ui::App app;
+  for (const char* name : {"sauerkraut-en", "paper-base"}) {
+    ASSERT_EQ(app.setStateJson(nlohmann::json{{"preset", name}}.dump()), "") << name;
+    for (const char* step : {"embed", "project", "score", "softmax", "combine", "lines"}) {
+      ASSERT_EQ(app.setStateJson(nlohmann::json{{"step", step}}.dump()), "");
+      imgui.frame(app);
+    }
+  }
+}
+
+TEST(Render, PinnedScoreCellHoverText) {
+  Headless imgui;
+  ui::App app;
+  ASSERT_EQ(app.setStateJson(R"({"preset":"quick-fox","step":"score","pin":{"matrix":"S","head":0,"row":1,"col":2}})"), "");
+  imgui.frame(app);
+  const auto s = nlohmann::json::parse(app.getStateJson());
+  EXPECT_NE(s["hover"].get<std::string>().find("0.5×1 + 0.6×0.9 = 1.04"), std::string::npos) << s["hover"];
+}
+
+TEST(Render, CausalPaddingCrossAndManyHeads) {
+  Headless imgui;
+  ui::App app;
+  for (const char* state :
+       {R"({"mask":"causal","heads":4,"d_model":16,"d_k":3,"d_v":5})", R"({"mask":"padding"})",
+        R"({"cross":true,"query_text":"Le chat dort"})", R"({"tokenizer":"char","text":"我想吃酸菜鱼"})",
+        R"({"scale":"none","d_k":1024,"d_model":64,"heads":1})"}) {
+    ASSERT_EQ(app.setStateJson(state), "") << state;
+    for (int s = 0; s < static_cast<int>(ui::steps().size()); ++s) {
+      ASSERT_EQ(app.setStateJson(nlohmann::json{{"step", s}}.dump()), "");
+      imgui.frame(app);
+    }
+  }
+}
+
+}  // namespace
