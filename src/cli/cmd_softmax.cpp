@@ -74,7 +74,9 @@ void runSoftmax(SoftmaxArgs& args) {
 
   if (args.format == "json") {
     nlohmann::ordered_json scores = nlohmann::ordered_json::array();
-    for (double s : args.scores) scores.push_back(std::isinf(s) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s));
+    for (double s : args.scores) {
+      scores.push_back(std::isinf(s) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s));  // -inf: null
+    }
     const nlohmann::ordered_json out = {{"scores", scores},
                                 {"scale", args.scale},
                                 {"weights", weights},

@@ -25,6 +25,10 @@ namespace {
 // all limits at their maximum, is far larger, but no trace of that size is useful from a command line).
 constexpr long kMaxConfigBytes = 256L * 1024 * 1024;
 
+// Printing is the bottleneck of a big trace (about 20 bytes of JSON per number), so the CLI refuses traces beyond
+// this many numbers even when every dimension is within limits.h (all limits at once would be ~70M weights alone).
+constexpr double kMaxPrintedNumbers = 20e6;
+
 struct TraceArgs {
   std::string configFile, preset, text, queryText, tokenizer = "word", mask = "none", scale = "inv-sqrt-dk";
   std::string seed = "1", format = "json";
@@ -280,10 +284,43 @@ class TextTraceWriter {
   std::vector<std::string> keys_, queries_;
 };
 
+void refuseIfTooBig(double numbers) {
+  if (numbers > kMaxPrintedNumbers) {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.3g", numbers);
+    throw attn::InputError(std::string("this trace would print ") + count +
+                           " numbers; the CLI prints at most 2e+07 (use smaller d_model, heads, d_k, d_v or text; "
+                           "attnlab bench times large sizes)");
+  }
+}
+
+// Numbers in the weights alone, known before anything is computed: W_q, W_k (d_model,h*d_k), W_v (d_model,h*d_v),
+// W_o (h*d_v,d_model).
+double weightNumbers(const attn::Config& c) {
+  const double dModel = c.dModel, heads = c.heads, dK = c.dK, dV = c.dV;
+  return dModel * heads * (2 * dK + dV) + heads * dV * dModel;
+}
+
+double traceNumbers(const attn::Trace& t) {
+  double total = 0;
+  for (const attn::Matrix* m : {&t.E, &t.PE, &t.X, &t.Eq, &t.PEq, &t.Xq, &t.compareE, &t.Wq, &t.Wk, &t.Wv, &t.Wo,
+                                &t.maskAdd, &t.concat, &t.output}) {
+    total += static_cast<double>(m->size());
+  }
+  for (const auto& h : t.heads) {
+    for (const attn::Matrix* m : {&h.Wq, &h.Wk, &h.Wv, &h.Q, &h.K, &h.V, &h.S, &h.S_scaled, &h.S_masked, &h.A, &h.O}) {
+      total += static_cast<double>(m->size());
+    }
+  }
+  return total;
+}
+
 void runTrace(const TraceArgs& args) {
   const attn::Config config = buildConfig(args);
+  refuseIfTooBig(weightNumbers(config));
   const attn::Trace trace = attn::computeTrace(config);
   if (trace.tokens.empty()) throw attn::InputError("the text has no tokens");
+  refuseIfTooBig(traceNumbers(trace));
   if (args.format == "json") {
     std::cout << attn::traceToJson(trace, args.indent) << "\n";
   } else {

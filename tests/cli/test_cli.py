@@ -308,6 +308,8 @@ def bad_inputs(tmp):
         ("d_k negative", ["trace", "--d-k", "-3"]),
         ("d_k huge", ["trace", "--d-k", "100000"]),
         ("d_model overflow", ["trace", "--d-model", "99999999999999999999"]),
+        ("every dimension at its limit", ["trace", "--d-model", "1024", "--heads", "16", "--d-k", "1024",
+                                          "--d-v", "1024"]),
         ("heads zero", ["trace", "--heads", "0"]),
         ("heads huge", ["trace", "--heads", "1000"]),
         ("d_v float", ["trace", "--d-v", "2.5"]),
