@@ -146,7 +146,8 @@ void App::frame(const Fonts& fonts) {
   ImGui::BeginGroup();
   drawNavigation(s, fonts);
   const float inspectorH = 5.2f * ImGui::GetTextLineHeightWithSpacing();
-  ImGui::BeginChild("step", ImVec2(0, -inspectorH), false, ImGuiWindowFlags_HorizontalScrollbar);
+  // No horizontal scrolling: grids size their cells to the width (wrapped text would chase a growing width).
+  ImGui::BeginChild("step", ImVec2(0, -inspectorH), false);
   if (s.pipeline.hasTrace()) {
     const attn::Trace& trace = s.trace();
     GridContext grids{s, fonts, {}};
