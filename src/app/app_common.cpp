@@ -4,7 +4,9 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "imgui_impl_glfw.h"
@@ -65,15 +67,17 @@ Context& init() {
   ImGui::StyleColorsLight();
   g_context = new Context();
   g_context->ui = std::make_unique<ui::App>();
+  g_context->baseStyle = ImGui::GetStyle();  // the UI's constructor may have styled already
   return *g_context;
 }
 
 bool prepareFrame(float rasterScale, float styleScale) {
   Context& c = *g_context;
-  if (c.baseStyleCaptured && styleScale != c.styleScale) {
+  if (styleScale != c.styleScale) {
     ImGui::GetStyle() = c.baseStyle;
     ImGui::GetStyle().ScaleAllSizes(styleScale);
     c.styleScale = styleScale;
+    if (!c.baseStyleCaptured) c.firstFrameStyle = ImGui::GetStyle();
   }
   int version = c.ui->textsVersion();
   if (version != c.seenTextsVersion) {
@@ -94,9 +98,19 @@ bool prepareFrame(float rasterScale, float styleScale) {
 bool afterUiFrame() {
   Context& c = *g_context;
   if (c.baseStyleCaptured) return true;
-  c.baseStyle = ImGui::GetStyle();
+  // Whatever the UI set during its first frame (theme colours, borders, rounding) is a scale-1 value: copy every
+  // 4-byte word of the style that differs from what the frame started with into baseStyle. ImGuiStyle is plain
+  // data (floats, ImVec2, ImVec4, int enums, bools), so this is field by field in effect.
+  static_assert(sizeof(ImGuiStyle) % sizeof(std::uint32_t) == 0, "ImGuiStyle is word-sized");
+  std::uint32_t words[3][sizeof(ImGuiStyle) / sizeof(std::uint32_t)];
+  std::memcpy(words[0], &c.baseStyle, sizeof(ImGuiStyle));
+  std::memcpy(words[1], &c.firstFrameStyle, sizeof(ImGuiStyle));
+  std::memcpy(words[2], &ImGui::GetStyle(), sizeof(ImGuiStyle));
+  for (size_t i = 0; i < sizeof(ImGuiStyle) / sizeof(std::uint32_t); ++i)
+    if (words[2][i] != words[1][i]) words[0][i] = words[2][i];
+  std::memcpy(static_cast<void*>(&c.baseStyle), words[0], sizeof(ImGuiStyle));
   c.baseStyleCaptured = true;
-  c.styleScale = 0;  // scale it before the next frame
+  c.styleScale = 0;  // re-scale the completed base style before the next frame
   return false;
 }
 

@@ -32,7 +32,8 @@ struct FrameStats {
 };
 
 struct Context {
-  ImGuiStyle baseStyle;        // the UI's style at scale 1, captured after its first frame (it may set its theme then)
+  ImGuiStyle baseStyle;        // the UI's style at scale 1 (complete after the UI's first frame, see prepareFrame)
+  ImGuiStyle firstFrameStyle;  // the style the first frame started with (baseStyle scaled)
   bool baseStyleCaptured = false;
   float styleScale = 0;        // scale baseStyle was last scaled by
   int seenTextsVersion = -1;
@@ -52,13 +53,14 @@ Context& init();
 // renderer backend already created its texture.
 //
 // Style: the UI may set its theme in its constructor or during its first frame (ui::applyTheme does the latter).
-// The platform takes the style as it stands after the first frame as the scale-1 style and scales it from the
-// second frame on; so frame 1 is a warm-up that nobody sees (the page shows itself after frame 2). Sizes the UI
-// changes later must go through Push/PopStyleVar in multiples of the font size, or they are lost when DPR changes.
+// The first frame starts with the style scaled by styleScale; every style field the UI changes during that frame
+// is taken as a scale-1 value into baseStyle (afterUiFrame), which is scaled from the second frame on. The page
+// shows itself after the second frame. Sizes the UI changes later must go through Push/PopStyleVar in multiples
+// of the font size, or they are lost when the pixel ratio changes.
 bool prepareFrame(float rasterScale, float styleScale);
 
-// After ui::App::frame(): captures the scale-1 style after the first frame. Returns true once the UI is drawn with
-// its final style (from the second frame on), i.e. when the frame may be shown.
+// After ui::App::frame(): completes baseStyle after the first frame. Returns true once the UI is drawn with its
+// final style (from the second frame on), i.e. when the frame may be shown.
 bool afterUiFrame();
 
 // Keyboard timing fix for Dear ImGui 1.86 (no input queue; keys are a state sampled once a frame): a key pressed

@@ -125,7 +125,7 @@ void FontManager::rebuild() {
   auto add = [&](const unsigned char* data, unsigned int size, float pixels, const ImWchar* ranges) {
     ImFontConfig cfg;
     cfg.FontDataOwnedByAtlas = false;  // the bytes are static (compiled in) or owned by this manager
-    cfg.OversampleH = 2;
+    cfg.OversampleH = scale_ >= 2.0f ? 1 : 2;  // sub-pixel positioning matters less at 2× and costs atlas area
     cfg.OversampleV = 1;
     ImFont* font = atlas->AddFontFromMemoryTTF(const_cast<unsigned char*>(data), static_cast<int>(size), pixels,
                                                &cfg, ranges);
