@@ -127,13 +127,13 @@ const LabView& labView(const LabState& lab) {
   return c.view;
 }
 
+json labSettingsToJson(const LabState& lab) {
+  return {{"d_k", lab.dK}, {"temperature", lab.temperature}, {"keys", lab.keys}, {"samples", lab.samples},
+          {"seed", lab.seed}};
+}
+
 json labToJson(const LabState& lab) {
-  json j;
-  j["d_k"] = lab.dK;
-  j["temperature"] = lab.temperature;
-  j["keys"] = lab.keys;
-  j["samples"] = lab.samples;
-  j["seed"] = lab.seed;
+  json j = labSettingsToJson(lab);
   const LabView& v = labView(lab);
   j["scores"] = v.rawScores;
   j["unscaled"] = rowJson(v.unscaled);

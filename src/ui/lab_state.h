@@ -69,6 +69,8 @@ int labSweepComputations(const LabState& lab);
 // The sampled row, its two softmaxes and the temperature row; cached on (d_k, L, seed, temperature).
 const LabView& labView(const LabState& lab);
 
+// The settable controls only ({d_k, temperature, keys, samples, seed}): what a link (URL fragment) should carry.
+nlohmann::json labSettingsToJson(const LabState& lab);
 // getState().lab: the controls plus the read-only numbers the lab shows (see lab_state.cpp for the keys).
 nlohmann::json labToJson(const LabState& lab);
 // setState({lab: {...}}): d_k, temperature, keys, samples, seed. Read-only keys that labToJson writes are accepted

@@ -62,7 +62,7 @@ std::string encodeUrlState(const AppState& s) {
   j["config"] = nlohmann::json::parse(attn::configToJson(s.config, -1));
   j["step"] = steps()[s.step].id;
   j["head"] = s.head;
-  j["lab"] = labToJson(s.lab);
+  j["lab"] = labSettingsToJson(s.lab);
   return "v1." + base64UrlEncode(j.dump());
 }
 
