@@ -74,6 +74,8 @@
     },
     attnlabFatal: function (message) { fail(message); },
     attnlabRequestFallbackFont: requestFallbackFont,
+    attnlabMeasureGlyph: measureGlyph,
+    attnlabDrawGlyph: drawGlyph,
     attnlabClipboardRead: function () { return clipboardText; },
     attnlabClipboardWrite: writeClipboard,
   };
@@ -121,10 +123,17 @@
   }
 
   // ---- CJK font, on demand ----
+  // Served page: fetch fonts/cjk.ttc (WenQuanYi Micro Hei) once, the first time CJK characters are in use; the C++
+  // side merges exactly the characters in use into its font atlas. Offline standalone file (nothing to fetch), or
+  // when the fetch fails: the browser draws those characters with the system's fonts (measureGlyph/drawGlyph) and
+  // they go into the atlas as custom glyphs. Without any CJK system font they show as the browser's empty boxes.
+  function useBrowserGlyphs() {
+    if (glyphContext()) Module._attnlab_fallback_font_browser();
+    else Module._attnlab_fallback_font_unavailable();
+  }
   function requestFallbackFont() {
     if (standalone || location.protocol === 'file:') {
-      // Offline single file: there is no font file next to it. CJK characters show as missing glyphs.
-      Module._attnlab_fallback_font_unavailable();
+      useBrowserGlyphs();
       return;
     }
     fetch('fonts/cjk.ttc').then(function (response) {
@@ -136,9 +145,41 @@
       Module.HEAPU8.set(bytes, ptr);           // read HEAPU8 after malloc: memory may have grown
       Module._attnlab_fallback_font_loaded(ptr, bytes.length);
     }).catch(function (error) {
-      console.warn('AttnLab: the CJK font could not be loaded (' + error + '); CJK characters show as missing.');
-      Module._attnlab_fallback_font_unavailable();
+      console.warn('AttnLab: the CJK font could not be loaded (' + error + '); using the system\'s fonts.');
+      useBrowserGlyphs();
     });
+  }
+
+  var GLYPH_FONTS = '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Hiragino Sans GB", ' +
+    '"Microsoft YaHei", "WenQuanYi Micro Hei", "Noto Sans CJK JP", "Noto Sans CJK KR", "Malgun Gothic", sans-serif';
+  var glyphCanvas = null, glyphCtx = null;
+  function glyphContext() {
+    if (!glyphCtx) {
+      glyphCanvas = document.createElement('canvas');
+      glyphCtx = glyphCanvas.getContext('2d', { willReadFrequently: true });
+    }
+    return glyphCtx;
+  }
+  // Advance width in pixels of one character at this em size.
+  function measureGlyph(codepoint, em) {
+    var ctx = glyphContext();
+    if (!ctx) return 0;
+    ctx.font = em + 'px ' + GLYPH_FONTS;
+    return ctx.measureText(String.fromCodePoint(codepoint)).width;
+  }
+  // Coverage (alpha) of one character, width x height bytes at `ptr`, baseline `baseline` px from the top.
+  function drawGlyph(codepoint, em, baseline, width, height, ptr) {
+    var ctx = glyphContext();
+    if (!ctx) return;
+    glyphCanvas.width = width;  // also clears and resets the context state
+    glyphCanvas.height = height;
+    ctx.font = em + 'px ' + GLYPH_FONTS;
+    ctx.textBaseline = 'alphabetic';
+    ctx.fillStyle = '#fff';
+    ctx.fillText(String.fromCodePoint(codepoint), 0, baseline);
+    var rgba = ctx.getImageData(0, 0, width, height).data;
+    var heap = Module.HEAPU8;
+    for (var i = 0, n = width * height; i < n; i++) heap[ptr + i] = rgba[i * 4 + 3];
   }
 
   // ---- window.attnlab ----

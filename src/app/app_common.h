@@ -28,7 +28,7 @@ struct FrameStats {
   int atlasHeight = 0;
   int atlasRebuilds = 0;
   int extraGlyphs = 0;         // glyphs merged from the fallback (CJK) font
-  std::string fallbackFont = "none";  // "none" | "loading" | "loaded" | "unavailable"
+  std::string fallbackFont = "none";  // "none" | "loading" | "loaded" | "browser" (drawn by the browser) | "unavailable"
 };
 
 struct Context {

@@ -1,6 +1,10 @@
 // Font atlas construction: built-in DejaVu fonts + a fallback font for the characters in use (see fonts.h).
 #include "app/fonts.h"
 
+#include <cmath>
+#include <cstring>
+#include <utility>
+
 #include "imgui_internal.h"  // ImTextCharFromUtf8
 
 // Generated at build time by src/app/embed_binary.cmake from Debian's fonts-dejavu-core.
@@ -92,7 +96,7 @@ void FontManager::noteTextsInUse(const std::string& utf8) {
   // Keep the union (texts go back and forth between presets), but start over when it grows large.
   if (inUse_.size() + chars.size() > 4000) inUse_.clear();
   inUse_.insert(chars.begin(), chars.end());
-  if (!fallback_.empty())
+  if (fallbackLoaded())
     for (unsigned int c : inUse_)
       if (!merged_.count(c)) {
         dirty_ = true;
@@ -107,6 +111,12 @@ void FontManager::setFallbackFont(std::vector<unsigned char> data, int faceIndex
   if (!inUse_.empty()) dirty_ = true;
 }
 
+void FontManager::setGlyphRasterizer(GlyphRasterizer rasterizer) {
+  rasterizer_ = rasterizer;
+  merged_.clear();
+  if (!inUse_.empty()) dirty_ = true;
+}
+
 void FontManager::rebuild() {
   ImFontAtlas* atlas = ImGui::GetIO().Fonts;
   atlas->Clear();
@@ -115,7 +125,7 @@ void FontManager::rebuild() {
   // Glyph ranges of the characters in use that the fallback font is asked for (exactly those).
   merged_.clear();
   extraRanges_.clear();
-  if (!fallback_.empty() && !inUse_.empty()) {
+  if (!fallback_.empty() && !inUse_.empty() && !rasterizer_.draw) {
     ImFontGlyphRangesBuilder builder;
     for (unsigned int c : inUse_) builder.AddChar(static_cast<ImWchar>(c));
     builder.BuildRanges(&extraRanges_);
@@ -146,7 +156,51 @@ void FontManager::rebuild() {
   fonts_.body = add(attn_font_body, attn_font_body_size, kBodyFontSize * s, kBodyRanges);
   fonts_.mono = add(attn_font_mono, attn_font_mono_size, kMonoFontSize * s, kMonoRanges);
   fonts_.heading = add(attn_font_body, attn_font_body_size, kHeadingFontSize * s, kHeadingRanges);
+
+  // Characters drawn by the platform's rasterizer: one custom rectangle per character and font, filled in after
+  // Build(). DejaVu's line (ascent - descent = the pixel size) has its baseline at 1901/2384 of the line and its
+  // em at 2048/2384 of it; the system font is drawn with the same em and baseline so the scripts line up.
+  struct CustomGlyph {
+    int rect;
+    unsigned int codepoint;
+    float em, baseline;
+  };
+  std::vector<CustomGlyph> custom;
+  if (rasterizer_.draw && rasterizer_.measure && !inUse_.empty()) {
+    const std::pair<ImFont*, float> targets[] = {{fonts_.body, kBodyFontSize * s},
+                                                 {fonts_.mono, kMonoFontSize * s},
+                                                 {fonts_.heading, kHeadingFontSize * s}};
+    for (const auto& [font, pixels] : targets) {
+      const float em = pixels * 2048.0f / 2384.0f;
+      const float baseline = std::round(pixels * 1901.0f / 2384.0f);
+      for (unsigned int c : inUse_) {
+        const float advance = rasterizer_.measure(c, em);
+        if (!(advance > 0.0f)) continue;
+        const int width = static_cast<int>(std::ceil(advance)) + 1;
+        const int height = static_cast<int>(std::ceil(pixels)) + 1;
+        const int rect = atlas->AddCustomRectFontGlyph(font, static_cast<ImWchar>(c), width, height, advance,
+                                                       ImVec2(0.0f, 0.0f));
+        custom.push_back({rect, c, em, baseline});
+      }
+    }
+    merged_ = inUse_;
+  }
   atlas->Build();
+  if (!custom.empty()) {
+    unsigned char* pixels = nullptr;
+    int texWidth = 0, texHeight = 0;
+    atlas->GetTexDataAsAlpha8(&pixels, &texWidth, &texHeight);
+    std::vector<unsigned char> coverage;
+    for (const CustomGlyph& g : custom) {
+      const ImFontAtlasCustomRect* r = atlas->GetCustomRectByIndex(g.rect);
+      if (!r || !r->IsPacked()) continue;
+      coverage.assign(static_cast<size_t>(r->Width) * r->Height, 0);
+      rasterizer_.draw(g.codepoint, g.em, g.baseline, r->Width, r->Height, coverage.data());
+      for (int y = 0; y < r->Height; ++y)
+        std::memcpy(pixels + static_cast<size_t>(r->Y + y) * texWidth + r->X, &coverage[static_cast<size_t>(y) * r->Width],
+                    r->Width);
+    }
+  }
   ImGui::GetIO().FontDefault = fonts_.body;
   dirty_ = false;
 }

@@ -26,6 +26,15 @@ bool isCjk(unsigned int codepoint);
 // True when the built-in body font ranges cover the character.
 bool isBuiltIn(unsigned int codepoint);
 
+// Draws one character with the platform's own text renderer (the browser's canvas 2D, system fonts) into an
+// 8-bit coverage bitmap of width × height (row-major, 0 = empty), with the baseline at `baseline` pixels from the
+// top and the font's em at `emPixels`. measure() returns the advance width in pixels (<= 0: cannot draw it).
+struct GlyphRasterizer {
+  float (*measure)(unsigned int codepoint, float emPixels) = nullptr;
+  void (*draw)(unsigned int codepoint, float emPixels, float baseline, int width, int height,
+               unsigned char* coverage) = nullptr;
+};
+
 class FontManager {
  public:
   // Device pixel ratio to rasterize at. Marks a rebuild when it changes.
@@ -37,12 +46,15 @@ class FontManager {
   void noteTextsInUse(const std::string& utf8);
 
   // True when CJK characters are in use and no fallback font has been supplied yet.
-  bool wantsFallbackFont() const { return wantCjk_ && fallback_.empty() && !fallbackFailed_; }
+  bool wantsFallbackFont() const { return wantCjk_ && !fallbackLoaded() && !fallbackFailed_; }
   // Supplies the fallback font file (TTF, or a TTC with the face index). Marks a rebuild if characters need it.
   void setFallbackFont(std::vector<unsigned char> data, int faceIndex = 0);
-  // The fallback font cannot be had (offline standalone page, no file): stop asking; those characters show as '?'.
+  // The fallback font cannot be had (no file, HTTP error): stop asking; those characters show as U+FFFD.
   void setFallbackUnavailable() { fallbackFailed_ = true; }
-  bool fallbackLoaded() const { return !fallback_.empty(); }
+  // No font file, but the platform can draw characters itself (the offline standalone page: the browser's canvas
+  // with the system's fonts). The characters in use are then drawn into the atlas as custom glyphs.
+  void setGlyphRasterizer(GlyphRasterizer rasterizer);
+  bool fallbackLoaded() const { return !fallback_.empty() || rasterizer_.draw != nullptr; }
 
   bool needsRebuild() const { return dirty_; }
   // Rebuilds ImGui's font atlas (io.Fonts) and fonts(). Call between frames; the caller then re-uploads the
@@ -62,6 +74,7 @@ class FontManager {
   std::set<unsigned int> inUse_;   // characters in use that are not built in
   std::set<unsigned int> merged_;  // of those, the ones the current atlas holds from the fallback font
   ImVector<ImWchar> extraRanges_;  // glyph ranges of merged_ (must outlive the atlas build)
+  GlyphRasterizer rasterizer_;
   ui::Fonts fonts_;
 };
 

@@ -51,6 +51,15 @@ EM_JS(void, attnlab_js_clipboard_write, (const char* text), {
   if (Module["attnlabClipboardWrite"]) Module["attnlabClipboardWrite"](UTF8ToString(text));
 });
 
+// Characters drawn by the browser (canvas 2D, system fonts): the offline standalone page's CJK fallback.
+EM_JS(float, attnlab_js_measure_glyph, (unsigned int codepoint, float em), {
+  return Module["attnlabMeasureGlyph"] ? Module["attnlabMeasureGlyph"](codepoint, em) : 0;
+});
+EM_JS(void, attnlab_js_draw_glyph, (unsigned int codepoint, float em, float baseline, int width, int height,
+                                    unsigned char* out), {
+  if (Module["attnlabDrawGlyph"]) Module["attnlabDrawGlyph"](codepoint, em, baseline, width, height, out);
+});
+
 namespace {
 
 GLFWwindow* g_window = nullptr;
@@ -144,6 +153,19 @@ extern "C" EMSCRIPTEN_KEEPALIVE void attnlab_fallback_font_loaded(unsigned char*
   ctx->fonts.setFallbackFont(std::vector<unsigned char>(data, data + size), 0);
   std::free(data);
   ctx->stats.fallbackFont = "loaded";
+}
+
+// Called by attnlab.js when there is no font file but the browser can draw the characters (standalone page).
+extern "C" EMSCRIPTEN_KEEPALIVE void attnlab_fallback_font_browser() {
+  app::Context* ctx = app::context();
+  if (!ctx) return;
+  app::GlyphRasterizer rasterizer;
+  rasterizer.measure = [](unsigned int c, float em) { return attnlab_js_measure_glyph(c, em); };
+  rasterizer.draw = [](unsigned int c, float em, float baseline, int w, int h, unsigned char* out) {
+    attnlab_js_draw_glyph(c, em, baseline, w, h, out);
+  };
+  ctx->fonts.setGlyphRasterizer(rasterizer);
+  ctx->stats.fallbackFont = "browser";
 }
 
 // Called by attnlab.js when the fallback font cannot be had (standalone page, offline, HTTP error).

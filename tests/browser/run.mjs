@@ -436,12 +436,14 @@ test('standalone file works from file:// with no server', async () => {
     await checkBackingStore(page, 'standalone');
     const shot = await checkDrawn(page, 'standalone-dpr1.png');
     await setStateAndCheckTokens(page, 'i love sushi', ['i', 'love', 'sushi']);
-    // CJK: no font file offline; the characters show as missing glyphs, nothing breaks.
+    // CJK: no font file offline; the browser draws the characters with the system's fonts into the atlas.
     const error = await page.evaluate(() => window.attnlab.setState({ text: '我想吃酸菜鱼' }));
     check(error === null, `setState(CJK) returned ${error}`);
-    await page.waitForFunction(() => window.attnlab.frameStats().fallbackFont === 'unavailable', null, { timeout: 5000 });
+    await page.waitForFunction(() => window.attnlab.frameStats().fallbackFont === 'browser', null, { timeout: 5000 });
     await waitFrames(page, 3);
-    await screenshotCanvas(page, 'standalone-cjk.png');
+    const cjk = await page.evaluate(() => window.attnlab.frameStats());
+    check(cjk.extraGlyphs >= 6, `${cjk.extraGlyphs} browser-drawn glyphs`);
+    await checkDrawn(page, 'standalone-cjk.png');
     check(requests.every((u) => u === url || u.startsWith('data:')), `requests: ${requests.join(', ')}`);
     check(problems.length === 0, problems.join('\n'));
     return `ready in ${loadMs} ms, ${shot.distinct} colours, ${requests.length} request(s)`;
