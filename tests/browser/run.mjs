@@ -329,6 +329,36 @@ test('backing store follows viewport resizes (DPR 2)', async () => {
   }
 });
 
+test('a DPR change at run time rebuilds fonts and backing store (1 -> 2 -> 1.5)', async () => {
+  const { page, context, problems, close } = await openPage({ dpr: 1, allowed: fromServer });
+  try {
+    await page.goto(server.url);
+    await waitReady(page);
+    await waitFrames(page, 2);
+    const before = await page.evaluate(() => window.attnlab.frameStats());
+    const cdp = await context.newCDPSession(page);
+    const notes = [];
+    for (const dpr of [2, 1.5]) {
+      await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 800, deviceScaleFactor: dpr, mobile: false });
+      await page.waitForFunction((d) => window.attnlab.frameStats().devicePixelRatio === d, dpr, { timeout: 10000 });
+      await waitFrames(page, 3);
+      const g = await checkBackingStore(page, `DPR ${dpr}`);
+      check(g.width === Math.round(1280 * dpr), `backing store ${g.width} wide at DPR ${dpr}`);
+      const stats = await page.evaluate(() => window.attnlab.frameStats());
+      notes.push(`DPR ${dpr}: ${g.width}x${g.height}, atlas ${stats.atlasWidth}x${stats.atlasHeight}`);
+      // The sentence field is where items() says, in CSS pixels, whatever the DPR.
+      await clickItem(page, await findSentenceField(page));
+    }
+    const after = await page.evaluate(() => window.attnlab.frameStats());
+    check(after.atlasRebuilds >= before.atlasRebuilds + 2, `atlas rebuilt ${after.atlasRebuilds - before.atlasRebuilds} times`);
+    await checkDrawn(page, 'skeleton-dpr1.5.png');
+    check(problems.length === 0, problems.join('\n'));
+    return notes.join('; ');
+  } finally {
+    await close();
+  }
+});
+
 test('CJK text fetches the CJK font from the page folder only when needed', async () => {
   const { page, problems, requests, close } = await openPage({ dpr: 1, allowed: fromServer });
   try {
