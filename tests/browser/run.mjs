@@ -299,6 +299,17 @@ for (const dpr of [1, 2]) {
       const copied = await page.evaluate(() => navigator.clipboard.readText());
       check(copied === 'attention is all you need', `Ctrl+C put ${JSON.stringify(copied)} on the clipboard`);
 
+      // A click on a visible button hits it: "Next ▶" moves the walkthrough one step on.
+      const items = await page.evaluate(() => window.attnlab.items());
+      const next = items.find((i) => i.visible && /^Next/.test(i.label));
+      check(next, 'no visible "Next" button among the items');
+      const stepIndex = (st) => (st.step && typeof st.step === 'object' ? st.step.index : st.step);
+      const stepBefore = stepIndex(await page.evaluate(() => window.attnlab.getState()));
+      await clickItem(page, next);
+      const stepAfter = stepIndex(await page.evaluate(() => window.attnlab.getState()));
+      check(typeof stepBefore === 'number' && stepAfter === stepBefore + 1,
+        `clicking "Next" at DPR ${dpr}: step ${stepBefore} -> ${stepAfter}`);
+
       await screenshotCanvas(page, `skeleton-typed-dpr${dpr}.png`);
       check(problems.length === 0, problems.join('\n'));
       return `field "${field.label}" at (${field.x.toFixed(0)},${field.y.toFixed(0)}) css px`;
