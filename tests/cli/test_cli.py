@@ -188,6 +188,17 @@ class Trace(unittest.TestCase):
         block = q_block.split("\n\n")[0].splitlines()[3:]
         self.assertEqual(len({len(line) for line in block}), 1, block)
 
+    def test_trace_config_reproduces_the_trace(self):
+        # The "config" a trace prints is a Config JSON: feeding it back must give the same trace.
+        for name in ("quick-fox", "translation"):
+            first = run_json("trace", "--preset", name)
+            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+                json.dump(first["config"], f)
+            try:
+                self.assertEqual(run_json("trace", "--config", f.name), first, name)
+            finally:
+                os.unlink(f.name)
+
     def test_config_file_round_trip(self):
         config = {"X": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]], "heads": 1, "d_model": 4, "d_k": 4, "d_v": 4,
                   "W_q": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]}
