@@ -91,8 +91,9 @@
     var target = event.target;
     if (target && target.tagName === 'SCRIPT') {
       fail('AttnLab could not load ' + (target.getAttribute('src') || 'its program') + '.');
-    } else if (!running && event.message) {
-      fail('AttnLab could not start: ' + event.message);
+    } else if (event.message) {
+      fail(running ? 'AttnLab stopped because of an error (' + event.message + '). Reload the page to start again.'
+                   : 'AttnLab could not start: ' + event.message);
     }
   }, true);
 

@@ -138,6 +138,7 @@ std::string frameStatsJson() {
   appendJson(out, "lastFrameMs", s.lastFrameMs);
   appendJson(out, "avgFrameMs", s.avgFrameMs);
   appendJson(out, "maxFrameMs", s.maxFrameMs);
+  appendJson(out, "mainStartedAtMs", s.mainStartedAtMs);
   appendJson(out, "firstFrameAtMs", s.firstFrameAtMs);
   appendJson(out, "framebufferWidth", s.framebufferWidth);
   appendJson(out, "framebufferHeight", s.framebufferHeight);

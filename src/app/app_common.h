@@ -18,7 +18,8 @@ struct FrameStats {
   double lastFrameMs = 0;      // CPU time of the last frame (input, UI, draw-list submission)
   double avgFrameMs = 0;       // exponential moving average of lastFrameMs
   double maxFrameMs = 0;       // slowest frame so far
-  double firstFrameAtMs = 0;   // time from start (page navigation on the web) to the end of the first frame
+  double mainStartedAtMs = 0;  // time from page navigation to main() (wasm downloaded, compiled, instantiated)
+  double firstFrameAtMs = 0;   // time from start (page navigation on the web) to the end of the first shown frame
   int framebufferWidth = 0;    // backing store in device pixels
   int framebufferHeight = 0;
   double cssWidth = 0;         // canvas size in CSS pixels (window size on the desktop)

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -91,7 +92,24 @@ void resizeBackingStore(int width, int height) {
   g_height = height;
 }
 
+void drawFrame();
+
+// One requestAnimationFrame. An exception escaping the UI would end Emscripten's main loop silently and leave a
+// frozen canvas: stop cleanly and say so instead.
 void frame() {
+  try {
+    drawFrame();
+  } catch (const std::exception& e) {
+    emscripten_cancel_main_loop();
+    attnlab_js_fatal((std::string("AttnLab stopped because of an internal error (") + e.what() +
+                      "). Reload the page to start again.").c_str());
+  } catch (...) {
+    emscripten_cancel_main_loop();
+    attnlab_js_fatal("AttnLab stopped because of an internal error. Reload the page to start again.");
+  }
+}
+
+void drawFrame() {
   const double start = emscripten_get_now();
   app::Context& ctx = *app::context();
 
@@ -194,6 +212,7 @@ int main() {
   g_height = 480;
 
   app::init();
+  app::context()->stats.mainStartedAtMs = attnlab_js_since_navigation_ms();
   app::enableItemHooks();
   ImGui_ImplGlfw_InitForOpenGL(g_window, true);
   app::installKeyTiming(g_window);

@@ -239,7 +239,7 @@ for (const dpr of [1, 2]) {
       check(shot.width === g.width && shot.height === g.height,
         `screenshot ${shot.width}x${shot.height} != backing store ${g.width}x${g.height}`);
       check(problems.length === 0, problems.join('\n'));
-      return `ready in ${loadMs} ms (first frame at ${stats.firstFrameAtMs.toFixed(0)} ms), ${shot.distinct} colours, ` +
+      return `ready in ${loadMs} ms (main at ${stats.mainStartedAtMs.toFixed(0)} ms, first frame at ${stats.firstFrameAtMs.toFixed(0)} ms), ${shot.distinct} colours, ` +
              `atlas ${stats.atlasWidth}x${stats.atlasHeight}, frame ${stats.avgFrameMs.toFixed(2)} ms`;
     } finally {
       await close();

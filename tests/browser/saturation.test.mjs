@@ -353,7 +353,7 @@ test('saturation lab: hovering a plot shows the readout at the nearest d_k; a cl
 
 for (const dpr of [1, 2]) {
   test(`saturation lab screenshots at d_k 4, 64, 1024 (DPR ${dpr})`, async () => {
-    const { page, problems, close } = await openPage({ dpr, width: 1400, height: 1500 });
+    const { page, problems, close } = await openPage({ dpr, width: 1400, height: 1800 });
     try {
       const shots = [];
       for (const dK of [4, 64, 1024]) {
