@@ -125,7 +125,16 @@ attn::Config buildConfig(const TraceArgs& args) {
   if (given(args.bosOpt)) config.queryBos = true;
   if (given(args.dropPunctOpt)) config.keepPunctuation = false;
 
-  attn::validate(config);
+  const bool dimensionsOverridden = given(args.dModelOpt) || given(args.headsOpt) || given(args.dKOpt) ||
+                                    given(args.dVOpt);
+  const bool explicitMatrices = config.X || config.Xq || config.Wq || config.Wk || config.Wv || config.Wo;
+  try {
+    attn::validate(config);
+  } catch (const attn::InputError& e) {
+    if (!(dimensionsOverridden && explicitMatrices)) throw;
+    throw attn::InputError(std::string(e.what()) +
+                           " (the preset or config file gives explicit matrices sized for its own dimensions)");
+  }
   return config;
 }
 
