@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+# Reuse the reference test's random config generator; don't leave a __pycache__ in the source tree.
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference"))
 import numpy as np  # noqa: E402
 from reference import random_config  # noqa: E402
