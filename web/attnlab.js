@@ -25,6 +25,8 @@
   function fail(message) {
     if (failed) return;
     failed = true;
+    var title = document.querySelector('#error h1');
+    if (title && running) title.textContent = 'AttnLab stopped';
     running = false;
     var text = document.getElementById('error-text');
     if (text) text.textContent = message;

@@ -439,7 +439,7 @@ test('a lost WebGL context shows a readable message', async () => {
     });
     await page.waitForFunction(() => document.body.getAttribute('data-state') === 'error', null, { timeout: 5000 });
     const text = await page.locator('#error').innerText();
-    check(/context was lost/i.test(text), `unexpected message: ${text}`);
+    check(/stopped/i.test(text) && /context was lost/i.test(text), `unexpected message: ${text}`);
     // WebGL itself may log about the lost context; only our own errors count here.
     const ours = problems.filter((p) => !/WebGL|context/i.test(p));
     check(ours.length === 0, ours.join('\n'));
