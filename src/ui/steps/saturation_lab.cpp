@@ -115,28 +115,31 @@ void drawExperimentSettings(LabState& lab) {
            std::to_string(lab.samples) + " --seed " + std::to_string(lab.seed) + "` on the command line.");
 }
 
-// One softmax row with its saturation: heading, scores, bars, and the three measures.
-void drawRowColumn(const char* heading, const char* formula, const LabRow& row, ImU32 color, float width,
-                   const Fonts& fonts) {
+// One softmax row with its saturation: heading, scores, bars, and the three measures. Drawn in a table column:
+// text wraps at the column's edge.
+void drawRowColumn(const char* heading, const std::string& formula, const LabRow& row, ImU32 color, const Fonts& fonts) {
   const attn::RowSaturation& s = row.saturation;
   const int L = static_cast<int>(row.weights.size());
+  const float em = ImGui::GetFontSize();
   ImGui::PushStyleColor(ImGuiCol_Text, color);
   ImGui::TextUnformatted(heading);
   ImGui::PopStyleColor();
   ImGui::SameLine();
-  ImGui::TextDisabled("%s", formula);
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  ImGui::TextDisabled("%s", formula.c_str());
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("scores: %s", joined(row.scores, 3).c_str());
   ImGui::PopTextWrapPos();
-  drawWeightBars(keyLabels(L), row.weights, width, fonts, color);
-  ImGui::Text("entropy H = %s nats   (uniform: log %d = %s)", fmtFixed(s.entropy, 4).c_str(), L,
+  drawWeightBars(keyLabels(L), row.weights, std::min(ImGui::GetContentRegionAvail().x, 30.0f * em), fonts, color);
+  ImGui::Text("entropy H = %s nats  (uniform: log %d = %s)", fmtFixed(s.entropy, 4).c_str(), L,
               fmtFixed(std::log(static_cast<double>(L)), 3).c_str());
   ImGui::Text("max weight = %s   exp(H) = %s keys in use", fmtFixed(s.maxWeight, 4).c_str(),
               fmtFixed(s.effectiveTokens, 2).c_str());
-  ImGui::Text("‖J‖ = %s   (the gradient through the softmax)", fmt(s.jacobianNorm, 4).c_str());
+  ImGui::Text("‖J‖ = %s  (the gradient through the softmax)", fmt(s.jacobianNorm, 4).c_str());
   if (s.maxWeight > kSaturated)
-    noteLine("Saturated: max weight > 0.99. The row copies one key, and ‖J‖ ≈ 0 means almost no gradient flows back.",
+    noteLine("Saturated: max weight > 0.99. The row copies one key, and ‖J‖ ≈ 0: almost no gradient flows back.",
              true);
+  else if (s.maxWeight > 0.9)
+    noteLine("Nearly one-hot: one key takes over 90% of the weight, and the gradient is already small.", true);
   else
     noteLine("Spread: several keys share the weight, and the gradient flows.");
 }
@@ -146,7 +149,7 @@ void drawRowComparison(StepContext& ctx, const LabView& view) {
   const LabState& lab = ctx.state.lab;
   const float em = ImGui::GetFontSize();
   const double root = std::sqrt(static_cast<double>(lab.dK));
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(ImGui::GetContentRegionAvail().x, 60.0f * em));
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(ImGui::GetContentRegionAvail().x - 2.0f * em, 60.0f * em));
   ImGui::Text("One query q and L = %d keys k_1 … k_%d with N(0, 1) entries of width d_k = %d (seed %llu): the row "
               "s_j = q·k_j. Coordinate i is drawn once for every d_k, so the slider adds terms to the same dot "
               "products. Its spread grows like √d_k = %s; divided by √d_k it stays near 1.",
@@ -155,16 +158,15 @@ void drawRowComparison(StepContext& ctx, const LabView& view) {
   mathHelp("softmax(s)_j = e^(s_j) / Σ_k e^(s_k). Entropy H = −Σ p_j log p_j (nats). Jacobian J_ij = ∂p_i/∂s_j = "
            "p_i(δ_ij − p_j); ‖J‖ is its Frobenius norm. A one-hot row has H = 0, max weight 1 and J = 0: a change of "
            "the scores no longer changes the weights, so no gradient reaches q and k.");
-  const float avail = ImGui::GetContentRegionAvail().x;
-  const float colW = std::min((avail - 2.0f * em) * 0.5f, 30.0f * em);
-  ImGui::BeginGroup();
-  drawRowColumn("Unscaled", "softmax(q·k)", view.unscaled, kUnscaledColor, colW, ctx.fonts);
-  ImGui::EndGroup();
-  ImGui::SameLine(0, 2.0f * em);
-  ImGui::BeginGroup();
-  const std::string formula = "softmax(q·k / √" + std::to_string(lab.dK) + ")";
-  drawRowColumn("Scaled", formula.c_str(), view.scaled, kScaledColor, colW, ctx.fonts);
-  ImGui::EndGroup();
+  if (!ImGui::BeginTable("lab-rows", 2, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerV |
+                                            ImGuiTableFlags_PadOuterX))
+    return;
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  drawRowColumn("Unscaled", "softmax(q·k)", view.unscaled, kUnscaledColor, ctx.fonts);
+  ImGui::TableNextColumn();
+  drawRowColumn("Scaled", "softmax(q·k / √" + std::to_string(lab.dK) + ")", view.scaled, kScaledColor, ctx.fonts);
+  ImGui::EndTable();
 }
 
 PlotSeries series(const std::string& name, const std::vector<double>& x, std::vector<double> y, ImU32 color,
@@ -215,10 +217,10 @@ void drawSweepPlots(StepContext& ctx) {
   plots[0].title = "1. Variance of the scores q·k";
   plots[0].y.label = "Var(q·k)  (log₁₀)";
   plots[0].y.scale = AxisScale::Log10;
-  plots[0].series = {series("unscaled, measured", dk, varU, kUnscaledColor, PlotMarker::Circle),
-                     series("theory: d_k", dk, theoryDk, kUnscaledTheory, PlotMarker::None, true),
-                     series("scaled, measured", dk, varS, kScaledColor, PlotMarker::Square),
-                     series("theory: 1", dk, one, kScaledTheory, PlotMarker::None, true)};
+  plots[0].series = {series("unscaled", dk, varU, kUnscaledColor, PlotMarker::Circle),
+                     series("theory d_k", dk, theoryDk, kUnscaledTheory, PlotMarker::None, true),
+                     series("scaled", dk, varS, kScaledColor, PlotMarker::Square),
+                     series("theory 1", dk, one, kScaledTheory, PlotMarker::None, true)};
   plots[1].id = "##lab-plot-entropy";
   plots[1].title = "2. Mean entropy of a softmax row";
   plots[1].y.label = "H (nats)";
@@ -246,7 +248,7 @@ void drawSweepPlots(StepContext& ctx) {
   const int perRow = avail >= 38.0f * em ? 2 : 1;
   const float gap = 1.5f * em;
   const float width = std::min((avail - gap * (perRow - 1)) / perRow, 40.0f * em);
-  const float height = std::clamp(width * 0.62f, 14.0f * em, 19.0f * em);
+  const float height = std::clamp(width * 0.55f, 13.0f * em, 18.0f * em);
   lab.hoverPlot.clear();
   lab.hoverDk = 0;
   for (int i = 0; i < 4; ++i) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "imgui_internal.h"
 #include "ui/widgets/text_util.h"
 
 namespace ui {
@@ -187,15 +188,16 @@ void drawSwatch(ImDrawList* dl, const PlotSeries& s, ImVec2 p, float w, float h,
   drawMarker(dl, s.marker, ImVec2(p.x + w * 0.5f, y), r, s.color);
 }
 
-// Text rotated 90° counter-clockwise (reads bottom to top), centred on `centre`: drawn horizontally, then its
-// vertices are turned about the centre.
-void addVerticalText(ImDrawList* dl, ImVec2 centre, ImU32 color, const std::string& text) {
+// Text rotated 90° counter-clockwise (reads bottom to top), centred on `centre`. ImGui culls glyphs against the
+// clip rectangle while laying text out horizontally, so the text is first laid out at `layoutCentre` (a point where
+// its horizontal extent is visible, e.g. the middle of the plot area), then its vertices are turned and moved.
+void addVerticalText(ImDrawList* dl, ImVec2 centre, ImVec2 layoutCentre, ImU32 color, const std::string& text) {
   const ImVec2 size = ImGui::CalcTextSize(text.c_str());
   const int first = dl->VtxBuffer.Size;
-  dl->AddText(ImVec2(centre.x - size.x * 0.5f, centre.y - size.y * 0.5f), color, text.c_str());
+  dl->AddText(ImVec2(layoutCentre.x - size.x * 0.5f, layoutCentre.y - size.y * 0.5f), color, text.c_str());
   for (int i = first; i < dl->VtxBuffer.Size; ++i) {
     ImDrawVert& v = dl->VtxBuffer[i];
-    const float dx = v.pos.x - centre.x, dy = v.pos.y - centre.y;
+    const float dx = v.pos.x - layoutCentre.x, dy = v.pos.y - layoutCentre.y;
     v.pos = ImVec2(centre.x + dy, centre.y - dx);  // (dx, dy) -> (dy, -dx): text direction +x becomes up
   }
 }
@@ -279,6 +281,11 @@ PlotResult drawPlot(const PlotSpec& spec, const Fonts& fonts) {
   const float markerR = 0.27f * em;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton(spec.id, ImVec2(W, H));
+  {
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    (void)g;
+    IMGUI_TEST_ENGINE_ITEM_INFO(ImGui::GetItemID(), spec.id, 0);  // name the plot for tests and the a11y mirror
+  }
   const bool itemHovered = ImGui::IsItemHovered();
   result.clicked = itemHovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -299,7 +306,7 @@ PlotResult drawPlot(const PlotSpec& spec, const Fonts& fonts) {
       dl->AddText(ImVec2(x + swatchW + 0.35f * em, y), kMutedText, s.name.c_str());
       x += w + entryGap;
     }
-    y += lineH + 0.45f * em;
+    y += lineH + 0.3f * em;
   }
 
   // 3. Axes and the plot area. The y tick labels decide the left margin, so map y first.
@@ -307,7 +314,7 @@ PlotResult drawPlot(const PlotSpec& spec, const Fonts& fonts) {
   const float bottomMargin = 0.35f * em + lineH + 0.25f * em + lineH;  // tick, labels, gap, x title
   const ImVec2 areaMax(origin.x + W - 1.1f * em, origin.y + H - bottomMargin);
   ym.p0 = areaMax.y;
-  ym.p1 = y + 0.5f * lineH;
+  ym.p1 = y + (spec.markerLabel.empty() || !std::isfinite(spec.markerX) ? 0.5f * lineH : lineH + 0.2f * em);
   double yStep = 0;
   std::vector<Tick> yTicks = makeTicks(ym, std::max(2, static_cast<int>((ym.p0 - ym.p1) / (2.2f * em))), &yStep);
   float yLabelW = 0;
@@ -350,21 +357,18 @@ PlotResult drawPlot(const PlotSpec& spec, const Fonts& fonts) {
   const ImVec2 xts = ImGui::CalcTextSize(spec.x.label.c_str());
   dl->AddText(ImVec2(std::max(origin.x, (areaMin.x + areaMax.x - xts.x) * 0.5f), areaMax.y + 0.4f * em + lineH + 0.25f * em),
               kTextColor, spec.x.label.c_str());
-  addVerticalText(dl, ImVec2(origin.x + lineH * 0.5f, (areaMin.y + areaMax.y) * 0.5f), kTextColor, spec.y.label);
+  const float midY = (areaMin.y + areaMax.y) * 0.5f;
+  addVerticalText(dl, ImVec2(origin.x + lineH * 0.5f, midY), ImVec2((areaMin.x + areaMax.x) * 0.5f, midY), kTextColor,
+                  spec.y.label);
 
-  // 4. The reference line (e.g. the slider's d_k), under the data.
+  // 4. The reference line (e.g. the slider's value), under the data; its label goes on top of the data (step 5).
+  float markerPx = NAN;
   if (std::isfinite(spec.markerX) && (!isLog(xm.scale) || spec.markerX > 0)) {
     const float px = xm.toPixel(spec.markerX);
     if (px >= areaMin.x && px <= areaMax.x) {
+      markerPx = px;
       drawDashed(dl, {ImVec2(px, areaMin.y), ImVec2(px, areaMax.y)}, IM_COL32(214, 110, 20, 200), thickness * 0.8f,
                  0.35f * em, 0.25f * em);
-      if (!spec.markerLabel.empty()) {
-        const ImVec2 ls = ImGui::CalcTextSize(spec.markerLabel.c_str());
-        const float lx = px + 0.3f * em + ls.x <= areaMax.x - 0.2f * em ? px + 0.3f * em : px - 0.3f * em - ls.x;
-        const ImVec2 lp(lx, areaMax.y - lineH - 0.2f * em);
-        dl->AddRectFilled(ImVec2(lp.x - 2, lp.y), ImVec2(lp.x + ls.x + 2, lp.y + ls.y), IM_COL32(255, 255, 255, 215));
-        dl->AddText(lp, IM_COL32(180, 85, 0, 255), spec.markerLabel.c_str());
-      }
     }
   }
 
@@ -381,6 +385,11 @@ PlotResult drawPlot(const PlotSpec& spec, const Fonts& fonts) {
     for (const ImVec2& p : pts) drawMarker(dl, s.marker, p, markerR, s.color);
   }
   dl->PopClipRect();
+  if (std::isfinite(markerPx) && !spec.markerLabel.empty()) {  // in the row reserved above the area
+    const ImVec2 ls = ImGui::CalcTextSize(spec.markerLabel.c_str());
+    const float lx = std::clamp(markerPx - ls.x * 0.5f, areaMin.x, areaMax.x - ls.x);
+    dl->AddText(ImVec2(lx, areaMin.y - ls.y - 0.15f * em), IM_COL32(180, 85, 0, 255), spec.markerLabel.c_str());
+  }
 
   // 6. Hover readout: snap to the nearest x sample of the first series that has one.
   const ImVec2 mouse = ImGui::GetIO().MousePos;
