@@ -259,11 +259,14 @@ def run_text_paths(runner, comparison):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", nargs="+", help="attnlab, or e.g. node --no-experimental-fetch attnlab.js")
+    parser.add_argument("command", nargs=argparse.REMAINDER,
+                        help="attnlab, or e.g. node --no-experimental-fetch attnlab.js (options go before it)")
     parser.add_argument("--configs", type=int, default=24)
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--keep", help="write the generated configs here instead of a temporary folder")
     args = parser.parse_args()
+    if not args.command:
+        parser.error("give the attnlab command")
 
     runner, comparison = Runner(args.command), Comparison()
     with tempfile.TemporaryDirectory() as tmp:
