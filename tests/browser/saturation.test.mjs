@@ -203,6 +203,15 @@ test('saturation lab: setState moves d_k; unscaled saturates at 1024, scaled sta
     const error = await page.evaluate(() => window.attnlab.setState({ lab: { d_k: 4096 } }));
     check(typeof error === 'string' && /d_k/.test(error), `setState d_k 4096 returned ${JSON.stringify(error)}`);
     check((await getLab(page)).d_k === 4, 'a refused setState changed d_k');
+    // The model's dimensions reach the lab at once: its "model's d_k" button follows a change of d_model, heads
+    // or d_k made anywhere (here through setState, as the Model panel does through AppState::apply).
+    for (const dims of [{ d_model: 64, heads: 4, d_k: 16, d_v: 16 }, { d_model: 512, heads: 8, d_k: 64, d_v: 64 }]) {
+      await setState(page, dims);
+      const button = await findItem(page, "model's d_k");
+      check(button.label.startsWith(`model's d_k (${dims.d_k})`), `after ${JSON.stringify(dims)} the button reads "${button.label}"`);
+      await clickItem(page, button);
+      check((await getLab(page)).d_k === dims.d_k, `clicking "${button.label}" did not set the lab's d_k`);
+    }
     check(problems.length === 0, problems.join('\n'));
     return `1024: max ${big.unscaled.max_weight.toFixed(5)} unscaled, ${big.scaled.max_weight.toFixed(3)} scaled; ` +
            `4: ${small.unscaled.max_weight.toFixed(3)} / ${small.scaled.max_weight.toFixed(3)}`;
