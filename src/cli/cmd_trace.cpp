@@ -15,7 +15,6 @@
 #include "core/limits.h"
 #include "core/pipeline.h"
 #include "core/presets.h"
-#include "core/softmax.h"
 
 namespace attncli {
 
@@ -42,7 +41,8 @@ struct TraceArgs {
 bool given(const CLI::Option* option) { return option->count() > 0; }
 
 std::string readConfigFile(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
+  const bool fromStdin = path == "-";  // `--config -`: read the JSON from standard input
+  std::FILE* file = fromStdin ? stdin : std::fopen(path.c_str(), "rb");
   if (!file) throw attn::InputError("cannot read config file '" + path + "': " + std::strerror(errno));
   std::string contents;
   char buffer[1 << 16];
@@ -50,13 +50,13 @@ std::string readConfigFile(const std::string& path) {
   while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
     contents.append(buffer, count);
     if (static_cast<long>(contents.size()) > kMaxConfigBytes) {
-      std::fclose(file);
+      if (!fromStdin) std::fclose(file);
       throw attn::InputError("config file '" + path + "' is larger than 256 MB");
     }
   }
   const bool failed = std::ferror(file);
   const int readErrno = errno;
-  std::fclose(file);
+  if (!fromStdin) std::fclose(file);
   if (failed) throw attn::InputError("cannot read config file '" + path + "': " + std::strerror(readErrno));
   if (contents.empty()) throw attn::InputError("config file '" + path + "' is empty");
   return contents;
@@ -343,7 +343,7 @@ Command addTraceCommand(CLI::App& parent) {
   auto args = std::make_shared<TraceArgs>();
   CLI::App* app = parent.add_subcommand("trace", "Compute attention and print every intermediate (JSON or text)");
   using attn::limits::kMaxDk;
-  auto* configOpt = app->add_option("--config", args->configFile, "Config JSON file");
+  auto* configOpt = app->add_option("--config", args->configFile, "Config JSON file ('-' = standard input)");
   auto* presetOpt = app->add_option("--preset", args->preset, "Preset name (see: attnlab presets)");
   configOpt->excludes(presetOpt);
   args->textOpt = app->add_option("--text", args->text, "Keys/values sentence (and queries, unless --query-text)");

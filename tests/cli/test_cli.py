@@ -199,6 +199,15 @@ class Trace(unittest.TestCase):
             finally:
                 os.unlink(f.name)
 
+    def test_config_from_stdin(self):
+        config = json.dumps({"X": [[1, 2], [3, 4]], "heads": 1, "d_model": 2, "d_k": 2, "d_v": 2})
+        code, out, err = run("trace", "--config", "-", input_text=config)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(json.loads(out)["output"]["shape"], [2, 2])
+        code, out, err = run("trace", "--config", "-", input_text="{oops")
+        self.assertEqual(code, 2)
+        self.assertTrue(err.startswith("attnlab: "), err)
+
     def test_config_file_round_trip(self):
         config = {"X": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]], "heads": 1, "d_model": 4, "d_k": 4, "d_v": 4,
                   "W_q": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]}
