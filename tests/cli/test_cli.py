@@ -93,10 +93,22 @@ class Presets(unittest.TestCase):
         self.assertIn("quick-fox", listed)
         for line in out.splitlines():  # a one-line description after each name
             self.assertGreater(len(line.split(None, 1)[1]), 10, line)
+        configs = []
         for name in listed:
             trace = run_json("trace", "--preset", name)
             self.assertTrue(trace["tokens"], name)
             self.assertEqual(trace["config"].get("preset"), name)
+            configs.append(trace["config"])
+        # Every preset DESIGN.md lists is among them (found by its sentence or its dimensions).
+        texts = " | ".join(" ".join(str(c.get(k, "")) for k in ("text", "query_text", "compare_text"))
+                           for c in configs)
+        for phrase in ("The quick brown fox jumps", "I want to eat sauerkraut fish", "我想吃酸菜鱼", "i love sushi",
+                       "Give me a second, please.", "I came second in the exam.", "My dog chases after the thief.",
+                       "The Law will never be perfect"):
+            self.assertIn(phrase, texts)
+        self.assertTrue(any(c.get("cross") and c.get("query_bos") for c in configs), "translation preset")
+        self.assertTrue(any((c["d_model"], c["heads"], c["d_k"], c["d_v"]) == (512, 8, 64, 64) for c in configs))
+        self.assertTrue(any((c["d_model"], c["d_k"]) == (768, 768) for c in configs))
 
 
 def matrix_ok(test, m, rows=None, cols=None, name=""):
