@@ -133,14 +133,6 @@ void drawGrid(const GridSpec& spec, GridContext& ctx) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float em = ImGui::GetFontSize();
 
-  ImGui::PushID(spec.name.c_str());
-  ImGui::PushID(spec.head);
-  ImGui::InvisibleButton("grid", size);
-  const bool hovered = ImGui::IsItemHovered();
-  const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
-  ImGui::PopID();
-  ImGui::PopID();
-
   // Caption.
   float y = origin.y;
   if (!spec.caption.empty()) {
@@ -151,6 +143,20 @@ void drawGrid(const GridSpec& spec, GridContext& ctx) {
   }
   const ImVec2 cells0(origin.x + l.labelW, y + l.headerH);
   const ImVec2 cells1(cells0.x + l.cols * l.cw, cells0.y + l.rows * l.ch);
+
+  // The interactive item covers exactly the cells and is labelled "cells <name>" (tests find it through the
+  // item hooks); a dummy then advances the layout over the whole grid with its labels and legend.
+  ImGui::SetCursorScreenPos(cells0);
+  ImGui::PushID(spec.head);
+  ImGui::PushID(ctx.drawn[spec.name]++);
+  ImGui::InvisibleButton(("cells " + spec.name).c_str(), ImVec2(std::max(cells1.x - cells0.x, 1.0f),
+                                                                 std::max(cells1.y - cells0.y, 1.0f)));
+  const bool hovered = ImGui::IsItemHovered();
+  const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  ImGui::PopID();
+  ImGui::PopID();
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::Dummy(size);
 
   // Column headers: every column when they fit, else every k-th.
   {

@@ -2,6 +2,7 @@
 // printed when the cells are big enough, a colour legend with the range. Hover a cell to see its arithmetic,
 // click to pin it; cells another hovered cell depends on are outlined.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,7 @@ struct GridContext {
   AppState& state;
   const Fonts& fonts;
   std::vector<CellRef> highlights;  // cells/rows/cols the active cell depends on
+  std::map<std::string, int> drawn; // grids drawn so far this frame, by name (a matrix may appear twice)
 };
 
 ImVec2 gridSize(const GridSpec& spec, const Fonts& fonts);
