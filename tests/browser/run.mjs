@@ -3,14 +3,18 @@
 // WebGL2 through SwiftShader, a fresh temporary profile per launch. Starts and stops its own static server
 // (web/dev-server.mjs) on a random free port.
 //
-//   node tests/browser/run.mjs [--web DIR] [--only SUBSTRING]        (DIR defaults to build/web)
+//   node tests/browser/run.mjs [--web DIR] [--only SUBSTRING] [--no-suites]   (DIR defaults to build/web)
 //
-// Exits non-zero on any failure; the last line is "N passed, M failed". Screenshots for a person to look at go to
+// After its own tests it runs every other browser suite in this folder (tests/browser/*.test.mjs, each a script
+// of its own that ends with "N passed, M failed") and adds their counts: this file is the one entry point that
+// `make test` / CI call. --only or --no-suites skips them.
+// Exits non-zero on any failure; the last line is "N passed, M failed" over all suites. Screenshots for a person to look at go to
 // build/screenshots/ (skeleton-dpr1.png, skeleton-dpr2.png, skeleton-cjk.png, standalone-dpr1.png, ...).
 //
 // Every page test fails on a console error, an uncaught page error, or a request that leaves the local server.
 import { chromium } from 'playwright-core';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
@@ -523,6 +527,23 @@ async function main() {
   } finally {
     await browser.close();
     server.server.close();
+  }
+  // The other browser suites of this folder, each in its own process.
+  if (!only && !process.argv.includes('--no-suites')) {
+    const here = dirname(fileURLToPath(import.meta.url));
+    for (const file of readdirSync(here).filter((f) => f.endsWith('.test.mjs')).sort()) {
+      console.log(`--- ${file} ---`);
+      const child = spawnSync(process.execPath, [join(here, file), '--web', webDir],
+        { cwd: repo, encoding: 'utf8', timeout: 20 * 60 * 1000, maxBuffer: 64 * 1024 * 1024 });
+      process.stdout.write(child.stdout || '');
+      process.stderr.write(child.stderr || '');
+      const m = /^(\d+) passed, (\d+) failed\s*$/m.exec((child.stdout || '').trim().split('\n').pop() || '');
+      let p = m ? Number(m[1]) : 0, f = m ? Number(m[2]) : 0;
+      if (child.status !== 0 && f === 0) f = 1;  // crashed, timed out, or no summary line
+      passed += p;
+      failed += f;
+      lines.push(`${f ? 'FAIL' : 'PASS'} suite ${file}: ${p} passed, ${f} failed`);
+    }
   }
   mkdirSync(shotDir, { recursive: true });
   writeFileSync(join(shotDir, 'browser-tests.txt'), lines.join('\n') + '\n');
