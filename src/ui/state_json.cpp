@@ -5,7 +5,9 @@
 // getState adds read-only keys: tokens, token_ids, query_tokens, focus_token, hover, error, notice, step.{id,title}.
 #include "ui/state_json.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/errors.h"
 #include "core/presets.h"
@@ -35,7 +37,8 @@ const char* scaleModeName(attn::ScaleKind k) {
 
 int intField(const json& j, const char* key) {
   const json& v = j.at(key);
-  if (!v.is_number_integer() && !(v.is_number_float() && v.get<double>() == static_cast<long long>(v.get<double>())))
+  // std::trunc, not a cast to long long: casting 1e39 is undefined behaviour (UBSan, found by tests/fuzz).
+  if (!v.is_number_integer() && !(v.is_number_float() && v.get<double>() == std::trunc(v.get<double>())))
     throw attn::InputError(std::string(key) + " must be a whole number");
   const double d = v.get<double>();
   if (d < -1e9 || d > 1e9) throw attn::InputError(std::string(key) + " is out of range");
@@ -184,7 +187,36 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
     if (j.contains("preset") && !j.contains("focus")) focusToken.clear();  // the preset's own focus stands
     if (c.focus < 0) throw attn::InputError("focus must be 0 or more");
 
+    // head, playing and pin are checked before the config is applied, so that an error leaves the state as it was
+    // (state_json.h); intField, not get<int>: a cast of 1e39 to int is undefined behaviour (found by tests/fuzz).
+    int head = -1;
+    if (j.contains("head")) {
+      head = intField(j, "head");
+      if (head < 0 || (c.heads >= 1 && head >= c.heads))  // heads out of range: apply() below says so
+        throw attn::InputError("head must be between 0 and " + std::to_string(c.heads - 1));
+    }
+    const bool playing = j.contains("playing") ? boolField(j, "playing") : s.playing;
+    std::optional<CellRef> pin;
+    if (j.contains("pin")) {
+      const json& p = j.at("pin");
+      if (p.is_null()) {
+        pin = CellRef{};
+      } else {
+        if (!p.is_object() || !p.contains("matrix") || !p.contains("row") || !p.contains("col"))
+          throw attn::InputError("pin must be {matrix, head, row, col} or null");
+        pin = CellRef{stringField(p, "matrix"), p.contains("head") ? intField(p, "head") : 0, intField(p, "row"),
+                      intField(p, "col")};
+      }
+    }
+
     const attn::Config before = s.config;
+    const int headBefore = s.head;
+    const CellRef pinnedBefore = s.pinned;
+    auto restore = [&] {  // apply() clamps the head and drops the pin; put them back too
+      s.apply(before);
+      s.head = headBefore;
+      s.pinned = pinnedBefore;
+    };
     const std::string err = s.apply(c);
     if (!err.empty()) return err;
     if (!focusToken.empty()) {
@@ -193,35 +225,21 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
       for (int i = 0; i < static_cast<int>(q.size()); ++i)
         if (q[i].text == focusToken) { found = i; break; }
       if (found < 0) {
-        s.apply(before);
+        restore();
         return s.error = "focus token \"" + focusToken + "\" is not in the sentence";
       }
       s.config.focus = found;
     }
     if (c.focus >= static_cast<int>(s.pipeline.trace().queryTokens.size()) && focusToken.empty() && j.contains("focus")) {
       const int n = static_cast<int>(s.pipeline.trace().queryTokens.size());
-      s.apply(before);
+      restore();
       return s.error = "focus " + std::to_string(c.focus) + " is out of range (the sentence has " + std::to_string(n) + " tokens)";
     }
     s.step = step;
     s.lab = lab;
-    if (j.contains("head")) {
-      const int h = intField(j, "head");
-      if (h < 0 || h >= s.config.heads) return s.error = "head must be between 0 and " + std::to_string(s.config.heads - 1);
-      s.head = h;
-    }
-    if (j.contains("playing")) s.playing = boolField(j, "playing");
-    if (j.contains("pin")) {
-      const json& p = j.at("pin");
-      if (p.is_null()) {
-        s.pinned = CellRef{};
-      } else {
-        if (!p.is_object() || !p.contains("matrix") || !p.contains("row") || !p.contains("col"))
-          return s.error = "pin must be {matrix, head, row, col} or null";
-        s.pinned = CellRef{p.at("matrix").get<std::string>(), p.value("head", 0), p.at("row").get<int>(),
-                           p.at("col").get<int>()};
-      }
-    }
+    if (head >= 0) s.head = head;
+    s.playing = playing;
+    if (pin) s.pinned = *pin;
     s.textBuffer = s.config.text;
     s.queryBuffer = s.config.queryText;
     if (!notice.empty()) s.notice = notice;
