@@ -7,7 +7,8 @@
 //   3: applyStateJson(first line), then applyStateJson(the rest)   two calls on one state
 // Must never throw or crash, whatever the bytes. Also checked:
 //   - on an error, the config, step, head and lab settings stay as they were (url_state.h, state_json.h);
-//   - after success the state is consistent (trace of this config, step/head/focus in range) and
+//   - after success the state is consistent (trace of this config, step/head/focus in range; an integer step or
+//     head given to setState is the one set) and
 //     encodeUrlState -> applyUrlState on a fresh App restores the same config, step, head and lab settings;
 //   - getState (stateToJson) works, when the lab's sweep is already cached (it costs ~1 s to compute).
 // Inputs whose config would be large (weights or score matrices over ~1M numbers) are skipped, to keep each run
@@ -139,6 +140,14 @@ void applyChecked(ui::App& app, bool url, const std::string& payload) {
     return;
   }
   checkConsistent(s, what);
+  if (!url) {  // setState's whole-number fields land exactly (no wrap-around of 2^32 + k to k)
+    const json j = json::parse(payload, nullptr, false);
+    for (const char* key : {"step", "head"})
+      if (j.is_object() && j.contains(key) && j[key].is_number_integer()) {
+        const long long want = j[key].get<long long>(), got = key[0] == 's' ? s.step : s.head;
+        FUZZ_CHECK(want == got, "setState {\"%s\": %lld} accepted but %s is %lld", key, want, key, got);
+      }
+  }
 
   // The link of this state restores it on a fresh page.
   const std::string link = ui::encodeUrlState(s);
