@@ -22,6 +22,7 @@ PACKAGES=(
   libglfw3-dev libgl-dev xvfb        # desktop app and its test under a virtual display
   chromium                           # browser tests (driven by playwright-core)
   fonts-dejavu-core fonts-wqy-microhei  # UI font (Greek, math symbols) and the CJK font
+  fonttools                          # pyftsubset: the UI fonts subset to the glyphs used (~500 KB gzip less)
   python3-numpy                      # the independent reference the core is checked against
   clang libclang-rt-14-dev           # libFuzzer and sanitizers
   nodejs npm                         # browser tests and the wasm core under node

@@ -171,7 +171,12 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
     int step = s.step;
     if (j.contains("step")) {
       const json& v = j.at("step");
-      step = v.is_string() ? stepIndexOf(v.get<std::string>()) : v.is_number_integer() ? v.get<int>() : -1;
+      if (v.is_string())
+        step = stepIndexOf(v.get<std::string>());
+      else if (v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() < static_cast<int64_t>(steps().size()))
+        step = static_cast<int>(v.get<int64_t>());  // not get<int>: 4294967296 must not wrap around to step 0
+      else
+        step = -1;
       if (step < 0 || step >= static_cast<int>(steps().size()))
         throw attn::InputError("unknown step " + v.dump() + " (0-" + std::to_string(steps().size() - 1) + " or an id)");
     }

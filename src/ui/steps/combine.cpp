@@ -13,18 +13,18 @@ void drawCombineStep(StepContext& ctx) {
       "multiplied by W_o, which mixes what the heads found and maps it back to d_model, so the result can be "
       "added to the token's vector and passed to the next layer.");
   const int hv = static_cast<int>(t.concat.cols()), d = static_cast<int>(t.Wo.cols());
-  const float cw = fitCells({hv, d, d}, 4.0f);
+  const RowFit fit = fitRow({hv, d, d}, 4.0f);
   GridSpec c = tokenRowsGrid(ctx, "concat", t.concat, true);
   c.caption = "concat [O_1 … O_" + std::to_string(heads) + "]";
-  c.cellWidth = cw;
+  fit.apply(c, 0);
   GridSpec w;
   w.name = "W_o";
   w.values = &t.Wo;
   w.caption = "W_o";
-  w.cellWidth = cw;
+  fit.apply(w, 1);
   GridSpec o = tokenRowsGrid(ctx, "output", t.output, true);
   o.caption = "output";
-  o.cellWidth = cw;
+  fit.apply(o, 2);
   const float height = std::max(gridSize(c, ctx.fonts).y, gridSize(w, ctx.fonts).y);
   const ImVec2 concatAt = ImGui::GetCursorScreenPos();
   drawGrid(c, ctx.grids);

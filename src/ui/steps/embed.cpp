@@ -18,12 +18,13 @@ void drawEmbedStep(StepContext& ctx) {
   ImGui::Spacing();
   GridSpec e = tokenRowsGrid(ctx, "E", t.E, false);
   e.caption = "E  " + shape(t.E);
-  e.cellWidth = fitCells({static_cast<int>(t.E.cols())});
+  const RowFit fit = fitRow({static_cast<int>(t.E.cols())});
+  fit.apply(e, 0);
   drawGrid(e, ctx.grids);
   if (t.config.cross) {
     GridSpec eq = tokenRowsGrid(ctx, "Eq", t.Eq, true);
     eq.caption = "E for the queries  " + shape(t.Eq);
-    eq.cellWidth = e.cellWidth;
+    fit.apply(eq, 0);
     drawGrid(eq, ctx.grids);
   }
   if (!t.compareTokens.empty() && t.compareE.rows() > 0) {
@@ -34,7 +35,7 @@ void drawEmbedStep(StepContext& ctx) {
     c.values = &t.compareE;
     c.rowLabels = tokenLabels(t.compareTokens);
     c.caption = "E for \"" + t.config.compareText + "\"  " + shape(t.compareE);
-    c.cellWidth = e.cellWidth;
+    fit.apply(c, 0);
     drawGrid(c, ctx.grids);
     for (int i = 0; i < static_cast<int>(t.compareTokens.size()); ++i)
       for (int j = 0; j < static_cast<int>(t.tokens.size()); ++j)

@@ -8,23 +8,23 @@ namespace ui {
 namespace {
 
 void equation(StepContext& ctx, const attn::HeadTrace& h, const char* out, const attn::Matrix& W, const char* wName,
-              const char* wCaption, const attn::Matrix& result, bool queries, float cw) {
+              const char* wCaption, const attn::Matrix& result, bool queries, const RowFit& fit) {
   const attn::Trace& t = ctx.trace;
   const attn::Matrix& X = queries ? t.Xq : t.X;
   GridSpec x = tokenRowsGrid(ctx, queries && t.config.cross ? "Xq" : "X", X, queries);
   x.caption = queries && t.config.cross ? "X (queries)" : "X";
-  x.cellWidth = cw;
+  fit.apply(x, 0);
   x.showLegend = false;
   GridSpec w;
   w.name = wName;
   w.head = ctx.state.head;
   w.values = &W;
   w.caption = wCaption;
-  w.cellWidth = cw;
+  fit.apply(w, 1);
   w.showLegend = false;
   GridSpec r = tokenRowsGrid(ctx, out, result, queries, ctx.state.head);
   r.caption = out;
-  r.cellWidth = cw;
+  fit.apply(r, 2);
   const float height = gridSize(x, ctx.fonts).y;
   drawGrid(x, ctx.grids);
   operatorText("·", height);
@@ -48,10 +48,11 @@ void drawProjectStep(StepContext& ctx) {
   headPicker(ctx);
   const attn::HeadTrace& h = t.heads[ctx.state.head];
   const int d = static_cast<int>(t.X.cols());
-  const float cw = fitCells({d, static_cast<int>(h.Q.cols()), static_cast<int>(h.Q.cols())}, 4.0f);
-  equation(ctx, h, "Q", h.Wq, "Wq", "W_q", h.Q, true, cw);
-  equation(ctx, h, "K", h.Wk, "Wk", "W_k", h.K, false, cw);
-  equation(ctx, h, "V", h.Wv, "Wv", "W_v", h.V, false, cw);
+  const RowFit qk = fitRow({d, static_cast<int>(h.Q.cols()), static_cast<int>(h.Q.cols())}, 4.0f);
+  const RowFit v = fitRow({d, static_cast<int>(h.V.cols()), static_cast<int>(h.V.cols())}, 4.0f);
+  equation(ctx, h, "Q", h.Wq, "Wq", "W_q", h.Q, true, qk);
+  equation(ctx, h, "K", h.Wk, "Wk", "W_k", h.K, false, qk);
+  equation(ctx, h, "V", h.Wv, "Wv", "W_v", h.V, false, v);
 }
 
 }  // namespace ui

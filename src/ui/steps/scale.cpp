@@ -34,13 +34,13 @@ void drawScaleStep(StepContext& ctx) {
   headPicker(ctx);
   const attn::HeadTrace& h = t.heads[ctx.state.head];
   const int dK = static_cast<int>(h.Q.cols()), L = static_cast<int>(h.S.cols());
-  const float cw = fitCells({L, L}, 6.0f);
+  const RowFit fit = fitRow({L, L}, 6.0f);
   GridSpec s = scoresGrid(ctx, "S", h.S, ctx.state.head);
   s.caption = "S";
-  s.cellWidth = cw;
+  fit.apply(s, 0);
   GridSpec ss = scoresGrid(ctx, "S_scaled", h.S_scaled, ctx.state.head);
   ss.caption = "S_scaled";
-  ss.cellWidth = cw;
+  fit.apply(ss, 1);
   const float height = gridSize(s, ctx.fonts).y;
   drawGrid(s, ctx.grids);
   std::string op = "× " + num(t.scale, 4);

@@ -18,10 +18,10 @@ void drawScoreStep(StepContext& ctx) {
   headPicker(ctx);
   const attn::HeadTrace& h = t.heads[ctx.state.head];
   const int dK = static_cast<int>(h.Q.cols()), Lkv = static_cast<int>(h.K.rows());
-  const float cw = fitCells({dK, Lkv, Lkv}, 4.0f);
+  const RowFit fit = fitRow({dK, Lkv, Lkv}, 4.0f);
   GridSpec q = tokenRowsGrid(ctx, "Q", h.Q, true, ctx.state.head);
   q.caption = "Q";
-  q.cellWidth = cw;
+  fit.apply(q, 0);
   q.showLegend = false;
   GridSpec kt;
   kt.name = "K";
@@ -30,11 +30,11 @@ void drawScoreStep(StepContext& ctx) {
   kt.transposed = true;
   kt.caption = "Kᵀ";
   kt.colLabels = tokenLabels(t.tokens);
-  kt.cellWidth = cw;
+  fit.apply(kt, 1);
   kt.showLegend = false;
   GridSpec s = scoresGrid(ctx, "S", h.S, ctx.state.head);
   s.caption = "S";
-  s.cellWidth = cw;
+  fit.apply(s, 2);
   const float height = std::max(gridSize(q, ctx.fonts).y, gridSize(kt, ctx.fonts).y);
   drawGrid(q, ctx.grids);
   operatorText("·", height);

@@ -19,13 +19,13 @@ void drawSoftmaxStep(StepContext& ctx) {
   headPicker(ctx);
   const attn::HeadTrace& h = t.heads[ctx.state.head];
   const int L = static_cast<int>(h.A.cols());
-  const float cw = fitCells({L, L}, 6.0f);
+  const RowFit fit = fitRow({L, L}, 6.0f);
   GridSpec sm = scoresGrid(ctx, "S_masked", h.S_masked, ctx.state.head);
   sm.caption = "S_masked";
-  sm.cellWidth = cw;
+  fit.apply(sm, 0);
   GridSpec a = weightsGrid(ctx, "A", h.A, ctx.state.head);
   a.caption = "A = softmax(S_masked)";
-  a.cellWidth = cw;
+  fit.apply(a, 1);
   const float height = gridSize(sm, ctx.fonts).y;
   drawGrid(sm, ctx.grids);
   operatorText("→", height);

@@ -90,13 +90,31 @@ float shareWidth(int count) {
   return std::max((ImGui::GetContentRegionAvail().x - (count - 1) * 2.5f * em) / count, 4.0f * em);
 }
 
-float fitCells(std::initializer_list<int> columnCounts, float extraEm) {
+RowFit fitRow(std::initializer_list<int> columnCounts, float extraEm) {
   const float em = ImGui::GetFontSize();
+  const int n = static_cast<int>(columnCounts.size());
   int total = 0;
-  for (int c : columnCounts) total += c;
-  const float overhead = static_cast<float>(columnCounts.size()) * 7.5f * em + extraEm * em;
-  const float avail = ImGui::GetContentRegionAvail().x - overhead;
-  return std::clamp(avail / std::max(total, 1), 2.0f, 3.4f * em);
+  for (int c : columnCounts) total += std::max(c, 1);
+  const float avail = std::max(ImGui::GetContentRegionAvail().x - n * 7.5f * em - extraEm * em, 4.0f * em);
+  const float uniform = avail / total;
+  RowFit fit;
+  for (int c : columnCounts) {
+    const float w = uniform >= 6.0f ? uniform : avail / n / std::max(c, 1);
+    fit.widths.push_back(std::clamp(w, 0.2f, 3.4f * em));
+  }
+  fit.height = uniform >= 6.0f ? std::min(uniform, 1.45f * em) : 0.0f;
+  return fit;
+}
+
+void RowFit::apply(GridSpec& spec, int index) const {
+  spec.cellWidth = widths[index];
+  if (height > 0) {
+    spec.cellHeight = height;
+  } else {  // big matrices: grids with the same number of rows (tokens) still line up
+    const float em = ImGui::GetFontSize();
+    const int rows = static_cast<int>(spec.transposed ? spec.values->cols() : spec.values->rows());
+    spec.cellHeight = std::clamp(24.0f * em / std::max(rows, 1), 0.2f, 1.45f * em);
+  }
 }
 
 }  // namespace ui

@@ -21,7 +21,14 @@ GridSpec weightsGrid(StepContext& ctx, const std::string& name, const attn::Matr
 
 // Available width for a row of `count` grids that share it (each gets an equal part minus operators).
 float shareWidth(int count);
-// Cell width such that grids with these column counts (and label columns) fit side by side in the window.
-float fitCells(std::initializer_list<int> columnCounts, float extraEm = 0);
+// Cell sizes for grids drawn side by side (with label columns and operators between them) so the row fits the
+// window. Small matrices share one cell width, so shapes compare at a glance; when that would make cells thinner
+// than 6 px (e.g. d_model = 768), each grid gets an equal share of the width instead. One height for all.
+struct RowFit {
+  std::vector<float> widths;
+  float height = 0;  // uniform mode: one height for every grid; 0: each grid's rows share ~24 em of height
+  void apply(GridSpec& spec, int index) const;
+};
+RowFit fitRow(std::initializer_list<int> columnCounts, float extraEm = 0);
 
 }  // namespace ui

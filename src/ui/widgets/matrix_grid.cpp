@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "imgui_internal.h"
 #include "ui/widgets/heatmap_gl.h"
 #include "ui/widgets/text_util.h"
 
@@ -145,29 +146,43 @@ void drawGrid(const GridSpec& spec, GridContext& ctx) {
   const ImVec2 cells1(cells0.x + l.cols * l.cw, cells0.y + l.rows * l.ch);
 
   // The interactive item covers exactly the cells and is labelled "cells <name>" (tests find it through the
-  // item hooks); a dummy then advances the layout over the whole grid with its labels and legend.
-  ImGui::SetCursorScreenPos(cells0);
-  ImGui::PushID(spec.head);
-  ImGui::PushID(ctx.drawn[spec.name]++);
-  ImGui::InvisibleButton(("cells " + spec.name).c_str(), ImVec2(std::max(cells1.x - cells0.x, 1.0f),
-                                                                 std::max(cells1.y - cells0.y, 1.0f)));
-  const bool hovered = ImGui::IsItemHovered();
-  const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
-  ImGui::PopID();
-  ImGui::PopID();
-  ImGui::SetCursorScreenPos(origin);
+  // item hooks). It is added without layout (ItemAdd), then a dummy lays out the whole grid with labels and legend:
+  // moving the cursor back after a laid-out item would break the line height of grids drawn side by side.
+  bool hovered = false, clicked = false;
+  {
+    ImGuiContext& g = *ImGui::GetCurrentContext();  // IMGUI_TEST_ENGINE_ITEM_INFO expects `g`
+    const std::string itemLabel = "cells " + spec.name;
+    ImGui::PushID(spec.head);
+    ImGui::PushID(ctx.drawn[spec.name]++);
+    const ImGuiID id = ImGui::GetID(itemLabel.c_str());
+    ImGui::PopID();
+    ImGui::PopID();
+    const ImRect bb(cells0, ImVec2(std::max(cells1.x, cells0.x + 1), std::max(cells1.y, cells0.y + 1)));
+    if (ImGui::ItemAdd(bb, id)) {
+      bool held = false;
+      clicked = ImGui::ButtonBehavior(bb, id, &hovered, &held, ImGuiButtonFlags_PressedOnClick);
+      IMGUI_TEST_ENGINE_ITEM_INFO(id, itemLabel.c_str(), 0);
+    }
+    (void)g;
+  }
   ImGui::Dummy(size);
 
   // Column headers: every column when they fit, else every k-th.
   {
     ImGui::PushFont(ctx.fonts.mono);
-    float widest = 0;
     auto colText = [&](int c) { return spec.colLabels.empty() ? std::to_string(c) : spec.colLabels[c]; };
+    float widest = ImGui::CalcTextSize(colText(l.cols - 1).c_str()).x;
     for (int c = 0; c < l.cols && c < 64; ++c) widest = std::max(widest, ImGui::CalcTextSize(colText(c).c_str()).x);
-    const int every = std::max(1, static_cast<int>(std::ceil((widest + 0.3f * em) / l.cw)));
+    // Label every column when they fit, else every k-th with k a 1-2-5 step (0, 100, 200, … for 768 dims).
+    int every = std::max(1, static_cast<int>(std::ceil((widest + 0.6f * em) / l.cw)));
+    if (every > 1) {
+      int decade = 1;
+      while (decade * 10 < every) decade *= 10;
+      every = every <= decade ? decade : every <= 2 * decade ? 2 * decade : every <= 5 * decade ? 5 * decade : 10 * decade;
+    }
     for (int c = 0; c < l.cols; c += every) {
       std::string t = colText(c);
-      t = ellipsize(t, std::max(l.cw * every - 0.2f * em, 0.5f * em));
+      if (every == 1) t = ellipsize(t, std::max(l.cw - 0.2f * em, 0.5f * em));
       const float tw = ImGui::CalcTextSize(t.c_str()).x;
       const float x = every == 1 ? cells0.x + c * l.cw + (l.cw - tw) * 0.5f : cells0.x + c * l.cw;
       dl->AddText(ImVec2(x, y), kLabelText, t.c_str());

@@ -1,0 +1,192 @@
+#!/usr/bin/env node
+// Browser tests of the walkthrough (issue 4): every step reached by keys and by clicks, every preset loaded and
+// compared with the native CLI, a score cell hovered and pinned with its arithmetic checked against the trace, a
+// weight edited by typing, play mode, and screenshots of every step at DPR 1 and 2 plus the extreme window sizes.
+//
+//   node tests/browser/walkthrough.test.mjs [--web DIR] [--cli PATH] [--only SUBSTRING]
+//
+// Screenshots: build/screenshots/step-NN-<id>-dpr{1,2}.png, layout-<w>x<h>.png, preset-<name>.png.
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import {
+  argValue, check, checkDrawn, clickItem, findItem, getState, hoverItem, repo, setState, suite, waitFrames,
+} from './harness.mjs';
+
+const cli = resolve(repo, argValue('--cli', process.env.ATTNLAB_CLI || 'build/native/attnlab'));
+const presetNames = execFileSync(cli, ['presets'], { encoding: 'utf8' })
+  .trim().split('\n').map((line) => line.split(/\s+/)[0]);
+const nativeTrace = (preset) => JSON.parse(execFileSync(cli, ['trace', '--preset', preset, '--format', 'json'],
+  { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 }));
+
+const { test, run } = suite('walkthrough');
+
+async function stepIndex(page) { return (await getState(page)).step.index; }
+
+test('every step by keyboard: → ← Home End', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage();
+  const count = (await getState(page)).step.count;
+  check(count >= 12, `only ${count} steps`);
+  for (let i = 1; i < count; i++) {
+    await page.keyboard.press('ArrowRight');
+    await waitFrames(page, 2);
+    check(await stepIndex(page) === i, `after ${i} × → the step is ${await stepIndex(page)}`);
+  }
+  await page.keyboard.press('ArrowRight');
+  await waitFrames(page, 2);
+  check(await stepIndex(page) === count - 1, '→ on the last step must stay there');
+  await page.keyboard.press('Home');
+  await waitFrames(page, 2);
+  check(await stepIndex(page) === 0, 'Home goes to step 0');
+  await page.keyboard.press('End');
+  await waitFrames(page, 2);
+  check(await stepIndex(page) === count - 1, 'End goes to the last step');
+  await page.keyboard.press('ArrowLeft');
+  await waitFrames(page, 2);
+  check(await stepIndex(page) === count - 2, '← goes back one step');
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+});
+
+test('every step by clicking Next, Back and the step list (DPR 2)', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage({ dpr: 2 });
+  const count = (await getState(page)).step.count;
+  for (let i = 1; i < count; i++) {
+    await clickItem(page, await findItem(page, (it) => it.label.includes('Next'), '"Next"'));
+    const s = await getState(page);
+    check(s.step.index === i, `after ${i} clicks on Next the step is ${s.step.index}`);
+    check(typeof s.step.title === 'string' && s.step.title.length > 3, `step ${i} has no title`);
+  }
+  await clickItem(page, await findItem(page, (it) => it.label.includes('Back'), '"Back"'));
+  check(await stepIndex(page) === count - 2, 'Back goes one step back');
+  await clickItem(page, await findItem(page, (it) => it.label === '7. Mask', '"7. Mask" in the step list'));
+  const s = await getState(page);
+  check(s.step.id === 'mask', `clicking "7. Mask" shows ${s.step.id}`);
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+});
+
+test('every preset loads and matches the native CLI', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage();
+  for (const name of presetNames) {
+    await setState(page, { preset: name, step: 'score' });
+    const s = await getState(page);
+    const native = nativeTrace(name);
+    const expected = native.query_tokens.map((t) => t.text);
+    check(JSON.stringify(s.query_tokens) === JSON.stringify(expected),
+      `${name}: page query tokens ${JSON.stringify(s.query_tokens)}, CLI ${JSON.stringify(expected)}`);
+    check(s.d_model === native.config.d_model && s.heads === native.config.heads,
+      `${name}: dimensions differ from the CLI`);
+    check(s.error === '', `${name}: error "${s.error}"`);
+    if (['quick-fox', 'sauerkraut-zh', 'law', 'translation'].includes(name)) await checkDrawn(page, `preset-${name}.png`);
+  }
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+});
+
+// Hovers cell (row, col) of the grid "cells <name>" and returns getState().hover.
+async function hoverCell(page, name, row, col, rows, cols) {
+  const grid = await findItem(page, (it) => it.label === `cells ${name}`, `"cells ${name}"`);
+  await hoverItem(page, grid, (col + 0.5) / cols, (row + 0.5) / rows);
+  return (await getState(page)).hover;
+}
+
+test('hovering a score cell shows q·k with the preset\'s numbers', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage();
+  await setState(page, { preset: 'quick-fox', step: 'score' });
+  const text = await hoverCell(page, 'S', 1, 2, 5, 5);
+  check(text.includes('S[quick, brown] = q_quick · k_brown'), `hover text: ${text}`);
+  check(text.includes('0.5×1 + 0.6×0.9 = 1.04'), `hover text lacks the product: ${text}`);
+  // Every preset: the number after the last "=" of the first line is S[focus, j] of the page's own trace.
+  for (const name of presetNames) {
+    await setState(page, { preset: name, step: 'score', head: 0 });
+    const s = await getState(page);
+    const trace = await page.evaluate(() => window.attnlab.trace());
+    const S = trace.heads[0].S;
+    const [rows, cols] = S.shape;
+    const row = s.focus, col = Math.min(2, cols - 1);
+    const hover = await hoverCell(page, 'S', row, col, rows, cols);
+    const first = hover.split('\n')[0];
+    check(first.startsWith(`S[`), `${name}: hover "${first}"`);
+    const value = Number(first.slice(first.lastIndexOf('=') + 1).trim().replace('\u2212', '-'));
+    const want = S.data[row][col];
+    check(Math.abs(value - want) <= 1e-3 * Math.max(1, Math.abs(want)), `${name}: hover says ${value}, S = ${want}: ${first}`);
+  }
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+});
+
+test('clicking a cell pins its arithmetic; typing edits a weight', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage({ dpr: 2 });
+  await setState(page, { preset: 'quick-fox', step: 'project' });
+  const grid = await findItem(page, (it) => it.label === 'cells Wq', '"cells Wq"');
+  await clickItem(page, grid, 0.25, 0.125);  // W_q[0, 0] of a 4×2 grid
+  let s = await getState(page);
+  check(s.pin && s.pin.matrix === 'Wq' && s.pin.row === 0 && s.pin.col === 0, `pin: ${JSON.stringify(s.pin)}`);
+  await page.mouse.move(5, 5);
+  await waitFrames(page, 3);
+  s = await getState(page);
+  check(s.hover.startsWith('W_q[0, 0]'), `pinned hover text: ${s.hover}`);
+  const field = await findItem(page, (it) => it.label === '##edit', 'the cell editor');
+  await clickItem(page, field);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('2.5');
+  await page.keyboard.press('Enter');
+  await waitFrames(page, 3);
+  const trace = await page.evaluate(() => window.attnlab.trace());
+  check(trace.W_q.data[0][0] === 2.5, `W_q[0][0] after typing 2.5: ${trace.W_q.data[0][0]}`);
+  check(Math.abs(trace.heads[0].Q.data[1][0] - 2.5 * 0.5) < 1e-12, `Q[quick,0] = ${trace.heads[0].Q.data[1][0]}, expected 1.25`);
+  // A bad value keeps the state and says why.
+  await clickItem(page, await findItem(page, (it) => it.label === '##edit', 'the cell editor'));
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('1e39');
+  await page.keyboard.press('Enter');
+  await waitFrames(page, 3);
+  s = await getState(page);
+  check(/finite|between/.test(s.error), `typing 1e39 gives error "${s.error}"`);
+  const after = await page.evaluate(() => window.attnlab.trace());
+  check(after.W_q.data[0][0] === 2.5, 'a rejected value must not change the weights');
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+});
+
+test('focus token and play mode', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage();
+  await setState(page, { focus: 'fox' });
+  check((await getState(page)).focus === 3, 'focus by token text');
+  await setState(page, { step: 0, playing: true });
+  await page.waitForFunction(() => window.attnlab.getState().step.index >= 1, null, { timeout: 10000 });
+  await setState(page, { playing: false });
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+});
+
+for (const dpr of [1, 2]) {
+  test(`screenshots of every step at DPR ${dpr}`, async (ctx) => {
+    const { page, problems, close } = await ctx.openPage({ dpr });
+    const count = (await getState(page)).step.count;
+    for (let i = 0; i < count; i++) {
+      await setState(page, { step: i });
+      const id = (await getState(page)).step.id;
+      await checkDrawn(page, `step-${String(i + 1).padStart(2, '0')}-${id}-dpr${dpr}.png`);
+    }
+    check(problems.length === 0, problems.join('\n'));
+    await close();
+  });
+}
+
+test('layout from 800 wide to 2560×1440', async (ctx) => {
+  for (const [width, height] of [[800, 600], [1024, 640], [2560, 1440]]) {
+    const { page, problems, close } = await ctx.openPage({ width, height });
+    await setState(page, { step: 'score' });
+    await checkDrawn(page, `layout-${width}x${height}.png`);
+    // The navigation and the grids stay inside the window.
+    const next = await findItem(page, (it) => it.label.includes('Next'), '"Next"');
+    check(next.x + next.width <= width + 1, `${width}×${height}: Next button ends at ${next.x + next.width}`);
+    const grid = await findItem(page, (it) => it.label === 'cells S', '"cells S"');
+    check(grid.x + grid.width <= width + 1, `${width}×${height}: S ends at ${grid.x + grid.width}`);
+    check(problems.length === 0, problems.join('\n'));
+    await close();
+  }
+});
+
+run();
