@@ -2,6 +2,8 @@
 // changed (firstChangedStage). Keeps the previous trace when the new config is bad.
 #include "pipeline.h"
 
+#include "budget.h"
+
 #include "stages.h"
 
 namespace attn {
@@ -58,6 +60,9 @@ Stage firstChangedStage(const Config& a, const Config& b) {
 const Trace& Pipeline::update(const Config& config) {
   validate(config);  // throws before anything changes
   const Stage first = valid_ ? firstChangedStage(trace_.config, config) : Stage::Tokenize;
+  // Tokenize checks the budget itself (it is the first to know the lengths); later stages use the known lengths.
+  if (first != Stage::Tokenize && first != Stage::Count)
+    checkTraceBudget(config, static_cast<int64_t>(trace_.queryTokens.size()), static_cast<int64_t>(trace_.tokens.size()));
   using StageFn = void (*)(const Config&, Trace&, Notes&);
   static constexpr StageFn kStages[] = {runTokenize, runEmbed,     runPosition,    runProject, runScore,
                                         runScaleMask, runSoftmax, runWeightedSum, runCombine};

@@ -1,6 +1,8 @@
 // Pipeline stages 1-10 (see stages.h). Shapes: L_kv keys/values, L_q queries, h heads.
 #include "stages.h"
 
+#include "budget.h"
+
 #include "attention_kernels.h"
 #include "embedding.h"
 #include "errors.h"
@@ -85,6 +87,7 @@ void runTokenize(const Config& c, Trace& t, Notes& notes) {
   if (c.focus >= static_cast<int>(queryTokens.size()))
     notes.push_back("focus row " + std::to_string(c.focus) + " is beyond the " + std::to_string(queryTokens.size()) +
                     " queries");
+  checkTraceBudget(c, static_cast<int64_t>(queryTokens.size()), static_cast<int64_t>(tokens.size()));
   // Commit.
   t.tokens = std::move(tokens);
   t.queryTokens = std::move(queryTokens);

@@ -125,7 +125,9 @@ std::string explainCell(const attn::Trace& t, const CellRef& c) {
   const double value = (*m)(c.row, c.col);
   const int dModel = static_cast<int>(t.X.cols());
   std::ostringstream s;
-  const std::string headNote = t.heads.size() > 1 ? " (head " + std::to_string(c.head + 1) + ")" : "";
+  // On its own line, so the first line always ends with "= value".
+  const std::string headNote =
+      t.heads.size() > 1 ? "\n(head " + std::to_string(c.head + 1) + " of " + std::to_string(t.heads.size()) + ")" : "";
 
   if (c.matrix == "E" || c.matrix == "Eq" || c.matrix == "compareE") {
     const auto& toks = c.matrix == "E" ? t.tokens : c.matrix == "Eq" ? t.queryTokens : t.compareTokens;
@@ -153,8 +155,9 @@ std::string explainCell(const attn::Trace& t, const CellRef& c) {
       << num(E(c.row, c.col)) << " + " << num(PE(c.row, c.col)) << " = " << num(value);
   } else if (c.matrix == "Wq" || c.matrix == "Wk" || c.matrix == "Wv" || c.matrix == "W_o") {
     const std::string pretty = c.matrix == "Wq" ? "W_q" : c.matrix == "Wk" ? "W_k" : c.matrix == "Wv" ? "W_v" : "W_o";
-    s << pretty << "[" << c.row << ", " << c.col << "]" << headNote << " = " << num(value)
-      << ": a learned weight (here Xavier/Glorot uniform, seeded, unless a preset or your edit set it).";
+    s << pretty << "[" << c.row << ", " << c.col << "] = " << num(value)
+      << ": a learned weight (here Xavier/Glorot uniform, seeded, unless a preset or your edit set it)."
+      << (c.matrix == "W_o" ? "" : headNote);
   } else if (h && (c.matrix == "Q" || c.matrix == "K" || c.matrix == "V")) {
     s << projectionText(t, *h, c) << headNote;
   } else if (h && c.matrix == "S") {
@@ -167,9 +170,9 @@ std::string explainCell(const attn::Trace& t, const CellRef& c) {
     kn = std::sqrt(kn);
     const double cosTheta = qn > 0 && kn > 0 ? value / (qn * kn) : 0;
     const double degrees = std::acos(std::max(-1.0, std::min(1.0, cosTheta))) * 180.0 / 3.14159265358979323846;
-    s << "S[" << qi << ", " << kj << "] = q_" << qi << " · k_" << kj << " = " << productSum(q, k) << headNote << "\n"
+    s << "S[" << qi << ", " << kj << "] = q_" << qi << " · k_" << kj << " = " << productSum(q, k) << "\n"
       << "|q| |k| cos θ = " << num(qn) << " × " << num(kn) << " × " << num(cosTheta) << " = " << num(qn * kn * cosTheta)
-      << "  (θ = " << num(degrees, 3) << "°)";
+      << "  (θ = " << num(degrees, 3) << "°)" << headNote;
   } else if (h && c.matrix == "S_scaled") {
     const double sv = h->S(c.row, c.col);
     const int dK = static_cast<int>(h->Q.cols());

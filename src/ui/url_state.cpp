@@ -98,8 +98,8 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     s.step = step;
     s.lab = lab;
     if (j.contains("head") && j["head"].is_number_integer()) {
-      const int h = j["head"].get<int>();
-      if (h >= 0 && h < s.config.heads) s.head = h;
+      const int64_t h = j["head"].get<int64_t>();  // not get<int>(): a huge value must not wrap into range
+      if (h >= 0 && h < s.config.heads) s.head = static_cast<int>(h);
     }
     s.textBuffer = s.config.text;
     s.queryBuffer = s.config.queryText;
