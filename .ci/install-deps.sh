@@ -24,6 +24,7 @@ PACKAGES=(
   fonts-dejavu-core fonts-wqy-microhei  # UI font (Greek, math symbols) and the CJK font
   fonttools                          # pyftsubset: the UI fonts subset to the glyphs used (~500 KB gzip less)
   python3-numpy                      # the independent reference the core is checked against
+  python3-onnx                       # tests/bench: builds the ONNX attention model onnxruntime-web is timed on
   clang libclang-rt-14-dev           # libFuzzer and sanitizers
   nodejs npm                         # browser tests and the wasm core under node
 )
@@ -76,7 +77,7 @@ if [ ! -f "$IMGUI_DIR/imgui.cpp" ]; then
 fi
 
 # npm packages (playwright-core, ...) pinned by package-lock.json. Never download a browser: we drive Debian's.
-if [ -f package-lock.json ] && [ ! -d node_modules/playwright-core ]; then
+if [ -f package-lock.json ] && { [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/onnxruntime-web ]; }; then
   echo "install-deps: installing npm packages from package-lock.json"
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 fi
