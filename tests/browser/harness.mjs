@@ -3,7 +3,7 @@
 // console error, page error or request leaving the server, canvas screenshots with colour statistics, and clicks
 // on Dear ImGui widgets located through window.attnlab.items().
 import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
@@ -111,24 +111,37 @@ export function suite(title) {
     ctx,
     test: (name, fn) => tests.push({ name, fn }),
     async run() {
-      ctx.browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
-      ctx.server = await startServer({ root: webDir, port: 0, quiet: true });
-      let passed = 0, failed = 0;
-      console.log(`${title} (page: ${webDir})`);
-      for (const t of tests) {
-        if (only && !t.name.includes(only)) continue;
-        const start = Date.now();
-        try {
-          await t.fn(ctx);
-          passed++;
-          console.log(`PASS ${t.name} (${Date.now() - start} ms)`);
-        } catch (e) {
-          failed++;
-          console.log(`FAIL ${t.name}: ${e instanceof Failure ? e.message : e.stack}`);
+      for (const f of ['index.html', 'index.js', 'index.wasm']) {
+        if (!existsSync(join(webDir, f))) {
+          console.error(`${title}: ${join(webDir, f)} missing: build the page first (make web)`);
+          console.log('0 passed, 1 failed');
+          process.exit(1);
         }
       }
-      await ctx.browser.close();
-      ctx.server.server.close();
+      let passed = 0, failed = 0;
+      try {
+        ctx.browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+        ctx.server = await startServer({ root: webDir, port: 0, quiet: true });
+        console.log(`${title} (page: ${webDir})`);
+        for (const t of tests) {
+          if (only && !t.name.includes(only)) continue;
+          const start = Date.now();
+          try {
+            const note = await t.fn(ctx);
+            passed++;
+            console.log(`PASS ${t.name} (${Date.now() - start} ms)${note ? ': ' + note : ''}`);
+          } catch (e) {
+            failed++;
+            console.log(`FAIL ${t.name} (${Date.now() - start} ms): ${e instanceof Failure ? e.message : e.stack}`);
+          }
+        }
+      } catch (e) {
+        failed++;
+        console.log(`FAIL ${title}: ${e.stack}`);
+      } finally {
+        if (ctx.browser) await ctx.browser.close();
+        if (ctx.server) ctx.server.server.close();
+      }
       console.log(`${passed} passed, ${failed} failed`);
       process.exit(failed ? 1 : 0);
     },
@@ -182,13 +195,20 @@ export async function findItem(page, predicate, what) {
   return item;
 }
 
+// Page coordinates (CSS px) of a point in an item, fx/fy in [0, 1] of its box.
+export async function itemPoint(page, item, fx = 0.5, fy = 0.5) {
+  const box = await page.locator('#canvas').boundingBox();
+  return { x: box.x + item.x + item.width * fx, y: box.y + item.y + item.height * fy };
+}
+
 // Moves the mouse to a point of an item (fractions of its size) and checks Dear ImGui saw it there.
 export async function hoverItem(page, item, fx = 0.5, fy = 0.5) {
-  const box = await page.locator('#canvas').boundingBox();
-  await page.mouse.move(box.x + item.x + item.width * fx, box.y + item.y + item.height * fy);
+  const p = await itemPoint(page, item, fx, fy);
+  await page.mouse.move(p.x, p.y);
   await waitFrames(page, 3);
   const hovered = await page.evaluate(() => window.attnlab.frameStats().hoveredItem);
   check(hovered === item.label, `mouse on "${item.label}" hovers "${hovered}" instead`);
+  return p;
 }
 
 export async function clickItem(page, item, fx = 0.5, fy = 0.5) {

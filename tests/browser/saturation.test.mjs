@@ -14,39 +14,20 @@
 // relative; the plots' sweep equals the CLI's output for the same options (1e-9 relative: wasm and native libm may
 // differ in the last bits of exp/log) and is not recomputed frame after frame; hovering a plot reports its readout.
 // Every test fails on a console error, a page error or a request that leaves the local server.
-import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { inflateSync } from 'node:zlib';
-import { startServer } from '../../web/dev-server.mjs';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  argValue, check, checkDrawn, clickItem as clickAt, hoverItem, itemPoint, items, repo, setState, suite, waitFrames,
+} from './harness.mjs';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const argValue = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
-};
-const webDir = resolve(repo, argValue('--web', process.env.ATTNLAB_WEB_DIR || 'build/web'));
 const cliPath = resolve(repo, argValue('--cli', process.env.ATTNLAB_CLI || 'build/native/attnlab'));
-const only = argValue('--only', '');
-const shotDir = resolve(repo, 'build/screenshots');
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--enable-unsafe-swiftshader', '--use-angle=swiftshader',
-];
-
 // DESIGN.md "Softmax saturation".
 const TIMES_1 = [0.0320586, 0.08714432, 0.23688282, 0.64391426];
 const TIMES_10 = [9.35719813e-14, 2.06106005e-09, 4.53978686e-05, 9.99954600e-01];
 const SWEEP_KEYS = ['variance_unscaled', 'variance_scaled', 'entropy_unscaled', 'entropy_scaled',
   'max_weight_unscaled', 'max_weight_scaled', 'jacobian_norm_unscaled', 'jacobian_norm_scaled'];
 
-class Failure extends Error {}
-function check(condition, message) {
-  if (!condition) throw new Failure(message);
-}
 function relClose(expected, actual, rel) {
   return Math.abs(actual - expected) <= Math.abs(expected) * rel;
 }
@@ -56,128 +37,27 @@ function checkWeights(actual, expected, label) {
     `${label}: weight ${i} is ${actual[i]}, DESIGN.md says ${e} (1e-6 relative)`));
 }
 
-// ---------------------------------------------------------------- page harness (as run.mjs)
-let browser;
-let server;
-
-async function openPage({ dpr = 1, width = 1280, height = 800 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: dpr });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('request', (req) => {
-    if (!req.url().startsWith(server.url)) problems.push(`request outside the page's own files: ${req.url()}`);
-  });
-  await page.goto(server.url);
-  await page.waitForFunction(() => document.body.getAttribute('data-state') !== 'loading', null, { timeout: 30000 });
-  const state = await page.evaluate(() => document.body.getAttribute('data-state'));
-  check(state === 'ready', `page did not start: state "${state}"`);
-  return { page, problems, close: () => context.close() };
-}
-
-async function waitFrames(page, frames = 3) {
-  const start = await page.evaluate(() => window.attnlab.frameStats().frames);
-  await page.waitForFunction((n) => window.attnlab.frameStats().frames >= n, start + frames, { timeout: 20000 });
-}
-
-async function setState(page, partial) {
-  const error = await page.evaluate((p) => window.attnlab.setState(p), partial);
-  check(error === null, `setState(${JSON.stringify(partial)}) returned ${JSON.stringify(error)}`);
-  await waitFrames(page, 2);
-}
-
+// ---------------------------------------------------------------- page helpers (harness.mjs does the rest)
+const { test, run, ctx } = suite('saturation lab');
+const openPage = (options) => ctx.openPage(options);
 const getLab = (page) => page.evaluate(() => window.attnlab.getState().lab);
 
 // The labelled ImGui item whose label starts with `prefix` (labels are as written in the code, "##…" included).
 async function findItem(page, prefix) {
-  const items = await page.evaluate(() => window.attnlab.items());
-  check(items.length > 0, 'attnlab.items() is empty: is Dear ImGui built with IMGUI_ENABLE_TEST_ENGINE?');
-  const item = items.find((i) => i.visible && i.label.startsWith(prefix));
-  check(item, `no visible item "${prefix}" among ${items.length}: ${items.slice(0, 30).map((i) => i.label).join(', ')}`);
+  const all = await items(page);
+  check(all.length > 0, 'attnlab.items() is empty: is Dear ImGui built with IMGUI_ENABLE_TEST_ENGINE?');
+  const item = all.find((i) => i.visible && i.label.startsWith(prefix));
+  check(item, `no visible item "${prefix}" among ${all.length}: ${all.slice(0, 30).map((i) => i.label).join(', ')}`);
   return item;
 }
-
-// Page coordinates (CSS px) of a point in an item, fx/fy in [0, 1] of its box.
-async function itemPoint(page, item, fx = 0.5, fy = 0.5) {
-  const box = await page.locator('#canvas').boundingBox();
-  return { x: box.x + item.x + item.width * fx, y: box.y + item.y + item.height * fy };
-}
-
-async function hoverItem(page, item, fx = 0.5, fy = 0.5) {
-  const p = await itemPoint(page, item, fx, fy);
-  await page.mouse.move(p.x, p.y);
-  await waitFrames(page, 2);
-  const hovered = await page.evaluate(() => window.attnlab.frameStats().hoveredItem);
-  check(hovered === item.label, `mouse on "${item.label}" hovers "${hovered}" instead`);
-  return p;
-}
-
-async function clickItem(page, item) {
-  await hoverItem(page, item);
-  await page.mouse.down();
-  await waitFrames(page, 2);
-  await page.mouse.up();
-  await waitFrames(page, 2);
-}
-
-// Minimal PNG decoder (8-bit RGB/RGBA, non-interlaced, as Chromium writes them) for a blank-canvas check.
-function decodePng(buffer) {
-  let pos = 8, width = 0, height = 0, channels = 0;
-  const idat = [];
-  while (pos < buffer.length) {
-    const len = buffer.readUInt32BE(pos);
-    const type = buffer.toString('latin1', pos + 4, pos + 8);
-    const body = buffer.subarray(pos + 8, pos + 8 + len);
-    if (type === 'IHDR') {
-      width = body.readUInt32BE(0);
-      height = body.readUInt32BE(4);
-      channels = body[9] === 6 ? 4 : 3;
-    } else if (type === 'IDAT') idat.push(body);
-    else if (type === 'IEND') break;
-    pos += 12 + len;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  const out = Buffer.alloc(height * stride);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)];
-    const src = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
-    const row = out.subarray(y * stride, (y + 1) * stride);
-    const prev = y > 0 ? out.subarray((y - 1) * stride, y * stride) : Buffer.alloc(stride);
-    for (let x = 0; x < stride; x++) {
-      const a = x >= channels ? row[x - channels] : 0, b = prev[x], c = x >= channels ? prev[x - channels] : 0;
-      let v = src[x];
-      if (filter === 1) v += a;
-      else if (filter === 2) v += b;
-      else if (filter === 3) v += (a + b) >> 1;
-      else if (filter === 4) {
-        const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
-        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-      }
-      row[x] = v & 0xff;
-    }
-  }
-  return { width, height, channels, data: out };
-}
+const clickItem = (page, item) => clickAt(page, item);
 
 async function screenshot(page, name) {
-  mkdirSync(shotDir, { recursive: true });
-  const buffer = await page.locator('#canvas').screenshot({ path: join(shotDir, name) });
-  const png = decodePng(buffer);
-  const colours = new Set();
-  for (let i = 0; i < png.width * png.height; i += 7) {
-    const o = i * png.channels;
-    colours.add((png.data[o] << 16) | (png.data[o + 1] << 8) | png.data[o + 2]);
-  }
-  check(colours.size >= 60, `${name}: only ${colours.size} distinct colours (blank or garbled canvas?)`);
-  return `${name} ${png.width}x${png.height}`;
+  const { distinct } = await checkDrawn(page, name);
+  return `${name} (${distinct} colours)`;
 }
 
 // ---------------------------------------------------------------- tests
-const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
-
 test('saturation lab: setState moves d_k; unscaled saturates at 1024, scaled stays spread', async () => {
   const { page, problems, close } = await openPage();
   try {
@@ -391,40 +271,4 @@ for (const dpr of [1, 2]) {
 }
 
 // ---------------------------------------------------------------- runner
-async function main() {
-  for (const f of ['index.html', 'index.js', 'index.wasm']) {
-    if (!existsSync(join(webDir, f))) {
-      console.error(`tests/browser/saturation: ${join(webDir, f)} missing: build the page first`);
-      console.log('0 passed, 1 failed');
-      process.exit(1);
-    }
-  }
-  server = await startServer({ root: webDir, port: 0 });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  let passed = 0, failed = 0;
-  try {
-    for (const t of tests) {
-      if (only && !t.name.includes(only)) continue;
-      const start = Date.now();
-      try {
-        const note = await t.fn();
-        passed++;
-        console.log(`PASS ${t.name} (${Date.now() - start} ms)${note ? ': ' + note : ''}`);
-      } catch (err) {
-        failed++;
-        console.log(`FAIL ${t.name} (${Date.now() - start} ms): ${err instanceof Failure ? err.message : err.stack}`);
-      }
-    }
-  } finally {
-    await browser.close();
-    server.server.close();
-  }
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
-}
-
-main().catch((err) => {
-  console.error(err);
-  console.log('0 passed, 1 failed');
-  process.exit(1);
-});
+run();
