@@ -183,7 +183,7 @@ export async function checkDrawn(page, name) {
   const stats = colourStats(png);
   check(stats.distinct >= 40, `${name}: only ${stats.distinct} distinct colours on the canvas (blank or garbled?)`);
   check(stats.topShare < 0.995, `${name}: ${(stats.topShare * 100).toFixed(1)}% of the canvas is one colour`);
-  return { path, ...stats };
+  return { path, ...stats, width: png.width, height: png.height };
 }
 
 // Items (widgets) of the last frame, in CSS pixels relative to the canvas.

@@ -13,34 +13,20 @@
 //
 // Every page test fails on a console error, an uncaught page error, or a request that leaves the local server.
 import { chromium } from 'playwright-core';
+import {
+  CHROMIUM_ARGS, Failure, argValue, check, checkDrawn, clickItem, colourStats, decodePng, repo, screenshotCanvas,
+  shotDir, waitFrames, waitReady, webDir,
+} from './harness.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { inflateSync } from 'node:zlib';
 import { startServer } from '../../web/dev-server.mjs';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const argValue = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
-};
-const webDir = resolve(repo, argValue('--web', process.env.ATTNLAB_WEB_DIR || 'build/web'));
 const only = argValue('--only', '');
-const shotDir = resolve(repo, 'build/screenshots');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--enable-unsafe-swiftshader', '--use-angle=swiftshader',
-];
-
 // ---------------------------------------------------------------- small helpers
-class Failure extends Error {}
-function check(condition, message) {
-  if (!condition) throw new Failure(message);
-}
 function equalJson(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -49,66 +35,6 @@ function tokenTexts(state) {
   const tokens = state && state.tokens;
   if (!Array.isArray(tokens)) return tokens;
   return tokens.map((t) => (typeof t === 'string' ? t : t && (t.text ?? t.token ?? t.str ?? t.value)));
-}
-
-// Minimal PNG decoder (8-bit RGB/RGBA, non-interlaced, as Chromium writes them) -> {width, height, channels, data}.
-function decodePng(buffer) {
-  check(buffer.readUInt32BE(0) === 0x89504e47, 'screenshot is not a PNG');
-  let pos = 8, width = 0, height = 0, colorType = 0;
-  const idat = [];
-  while (pos < buffer.length) {
-    const len = buffer.readUInt32BE(pos);
-    const type = buffer.toString('latin1', pos + 4, pos + 8);
-    const body = buffer.subarray(pos + 8, pos + 8 + len);
-    if (type === 'IHDR') {
-      width = body.readUInt32BE(0);
-      height = body.readUInt32BE(4);
-      check(body[8] === 8 && body[12] === 0, 'unsupported PNG (bit depth/interlace)');
-      colorType = body[9];
-    } else if (type === 'IDAT') idat.push(body);
-    else if (type === 'IEND') break;
-    pos += 12 + len;
-  }
-  const channels = colorType === 6 ? 4 : colorType === 2 ? 3 : 0;
-  check(channels, `unsupported PNG colour type ${colorType}`);
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  const out = Buffer.alloc(height * stride);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)];
-    const src = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
-    const row = out.subarray(y * stride, (y + 1) * stride);
-    const prev = y > 0 ? out.subarray((y - 1) * stride, y * stride) : Buffer.alloc(stride);
-    for (let x = 0; x < stride; x++) {
-      const a = x >= channels ? row[x - channels] : 0;
-      const b = prev[x];
-      const c = x >= channels ? prev[x - channels] : 0;
-      let v = src[x];
-      if (filter === 1) v += a;
-      else if (filter === 2) v += b;
-      else if (filter === 3) v += (a + b) >> 1;
-      else if (filter === 4) {
-        const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
-        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-      }
-      row[x] = v & 0xff;
-    }
-  }
-  return { width, height, channels, data: out };
-}
-
-// Distinct colours and the share of the most common one (the clear colour, on an empty canvas ~100%).
-function colourStats(png) {
-  const counts = new Map();
-  const n = png.width * png.height;
-  for (let i = 0; i < n; i++) {
-    const o = i * png.channels;
-    const key = (png.data[o] << 16) | (png.data[o + 1] << 8) | png.data[o + 2];
-    counts.set(key, (counts.get(key) || 0) + 1);
-  }
-  let top = 0;
-  for (const c of counts.values()) top = Math.max(top, c);
-  return { distinct: counts.size, topShare: top / n };
 }
 
 // ---------------------------------------------------------------- page harness
@@ -140,21 +66,6 @@ async function openPage({ dpr = 1, width = 1280, height = 800, allowed, initScri
 
 const fromServer = (url) => url.startsWith(server.url);
 
-async function waitReady(page, timeout = 30000) {
-  await page.waitForFunction(() => document.body.getAttribute('data-state') !== 'loading', null, { timeout });
-  const state = await page.evaluate(() => document.body.getAttribute('data-state'));
-  if (state !== 'ready') {
-    const message = await page.evaluate(() => document.getElementById('error-text')?.textContent);
-    throw new Failure(`page did not start: state "${state}", message: ${message}`);
-  }
-}
-
-// Waits until the page has drawn `frames` more frames.
-async function waitFrames(page, frames = 3) {
-  const start = await page.evaluate(() => window.attnlab.frameStats().frames);
-  await page.waitForFunction((n) => window.attnlab.frameStats().frames >= n, start + frames, { timeout: 10000 });
-}
-
 async function canvasGeometry(page) {
   return page.evaluate(() => {
     const c = document.getElementById('canvas');
@@ -169,21 +80,6 @@ async function checkBackingStore(page, label) {
   check(g.width === ew && g.height === eh,
     `${label}: canvas backing store ${g.width}x${g.height}, expected CSS ${g.cssWidth}x${g.cssHeight} x DPR ${g.dpr} = ${ew}x${eh}`);
   return g;
-}
-
-async function screenshotCanvas(page, name) {
-  mkdirSync(shotDir, { recursive: true });
-  const path = join(shotDir, name);
-  const buffer = await page.locator('#canvas').screenshot({ path });
-  return { path, png: decodePng(buffer) };
-}
-
-async function checkDrawn(page, name) {
-  const { path, png } = await screenshotCanvas(page, name);
-  const stats = colourStats(png);
-  check(stats.distinct >= 40, `${name}: only ${stats.distinct} distinct colours on the canvas (blank or garbled?)`);
-  check(stats.topShare < 0.995, `${name}: ${(stats.topShare * 100).toFixed(1)}% of the canvas is one colour`);
-  return { path, ...stats, width: png.width, height: png.height };
 }
 
 async function setStateAndCheckTokens(page, text, expected) {
@@ -203,20 +99,6 @@ async function findSentenceField(page) {
                 items.find((i) => i.visible && /text/i.test(i.label));
   check(field, `no visible sentence field among ${items.length} items: ${items.slice(0, 12).map((i) => i.label).join(', ')}`);
   return field;
-}
-
-// Clicks the centre of an item (CSS pixels relative to the canvas) and checks ImGui saw the mouse on it.
-async function clickItem(page, item) {
-  const box = await page.locator('#canvas').boundingBox();
-  const x = box.x + item.x + item.width / 2, y = box.y + item.y + item.height / 2;
-  await page.mouse.move(x, y);
-  await waitFrames(page, 2);
-  const hovered = await page.evaluate(() => window.attnlab.frameStats().hoveredItem);
-  check(hovered === item.label, `mouse at the centre of "${item.label}" hovers "${hovered}" instead`);
-  await page.mouse.down();
-  await waitFrames(page, 2);
-  await page.mouse.up();
-  await waitFrames(page, 2);
 }
 
 // ---------------------------------------------------------------- tests
