@@ -17,8 +17,10 @@ void drawInspector(AppState& s, const Fonts& fonts) {
   ImGui::BeginChild("inspector", ImVec2(0, 0), true);
   const CellRef& active = s.activeCell();
   if (!active.valid() || !s.pipeline.hasTrace()) {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Hover any cell to see how it was computed; click it to pin. Orange outlines show what it "
                         "is computed from.");
+    ImGui::PopTextWrapPos();
     ImGui::EndChild();
     return;
   }

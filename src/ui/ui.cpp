@@ -11,6 +11,7 @@
 #include "ui/controls.h"
 #include "ui/explain.h"
 #include "ui/inspector.h"
+#include "ui/share_panel.h"
 #include "ui/state_json.h"
 #include "ui/steps/step.h"
 #include "ui/theme.h"
@@ -140,6 +141,7 @@ void App::frame(const Fonts& fonts) {
   drawStepList(s);
   ImGui::Spacing();
   if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) drawModelControls(s);
+  drawSharePanel(s);
   ImGui::EndChild();
   ImGui::SameLine();
 

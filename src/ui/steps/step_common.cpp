@@ -95,7 +95,8 @@ RowFit fitRow(std::initializer_list<int> columnCounts, float extraEm) {
   const int n = static_cast<int>(columnCounts.size());
   int total = 0;
   for (int c : columnCounts) total += std::max(c, 1);
-  const float avail = std::max(ImGui::GetContentRegionAvail().x - n * 7.5f * em - extraEm * em, 4.0f * em);
+  // Overhead per grid: its row labels (~5 em) and the operator after it (~2 em).
+  const float avail = std::max(ImGui::GetContentRegionAvail().x - n * 7.0f * em + 2.0f * em - extraEm * em, 4.0f * em);
   const float uniform = avail / total;
   RowFit fit;
   for (int c : columnCounts) {
@@ -108,11 +109,12 @@ RowFit fitRow(std::initializer_list<int> columnCounts, float extraEm) {
 
 void RowFit::apply(GridSpec& spec, int index) const {
   spec.cellWidth = widths[index];
+  const int rows = static_cast<int>(spec.transposed ? spec.values->cols() : spec.values->rows());
   if (height > 0) {
-    spec.cellHeight = height;
+    // Narrow windows: cells get thin, but a few token rows stay tall enough for their labels.
+    spec.cellHeight = rows <= 40 ? std::max(height, 1.1f * ImGui::GetFontSize()) : height;
   } else {  // big matrices: grids with the same number of rows (tokens) still line up
     const float em = ImGui::GetFontSize();
-    const int rows = static_cast<int>(spec.transposed ? spec.values->cols() : spec.values->rows());
     spec.cellHeight = std::clamp(24.0f * em / std::max(rows, 1), 0.2f, 1.45f * em);
   }
 }

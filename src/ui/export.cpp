@@ -1,0 +1,157 @@
+// Exports for the Share panel (see export.h).
+#include "ui/export.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "ui/explain.h"
+#include "ui/steps/step.h"
+
+namespace ui {
+
+namespace {
+
+bool isOneOf(const std::string& name, std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (name == n) return true;
+  return false;
+}
+
+bool rowsAreKeys(const std::string& n) { return isOneOf(n, {"E", "PE", "X", "K", "V"}); }
+bool rowsAreQueries(const std::string& n) {
+  return isOneOf(n, {"Eq", "PEq", "Xq", "Q", "S", "S_scaled", "S_masked", "A", "O", "concat", "output"});
+}
+bool colsAreKeys(const std::string& n) { return isOneOf(n, {"S", "S_scaled", "S_masked", "A"}); }
+
+std::string csvField(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string csvNumber(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::vector<std::string> labelsFor(const std::vector<attn::Token>& tokens, bool useTokens, int count) {
+  std::vector<std::string> out;
+  if (useTokens && static_cast<int>(tokens.size()) == count) return tokenLabels(tokens);
+  for (int i = 0; i < count; ++i) out.push_back("d" + std::to_string(i));
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& exportableMatrices() {
+  static const std::vector<std::string> names = {"E", "PE", "X", "Xq", "Wq", "Wk", "Wv", "Q", "K", "V", "S",
+                                                 "S_scaled", "S_masked", "A", "O", "concat", "W_o", "output"};
+  return names;
+}
+
+bool matrixIsPerHead(const std::string& n) {
+  return isOneOf(n, {"Wq", "Wk", "Wv", "Q", "K", "V", "S", "S_scaled", "S_masked", "A", "O"});
+}
+
+std::string matrixToCsv(const attn::Trace& trace, const std::string& name, int head) {
+  const attn::Matrix* m = matrixOf(trace, name, head);
+  if (!m) return "";
+  const int rows = static_cast<int>(m->rows()), cols = static_cast<int>(m->cols());
+  const auto rowLabels = rowsAreKeys(name)      ? labelsFor(trace.tokens, true, rows)
+                         : rowsAreQueries(name) ? labelsFor(trace.queryTokens, true, rows)
+                                                : labelsFor({}, false, rows);
+  const auto colLabels = labelsFor(trace.tokens, colsAreKeys(name), cols);
+  std::string out = csvField(colsAreKeys(name) ? "query \\ key" : "token");
+  for (const auto& l : colLabels) out += "," + csvField(l);
+  out += "\r\n";
+  for (int r = 0; r < rows; ++r) {
+    out += csvField(rowLabels[r]);
+    for (int c = 0; c < cols; ++c) out += "," + csvNumber((*m)(r, c));
+    out += "\r\n";
+  }
+  return out;
+}
+
+std::string csvFileName(const std::string& name, int head) {
+  std::string out = "attnlab-" + name;
+  if (matrixIsPerHead(name)) out += "-head" + std::to_string(head + 1);
+  return out + ".csv";
+}
+
+std::string announcement(const AppState& s) {
+  const auto& all = steps();
+  if (s.step < 0 || s.step >= static_cast<int>(all.size())) return "";
+  std::string out = "Step " + std::to_string(s.step + 1) + " of " + std::to_string(all.size()) + ": " +
+                    all[s.step].title + ".";
+  if (!s.error.empty()) out += " Error: " + s.error + ".";
+  if (!s.pipeline.hasTrace()) return out;
+  const attn::Trace& t = s.trace();
+  const std::string id = all[s.step].id;
+  const char* name = nullptr;
+  const char* what = nullptr;
+  if (id == "score") name = "S", what = "Scores";
+  else if (id == "scale") name = "S_scaled", what = "Scaled scores";
+  else if (id == "mask") name = "S_masked", what = "Masked scores";
+  else if (s.step >= stepIndexOf("softmax") && stepIndexOf("softmax") >= 0) name = "A", what = "Weights";
+  const int focus = s.config.focus;
+  if (focus < 0 || focus >= static_cast<int>(t.queryTokens.size())) return out;
+  const std::string focusLabel = tokenLabel(t.queryTokens, focus);
+  const attn::Matrix* m = name ? matrixOf(t, name, s.head) : nullptr;
+  if (!m || focus >= m->rows()) return out + " Focus: “" + focusLabel + "”.";
+  out += " " + std::string(what) + " of “" + focusLabel + "”";
+  if (s.config.heads > 1) out += " (head " + std::to_string(s.head + 1) + ")";
+  out += ":";
+  const auto keys = tokenLabels(t.tokens);
+  const int cols = static_cast<int>(m->cols());
+  const int shown = std::min(cols, 24);
+  for (int c = 0; c < shown; ++c) {
+    out += (c ? ", " : " ") + (c < static_cast<int>(keys.size()) ? keys[c] : "d" + std::to_string(c)) + " " +
+           num((*m)(focus, c), 3);
+  }
+  if (shown < cols) out += ", and " + std::to_string(cols - shown) + " more";
+  return out + ".";
+}
+
+bool sanitizeUtf8(std::string* text) {
+  const std::string& in = *text;
+  std::string out;
+  out.reserve(in.size());
+  bool replaced = false;
+  size_t i = 0;
+  while (i < in.size()) {
+    const unsigned char c = static_cast<unsigned char>(in[i]);
+    int len = 0;
+    unsigned cp = 0, min = 0;
+    if (c < 0x80) len = 1, cp = c;
+    else if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07, min = 0x10000;
+    bool ok = len > 0 && i + len <= in.size();
+    for (int k = 1; ok && k < len; ++k) {
+      const unsigned char cc = static_cast<unsigned char>(in[i + k]);
+      if ((cc & 0xC0) != 0x80) ok = false;
+      else cp = (cp << 6) | (cc & 0x3F);
+    }
+    if (ok && (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))) ok = false;
+    if (ok) {
+      out.append(in, i, len);
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      replaced = true;
+      ++i;
+    }
+  }
+  if (replaced) *text = std::move(out);
+  return replaced;
+}
+
+}  // namespace ui

@@ -1,0 +1,124 @@
+// The Share panel (see share_panel.h).
+#include "ui/share_panel.h"
+
+#include <vector>
+
+#include "core/errors.h"
+#include "core/json_io.h"
+#include "imgui.h"
+#include "ui/export.h"
+#include "ui/steps/step.h"
+#include "ui/url_state.h"
+
+namespace ui {
+
+namespace {
+ShareHandler gHandler = nullptr;
+std::string gStatus;
+bool gStatusOk = true;
+double gStatusUntil = 0;
+std::string gMatrix;  // chosen in the combo; "" = the pinned/hovered one (else A)
+constexpr size_t kMaxImportBytes = 64u << 20;
+
+double now() { return ImGui::GetCurrentContext() ? ImGui::GetTime() : 0.0; }
+}  // namespace
+
+void setShareHandler(ShareHandler handler) { gHandler = handler; }
+
+void setShareStatus(const std::string& text, bool ok) {
+  gStatus = text;
+  gStatusOk = ok;
+  gStatusUntil = now() + 4.0;
+}
+
+std::string importConfigBytes(AppState& s, const std::string& fileName, std::string bytes) {
+  const std::string what = "Import of " + (fileName.empty() ? std::string("the file") : "“" + fileName + "”") + ": ";
+  if (bytes.size() > kMaxImportBytes)
+    return s.error = what + "the file is " + std::to_string(bytes.size() >> 20) + " MB; a Config JSON is at most " +
+                     std::to_string(kMaxImportBytes >> 20) + " MB";
+  if (bytes.empty()) return s.error = what + "the file is empty";
+  const bool replaced = sanitizeUtf8(&bytes);
+  attn::Config config;
+  try {
+    std::vector<std::string> warnings;
+    config = attn::configFromJson(bytes, &warnings);
+  } catch (const std::exception& e) {
+    return s.error = what + e.what();
+  }
+  const std::string err = s.apply(config);
+  if (!err.empty()) return s.error = what + err;
+  s.textBuffer = s.config.text;
+  s.queryBuffer = s.config.queryText;
+  s.pinned = CellRef{};
+  s.notice = replaced ? "Imported " + fileName + ": invalid UTF-8 in the file was replaced by U+FFFD (�)"
+                      : "Imported " + fileName;
+  return "";
+}
+
+std::string applyLink(AppState& s, const std::string& fragmentIn) {
+  std::string fragment = fragmentIn;
+  if (!fragment.empty() && fragment[0] == '#') fragment.erase(0, 1);
+  bool replaced = false;
+  if (fragment.rfind("v1.", 0) == 0 && fragment.size() < (4u << 20)) {
+    std::string json;
+    if (base64UrlDecode(fragment.substr(3), &json) && sanitizeUtf8(&json)) {
+      replaced = true;
+      fragment = "v1." + base64UrlEncode(json);
+    }
+  }
+  const std::string err = applyUrlState(s, fragment);
+  if (!err.empty()) return s.error = "The link could not be opened: " + err + " (showing the default state)";
+  s.error.clear();
+  if (replaced) s.notice = "invalid UTF-8 in the link's text was replaced by U+FFFD (�)";
+  return "";
+}
+
+void drawSharePanel(AppState& s) {
+  if (!ImGui::CollapsingHeader("Share & export")) return;
+  const float em = ImGui::GetFontSize();
+  const float w = ImGui::GetContentRegionAvail().x;
+  ImGui::BeginDisabled(gHandler == nullptr);
+  if (ImGui::Button("Copy link", ImVec2(w, 0))) {
+    const bool ok = gHandler("copy-link", "", "text/plain", encodeUrlState(s));
+    setShareStatus(ok ? "✓ Link copied: paste it anywhere to reopen exactly this view" : "✗ Could not copy the link",
+                   ok);
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The address holds the whole state; this copies it.");
+  if (ImGui::Button("Export trace (JSON)", ImVec2(w, 0)) && s.pipeline.hasTrace())
+    gHandler("download", "attnlab-trace.json", "application/json", attn::traceToJson(s.trace(), -1));
+  if (ImGui::Button("Export config (JSON)", ImVec2(w, 0)))
+    gHandler("download", "attnlab-config.json", "application/json", attn::configToJson(s.config, 2));
+
+  // Which matrix: the pinned/hovered one unless one was chosen.
+  const CellRef& active = s.activeCell();
+  const std::string autoName = active.valid() ? active.matrix : "A";
+  const std::string chosen = gMatrix.empty() ? autoName : gMatrix;
+  const int head = active.valid() && gMatrix.empty() ? active.head : s.head;
+  const std::string preview = gMatrix.empty() ? chosen + " (pinned/hovered)" : chosen;
+  ImGui::SetNextItemWidth(w - 4.5f * em - ImGui::GetStyle().ItemSpacing.x);
+  if (ImGui::BeginCombo("##csvmatrix", preview.c_str())) {
+    if (ImGui::Selectable("pinned/hovered matrix", gMatrix.empty())) gMatrix.clear();
+    for (const std::string& n : exportableMatrices())
+      if (ImGui::Selectable(n.c_str(), gMatrix == n)) gMatrix = n;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("CSV", ImVec2(4.5f * em, 0)) && s.pipeline.hasTrace()) {
+    const std::string csv = matrixToCsv(s.trace(), chosen, head);
+    if (csv.empty()) setShareStatus("✗ No matrix " + chosen + " in this trace", false);
+    else gHandler("download", csvFileName(chosen, head), "text/csv", csv);
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Export the matrix as CSV: token labels in the first row and column");
+  if (ImGui::Button("Export view (PNG)", ImVec2(w, 0)))
+    gHandler("png", std::string("attnlab-") + steps()[s.step].id + ".png", "image/png", "");
+  if (ImGui::Button("Import config…", ImVec2(w, 0))) gHandler("import", "", "", "");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A Config JSON as the CLI reads it; or drop the file on the page");
+  ImGui::EndDisabled();
+  if (!gStatus.empty() && now() < gStatusUntil) {
+    ImGui::PushStyleColor(ImGuiCol_Text, gStatusOk ? IM_COL32(20, 120, 40, 255) : IM_COL32(190, 30, 30, 255));
+    ImGui::TextWrapped("%s", gStatus.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+}  // namespace ui
