@@ -33,6 +33,9 @@ struct BenchArgs {
   std::string type = "float";
   bool withTrace = false;
   std::string format = "text";
+  std::string dumpDir;       // write inputs and output per size as raw float32 (tests/bench/run.sh compares them)
+  bool incremental = false;  // time attn::Pipeline updates: full vs scale-only vs mask-only vs focus-only
+  std::string incrementalSize = "64:512:8";
 };
 
 struct BenchResult {
@@ -92,11 +95,21 @@ double pipelineFlops(const BenchSize& s) {
   return 3 * 2 * L * d * (h * dk) + h * 2 * L * L * dk + h * 2 * L * L * dv + 2 * L * (h * dv) * d;
 }
 
+// Reproducible "normal" numbers, bit for bit the same natively and in WebAssembly (std::normal_distribution is not:
+// libstdc++ and Emscripten's libc++ implement it differently): mt19937_64's sequence is fixed by the standard, 53 bits
+// of each draw make a uniform in [0,1) exactly, and the sum of 12 uniforms minus 6 has mean 0 and variance 1
+// (Irwin-Hall; exact in double arithmetic, no libm). The benchmark only needs N(0,1)-like magnitudes, and the same
+// inputs on every platform so the outputs can be compared (tests/bench/run.sh).
+double portableNormal(std::mt19937_64& rng) {
+  double sum = 0;
+  for (int i = 0; i < 12; ++i) sum += static_cast<double>(rng() >> 11) * 0x1.0p-53;
+  return sum - 6.0;
+}
+
 template <typename T>
 attn::MatrixT<T> randomMatrix(int rows, int cols, double stddev, std::mt19937_64& rng) {
-  std::normal_distribution<double> normal(0.0, stddev);
   attn::MatrixT<T> m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<T>(normal(rng));
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<T>(stddev * portableNormal(rng));
   return m;
 }
 
@@ -111,9 +124,9 @@ double msSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// One full multi-head pass with the core kernels; returns a checksum so the work cannot be optimised away.
+// One full multi-head pass with the core kernels: (L,d_model) -> (L,d_model).
 template <typename T>
-double attentionPass(const attn::MatrixT<T>& X, const attn::MatrixT<T>& Wq, const attn::MatrixT<T>& Wk,
+attn::MatrixT<T> attentionPass(const attn::MatrixT<T>& X, const attn::MatrixT<T>& Wq, const attn::MatrixT<T>& Wk,
                      const attn::MatrixT<T>& Wv, const attn::MatrixT<T>& Wo, const BenchSize& s) {
   namespace k = attn::kernels;
   const int dK = s.dK();
@@ -129,12 +142,23 @@ double attentionPass(const attn::MatrixT<T>& X, const attn::MatrixT<T>& Wq, cons
     k::softmaxRowsInPlace<T>(weights);                                      // (L,L)
     outputs[h] = k::weightedSum<T>(weights, V.middleCols(h * dK, dK));   // (L,L)·(L,d_v) -> (L,d_v)
   }
-  const attn::MatrixT<T> output = k::outputProjection<T>(k::concatHeads<T>(outputs), Wo);  // (L,d_model)
-  return static_cast<double>(output.sum());
+  return k::outputProjection<T>(k::concatHeads<T>(outputs), Wo);  // (L,h·d_v)·(h·d_v,d_model) -> (L,d_model)
+}
+
+// Raw little-endian float32, row-major, no header (numpy.fromfile(path, "<f4").reshape(rows, cols)).
+template <typename T>
+void writeFloat32(const std::string& path, const attn::MatrixT<T>& m) {
+  std::vector<float> values(static_cast<size_t>(m.size()));
+  for (Eigen::Index i = 0; i < m.size(); ++i) values[static_cast<size_t>(i)] = static_cast<float>(m.data()[i]);
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  if (!file) throw attn::InputError("--dump: cannot write " + path);
+  const size_t written = std::fwrite(values.data(), sizeof(float), values.size(), file);
+  std::fclose(file);
+  if (written != values.size()) throw attn::InputError("--dump: short write to " + path);
 }
 
 template <typename T>
-BenchResult benchKernels(const BenchSize& size, int repeats) {
+BenchResult benchKernels(const BenchSize& size, int repeats, const std::string& dumpDir) {
   std::mt19937_64 rng(42);
   const int width = size.heads * size.dK();
   const double glorot = 1.0 / std::sqrt(static_cast<double>(size.dModel));
@@ -144,12 +168,25 @@ BenchResult benchKernels(const BenchSize& size, int repeats) {
   const auto Wv = randomMatrix<T>(size.dModel, width, glorot, rng);
   const auto Wo = randomMatrix<T>(width, size.dModel, glorot, rng);
 
-  volatile double sink = attentionPass<T>(X, Wq, Wk, Wv, Wo, size);  // warm-up: caches, allocator, page faults
+  // Warm-up (caches, allocator, page faults); its output is what --dump writes.
+  const attn::MatrixT<T> first = attentionPass<T>(X, Wq, Wk, Wv, Wo, size);
+  if (!dumpDir.empty()) {
+    const std::string stem = dumpDir + "/" + std::to_string(size.tokens) + "_" + std::to_string(size.dModel) + "_" +
+                             std::to_string(size.heads) + "_";
+    writeFloat32<T>(stem + "X.f32", X);
+    writeFloat32<T>(stem + "Wq.f32", Wq);
+    writeFloat32<T>(stem + "Wk.f32", Wk);
+    writeFloat32<T>(stem + "Wv.f32", Wv);
+    writeFloat32<T>(stem + "Wo.f32", Wo);
+    writeFloat32<T>(stem + "out.f32", first);
+  }
+  volatile double sink = static_cast<double>(first.sum());  // the checksum keeps the work from being optimised away
   std::vector<double> times;
   for (int r = 0; r < repeats; ++r) {
     const auto start = Clock::now();
-    sink = sink + attentionPass<T>(X, Wq, Wk, Wv, Wo, size);
+    const attn::MatrixT<T> output = attentionPass<T>(X, Wq, Wk, Wv, Wo, size);
     times.push_back(msSince(start));
+    sink = sink + static_cast<double>(output(0, 0));
   }
   BenchResult result;
   result.size = size;
@@ -183,18 +220,114 @@ double benchTrace(const BenchSize& size, int repeats) {
   return medianOf(times);
 }
 
+// Incremental recompute (attn::Pipeline, the product path: double, every intermediate kept) at one size: how long an
+// update takes when the config changes in one way, and which stages it ran (from stageRuns(), not assumed).
+struct IncrementalRow {
+  std::string change;
+  double medianMs = 0, minMs = 0;
+  std::string firstStage;           // earliest stage the update ran ("none")
+  std::vector<std::string> stages;  // every stage whose run counter went up during one update
+};
+
+std::vector<IncrementalRow> benchIncremental(const BenchSize& size, int repeats) {
+  attn::Config base;
+  std::string text;
+  static const char* const kWords[] = {"the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "and"};
+  for (int i = 0; i < size.tokens; ++i) text += std::string(i ? " " : "") + kWords[i % 10] + std::to_string(i);
+  base.text = text;
+  base.keepPunctuation = false;
+  base.dModel = size.dModel;
+  base.heads = size.heads;
+  base.dK = base.dV = size.dK();
+  base.scaleKind = attn::ScaleKind::Custom;
+  base.customScale = 1.0 / std::sqrt(static_cast<double>(size.dK()));
+
+  using Change = void (*)(attn::Config&, int);
+  const std::vector<std::pair<std::string, Change>> changes = {
+      {"full (seed: new embeddings and weights)", [](attn::Config& c, int i) { c.seed = 1 + (i & 1); }},
+      {"d_model (new shapes)", [](attn::Config& c, int i) { if (i & 1) { c.dModel /= 2; c.dK /= 2; c.dV /= 2; } }},
+      {"scale only", [](attn::Config& c, int i) { c.customScale *= (i & 1) ? 0.5 : 1.0; }},
+      {"mask only (none <-> causal)",
+       [](attn::Config& c, int i) { c.mask = (i & 1) ? attn::MaskKind::Causal : attn::MaskKind::None; }},
+      {"focus token only", [](attn::Config& c, int i) { c.focus = i & 1; }},
+  };
+  std::vector<IncrementalRow> rows;
+  for (const auto& [name, change] : changes) {
+    attn::Pipeline pipeline;
+    pipeline.update(base);  // the state the change starts from
+    IncrementalRow row;
+    row.change = name;
+    std::vector<double> times;
+    for (int r = 0; r <= repeats; ++r) {  // r = 0: warm-up (and the run whose stages are reported)
+      attn::Config next = base;
+      change(next, r + 1);  // odd r+1: changed; even: back to the base value, also a change
+      const auto before = pipeline.stageRuns();
+      const auto start = Clock::now();
+      pipeline.update(next);
+      const double ms = msSince(start);
+      if (r == 0) {
+        row.firstStage = pipeline.lastFirstStage() == attn::Stage::Count ? "none"
+                                                                         : attn::stageName(pipeline.lastFirstStage());
+        for (int st = 0; st < static_cast<int>(attn::Stage::Count); ++st) {
+          if (pipeline.stageRuns()[st] != before[st]) row.stages.push_back(attn::stageName(static_cast<attn::Stage>(st)));
+        }
+      } else {
+        times.push_back(ms);
+      }
+    }
+    row.medianMs = medianOf(times);
+    row.minMs = *std::min_element(times.begin(), times.end());
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 std::string fixed(double value, int decimals) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
   return buffer;
 }
 
+void runIncremental(const BenchArgs& args) {
+  const std::vector<BenchSize> sizes = parseSizes(args.incrementalSize);
+  if (sizes.size() != 1) throw attn::InputError("--incremental-size takes one L:d_model:heads");
+  const BenchSize size = sizes[0];
+  const std::vector<IncrementalRow> rows = benchIncremental(size, args.repeats);
+  if (args.format == "json") {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& r : rows) {
+      out.push_back({{"change", r.change}, {"L", size.tokens}, {"d_model", size.dModel}, {"heads", size.heads},
+                     {"repeats", args.repeats}, {"ms_median", r.medianMs}, {"ms_min", r.minMs},
+                     {"first_stage", r.firstStage}, {"stages_run", r.stages}});
+    }
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  std::cout << "# incremental recompute with attn::Pipeline at L=" << size.tokens << " d_model=" << size.dModel
+            << " heads=" << size.heads << " (double, every intermediate kept; median of " << args.repeats
+            << "; stages from stageRuns())\n";
+  size_t width = 6;
+  for (const auto& r : rows) width = std::max(width, r.change.size());
+  std::cout << padRight("change", static_cast<int>(width)) << "  " << padLeft("ms_median", 9) << "  "
+            << padLeft("ms_min", 9) << "  stages run\n";
+  for (const auto& r : rows) {
+    std::string stages;
+    for (const auto& st : r.stages) stages += (stages.empty() ? "" : ",") + st;
+    std::cout << padRight(r.change, static_cast<int>(width)) << "  " << padLeft(fixed(r.medianMs, 3), 9) << "  "
+              << padLeft(fixed(r.minMs, 3), 9) << "  " << (stages.empty() ? "(none)" : stages) << "\n";
+  }
+}
+
 void runBench(const BenchArgs& args) {
+  if (args.incremental) {
+    runIncremental(args);
+    return;
+  }
   const std::vector<BenchSize> sizes = parseSizes(args.sizes);
   std::vector<BenchResult> results;
   for (const auto& size : sizes) {
-    BenchResult result = args.type == "float" ? benchKernels<float>(size, args.repeats)
-                                              : benchKernels<double>(size, args.repeats);
+    BenchResult result = args.type == "float" ? benchKernels<float>(size, args.repeats, args.dumpDir)
+                                              : benchKernels<double>(size, args.repeats, args.dumpDir);
     if (args.withTrace) result.traceMedianMs = benchTrace(size, args.repeats);
     results.push_back(result);
   }
@@ -260,6 +393,13 @@ Command addBenchCommand(CLI::App& parent) {
       ->check(CLI::IsMember({"float", "double"}))
       ->capture_default_str();
   app->add_flag("--with-trace", args->withTrace, "Also time the core's computeTrace() (double, all intermediates)");
+  app->add_option("--dump", args->dumpDir,
+                  "Write each size's inputs and output as raw float32 to this existing folder "
+                  "(L_dmodel_heads_{X,Wq,Wk,Wv,Wo,out}.f32)");
+  app->add_flag("--incremental", args->incremental,
+                "Instead: time attn::Pipeline updates (full, d_model, scale, mask, focus) and list the stages run");
+  app->add_option("--incremental-size", args->incrementalSize, "L:d_model:heads for --incremental")
+      ->capture_default_str();
   addFormatOption(app, &args->format);
   return {app, [args] { runBench(*args); }};
 }
