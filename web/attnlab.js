@@ -5,7 +5,10 @@
 //  - bridges the clipboard (Emscripten's GLFW clipboard is a stub): text pasted into the page is handed to ImGui,
 //    copies from ImGui go to navigator.clipboard;
 //  - fetches the CJK font (fonts/cjk.ttc, 5 MB) only when the texts in use contain CJK characters;
-//  - defines window.attnlab = {ready, getState(), setState(partial), trace(), frameStats()}.
+//  - keeps the state in the address (#v1.…), with history entries per step, and does the Share panel's work:
+//    copy link, downloads (JSON, CSV, PNG), import of a Config JSON by file picker or drop;
+//  - fills the aria-live region with the current step and the focused row's numbers;
+//  - defines window.attnlab = {ready, getState(), setState(partial), trace(), frameStats(), ...}.
 // No network request goes anywhere but the page's own folder.
 (function () {
   'use strict';
@@ -71,9 +74,11 @@
     // Hooks the C++ side calls (src/app/web_main.cpp).
     attnlabFirstFrame: function () {
       running = true;
+      openLinkOfAddress();
       setState('ready');
       resolveReady(window.attnlab);
     },
+    attnlabShare: share,
     attnlabFatal: function (message) { fail(message); },
     attnlabRequestFallbackFont: requestFallbackFont,
     attnlabMeasureGlyph: measureGlyph,
@@ -185,6 +190,188 @@
     for (var i = 0, n = width * height; i < n; i++) heap[ptr + i] = rgba[i * 4 + 3];
   }
 
+  // ---- share: link in the address, history, downloads, PNG, import ----
+  // The address's fragment ("#v1.<base64url JSON>") is the whole state (src/ui/url_state.h). On start the page
+  // applies it (a bad one: defaults and the reason in the UI's message line). While running, the fragment follows
+  // the state: a step change pushes a history entry (back/forward walk the steps), other changes replace it.
+  var lastFragment = null, lastStep = -1, applyingHistory = false;
+  function currentFragment() { return Module.UTF8ToString(Module._attnlab_url_state()); }
+  function currentStep() { try { return window.attnlab.getState().step.index; } catch (e) { return -1; } }
+  function openLinkOfAddress() {
+    var hash = location.hash.replace(/^#/, '');
+    if (hash) callString('attnlab_apply_url', safeDecode(hash));
+    lastFragment = currentFragment();
+    lastStep = currentStep();
+    history.replaceState(history.state, '', '#' + lastFragment);
+  }
+  function safeDecode(text) { try { return decodeURIComponent(text); } catch (e) { return text; } }
+  function syncAddress() {
+    if (!running) return;
+    var fragment = currentFragment();
+    if (!fragment || fragment === lastFragment) return;
+    var step = currentStep();
+    if (step !== lastStep) history.pushState(null, '', '#' + fragment);
+    else history.replaceState(history.state, '', '#' + fragment);
+    lastFragment = fragment;
+    lastStep = step;
+  }
+  window.addEventListener('popstate', function () {
+    if (!running) return;
+    var hash = location.hash.replace(/^#/, '');
+    if (!hash) return;
+    callString('attnlab_apply_url', safeDecode(hash));
+    lastFragment = currentFragment();
+    lastStep = currentStep();
+  });
+  // Same for a fragment typed into the address bar (no popstate for a new hash typed by hand in every browser).
+  window.addEventListener('hashchange', function () {
+    var hash = location.hash.replace(/^#/, '');
+    if (!running || !hash || safeDecode(hash) === lastFragment) return;
+    callString('attnlab_apply_url', safeDecode(hash));
+    lastFragment = currentFragment();
+    lastStep = currentStep();
+  });
+
+  // The live region: the step, its title and the focused row's numbers (from C++), when they change.
+  var lastAnnouncement = '';
+  function announce() {
+    if (!running) return;
+    var text = Module.UTF8ToString(Module._attnlab_announcement());
+    if (text === lastAnnouncement) return;
+    lastAnnouncement = text;
+    var region = document.getElementById('a11y-live');
+    if (region) region.textContent = text;
+  }
+
+  // Work after a frame: the wasm frame runs in a requestAnimationFrame callback (Emscripten's main loop), so a
+  // wrapper runs our code right after it, in the same task, while the drawing buffer still holds the frame (the
+  // context has preserveDrawingBuffer off: the buffer is gone once the browser composites). canvas.toBlob takes
+  // its snapshot synchronously, so a PNG requested here is the frame just drawn.
+  var afterFrame = [];
+  var frameCounter = 0;
+  var nativeRequestAnimationFrame = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = function (callback) {
+    return nativeRequestAnimationFrame(function (time) {
+      callback(time);
+      if (!running) return;
+      var pending = afterFrame;
+      afterFrame = [];
+      for (var i = 0; i < pending.length; i++) pending[i]();
+      if (++frameCounter % 6 === 0) {
+        try { syncAddress(); announce(); } catch (e) { console.warn('AttnLab: ' + e); }
+      }
+    });
+  };
+
+  function shareStatus(text, ok) {
+    if (!running) return;
+    var size = Module.lengthBytesUTF8(text) + 1;
+    var ptr = Module._malloc(size);
+    Module.stringToUTF8(text, ptr, size);
+    Module._attnlab_share_status(ptr, ok ? 1 : 0);
+    Module._free(ptr);
+  }
+
+  // A download through <a download> and a blob: URL (a navigation: not governed by connect-src/img-src).
+  function download(name, blob) {
+    var url = URL.createObjectURL(blob);
+    var a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    a.hidden = true;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
+  }
+  function capturePng(name, done) {
+    afterFrame.push(function () {
+      canvas.toBlob(function (blob) {
+        if (blob) download(name, blob);
+        if (done) done(blob);
+      }, 'image/png');
+    });
+  }
+  function copyText(text) {
+    clipboardText = text;
+    var ok = function () { shareStatus('\u2713 Link copied: paste it anywhere to reopen exactly this view', true); };
+    var fallback = function () {
+      // No clipboard permission (or an insecure context): select the text in a temporary field and copy it.
+      var field = document.createElement('textarea');
+      field.value = text;
+      field.className = 'visually-hidden';
+      document.body.appendChild(field);
+      field.select();
+      var done = false;
+      try { done = document.execCommand('copy'); } catch (e) { done = false; }
+      field.remove();
+      canvas.focus();
+      if (done) ok();
+      else shareStatus('The browser refused the clipboard: the link is in the address bar', false);
+    };
+    try {
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(ok, fallback);
+      else fallback();
+    } catch (e) { fallback(); }
+  }
+  function linkOf(fragment) { return location.href.replace(/#.*$/, '') + '#' + fragment; }
+  // Module.attnlabShare: called by the Share panel (src/app/js_bridge.cpp). data is bytes in the wasm heap.
+  function share(action, name, mime, dataPtr, dataSize) {
+    var bytes = dataSize > 0 ? Module.HEAPU8.slice(dataPtr, dataPtr + dataSize) : new Uint8Array(0);
+    if (action === 'copy-link') {
+      var fragment = new TextDecoder().decode(bytes);
+      history.replaceState(history.state, '', '#' + fragment);
+      lastFragment = fragment;
+      copyText(linkOf(fragment));
+      return true;
+    }
+    if (action === 'download') { download(name, new Blob([bytes], { type: mime })); return true; }
+    if (action === 'png') { capturePng(name); return true; }
+    if (action === 'import') { fileInput().click(); return true; }
+    return false;
+  }
+
+  function fileInput() { return document.getElementById('import-file'); }
+  // Imports a File (picker or drop): its bytes go to the C++ side as they are (invalid UTF-8 included).
+  function importFile(file) {
+    return file.arrayBuffer().then(function (buffer) {
+      var bytes = new Uint8Array(buffer);
+      var ptr = Module._malloc(Math.max(1, bytes.length));
+      Module.HEAPU8.set(bytes, ptr);
+      var size = Module.lengthBytesUTF8(file.name) + 1;
+      var namePtr = Module._malloc(size);
+      Module.stringToUTF8(file.name, namePtr, size);
+      try {
+        var message = Module.UTF8ToString(Module._attnlab_import_config(namePtr, ptr, bytes.length));
+        return message === '' ? null : message;
+      } finally {
+        Module._free(ptr);
+        Module._free(namePtr);
+      }
+    });
+  }
+  var lastImport = Promise.resolve(null);
+  document.addEventListener('change', function (event) {
+    var input = event.target;
+    if (input !== fileInput() || !input.files || !input.files.length || !running) return;
+    lastImport = importFile(input.files[0]);
+    input.value = '';  // the same file can be chosen again
+    canvas.focus();
+  });
+  window.addEventListener('dragover', function (event) {
+    event.preventDefault();  // allow the drop
+    if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+    body.setAttribute('data-drop', 'over');
+  });
+  window.addEventListener('dragleave', function () { body.removeAttribute('data-drop'); });
+  window.addEventListener('drop', function (event) {
+    event.preventDefault();  // never navigate to the dropped file
+    body.removeAttribute('data-drop');
+    var files = event.dataTransfer && event.dataTransfer.files;
+    if (!running || !files || !files.length) return;
+    lastImport = importFile(files[0]);
+  });
+
   // ---- window.attnlab ----
   function callString(name, arg) {
     if (!running) throw new Error('AttnLab is not running yet (await window.attnlab.ready)');
@@ -229,7 +416,44 @@
     // Labelled widgets of the last frame: [{label, id, x, y, width, height, visible}] in CSS pixels relative to
     // the canvas (empty unless Dear ImGui is built with IMGUI_ENABLE_TEST_ENGINE, as attn_ui does).
     items: function () { return JSON.parse(callString('attnlab_items')); },
-    // Where the accessible mirror (a later issue) announces changes.
+    // The aria-live region: the current step's title and the focused row's numbers, updated on changes.
     liveRegion: document.getElementById('a11y-live'),
+    announcement: function () { return callString('attnlab_announcement'); },
+    // "v1.…": the URL fragment of the whole state; applyLink(fragment) opens one (null or the message).
+    link: function () { return linkOf(currentFragment()); },
+    fragment: function () { return currentFragment(); },
+    applyLink: function (fragment) {
+      var message = callString('attnlab_apply_url', String(fragment));
+      lastFragment = currentFragment();
+      lastStep = currentStep();
+      return message === '' ? null : message;
+    },
+    // A matrix of the current trace as CSV with token labels (null when unknown), as the Share panel exports it.
+    matrixCsv: function (name, head) {
+      if (!running) throw new Error('AttnLab is not running yet (await window.attnlab.ready)');
+      var size = Module.lengthBytesUTF8(String(name)) + 1;
+      var ptr = Module._malloc(size);
+      try {
+        Module.stringToUTF8(String(name), ptr, size);
+        var csv = Module.UTF8ToString(Module._attnlab_matrix_csv(ptr, head | 0));
+        return csv === '' ? null : csv;
+      } finally { Module._free(ptr); }
+    },
+    // Imports a Config JSON (File, Blob, string or bytes) as the Import button does. Resolves to null or the message.
+    importConfig: function (data, name) {
+      var file = data instanceof Blob ? data : new File([data], name || 'config.json');
+      if (!(file instanceof File)) file = new File([file], name || 'config.json');
+      return importFile(file);
+    },
+    // The promise of the last import through the file picker or a drop (null or the message).
+    lastImport: function () { return lastImport; },
+    // The current view as a PNG Blob (also downloaded when `name` is given), taken right after the next frame.
+    capturePng: function (name) {
+      return new Promise(function (resolve) {
+        afterFrame.push(function () { canvas.toBlob(function (blob) { if (name && blob) download(name, blob); resolve(blob); }, 'image/png'); });
+      });
+    },
+    // Bytes of the WebAssembly memory (grows, never shrinks).
+    memoryBytes: function () { return Module.HEAPU8.buffer.byteLength; },
   };
 })();

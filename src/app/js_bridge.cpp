@@ -6,7 +6,14 @@
 #include <exception>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "app/app_common.h"
+#include "ui/app_state.h"
+#include "ui/export.h"
+#include "ui/share_panel.h"
+#include "ui/steps/step.h"
+#include "ui/url_state.h"
 
 namespace {
 
@@ -24,9 +31,99 @@ std::string errorJson(const char* what) {
   return out + "\"}";
 }
 
+// The Share panel's platform side: hands the request to Module.attnlabShare (web/attnlab.js). Data goes by
+// pointer and length (a trace JSON can be hundreds of MB: no extra UTF-16 copy).
+bool webShare(const char* action, const std::string& name, const char* mime, const std::string& data) {
+  return EM_ASM_INT({
+    if (!Module["attnlabShare"]) return 0;
+    return Module["attnlabShare"](UTF8ToString($0), UTF8ToString($1), UTF8ToString($2), $3, $4) ? 1 : 0;
+  }, action, name.c_str(), mime, data.data(), static_cast<int>(data.size())) != 0;
+}
+
+struct RegisterShare {
+  RegisterShare() { ui::setShareHandler(&webShare); }
+} registerShare;
+
+// The fragment of the current state, cached while nothing it encodes changed (the page asks every few frames).
+struct UrlCache {
+  int traceVersion = -1, step = -1, head = -1;
+  std::string lab, fragment;
+};
+
 }  // namespace
 
 extern "C" {
+
+// "v1.…": the URL fragment of the current state (src/ui/url_state.h).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_url_state() {
+  static UrlCache cache;
+  app::Context* ctx = app::context();
+  if (!ctx) return "";
+  try {
+    ui::AppState& s = ctx->ui->state();
+    const std::string lab = ui::labSettingsToJson(s.lab).dump();
+    if (cache.traceVersion != s.traceVersion || cache.step != s.step || cache.head != s.head || cache.lab != lab) {
+      cache.fragment = ui::encodeUrlState(s);
+      cache.traceVersion = s.traceVersion;
+      cache.step = s.step;
+      cache.head = s.head;
+      cache.lab = lab;
+    }
+    return cache.fragment.c_str();
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+// Applies a URL fragment (with or without '#'). Returns "" or the message the page also shows.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_apply_url(const char* fragment) {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "AttnLab is not running");
+  try {
+    return keep(slot, ui::applyLink(ctx->ui->state(), fragment ? fragment : ""));
+  } catch (const std::exception& e) {
+    return keep(slot, e.what());
+  }
+}
+
+// Imports a Config JSON file: `bytes` (malloc'ed by the caller, freed by the caller), `name` for messages.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_import_config(const char* name, const char* bytes, int size) {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "AttnLab is not running");
+  try {
+    return keep(slot, ui::importConfigBytes(ctx->ui->state(), name ? name : "", std::string(bytes, size > 0 ? size : 0)));
+  } catch (const std::exception& e) {
+    return keep(slot, e.what());
+  }
+}
+
+// A matrix of the current trace as CSV ("" when the name or head is unknown).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_matrix_csv(const char* name, int head) {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx || !ctx->ui->state().pipeline.hasTrace()) return keep(slot, "");
+  return keep(slot, ui::matrixToCsv(ctx->ui->state().trace(), name ? name : "", head));
+}
+
+// The text of the aria-live region for the current step and focus.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_announcement() {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "");
+  try {
+    return keep(slot, ui::announcement(ctx->ui->state()));
+  } catch (const std::exception&) {
+    return keep(slot, "");
+  }
+}
+
+// The page reports how a Share action ended (e.g. the clipboard write): shown in the panel.
+EMSCRIPTEN_KEEPALIVE void attnlab_share_status(const char* text, int ok) {
+  ui::setShareStatus(text ? text : "", ok != 0);
+}
+
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_state() {
   static std::string slot;

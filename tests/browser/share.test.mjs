@@ -1,0 +1,259 @@
+#!/usr/bin/env node
+// Browser tests of sharing (issue 6): the link round trip (state -> Copy link -> a new page -> same getState and
+// trace), back/forward across steps, export of the trace (JSON, equals trace() and re-imports), of a matrix (CSV:
+// header, token labels, values) and of the view (PNG: size, colours), import through the file input and through a
+// drop, the aria-live text, and everything working offline with no request leaving the local server.
+//
+//   node tests/browser/share.test.mjs [--web DIR] [--only SUBSTRING]
+//
+// Screenshots: build/screenshots/share-panel-dpr{1,2}.png, share-copied-dpr{1,2}.png.
+import { readFileSync } from 'node:fs';
+import {
+  check, checkDrawn, clickItem, colourStats, decodePng, findItem, getState, setState, suite, waitFrames, waitReady,
+} from './harness.mjs';
+
+const { test, run } = suite('share');
+
+// getState without what is per page (hover text follows the mouse).
+const stable = (s) => { const c = { ...s }; delete c.hover; return c; };
+
+async function openShare(ctx, opts = {}) {
+  const opened = await ctx.openPage({ height: 900, ...opts });
+  const { page } = opened;
+  await opened.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ctx.server.url });
+  const header = await findItem(page, (i) => i.label === 'Share & export', '"Share & export" header');
+  await clickItem(page, header);
+  await findItem(page, (i) => i.label === 'Copy link', '"Copy link"');
+  return opened;
+}
+
+async function downloadBy(page, label) {
+  const wait = page.waitForEvent('download', { timeout: 20000 });
+  await clickItem(page, await findItem(page, (i) => i.label === label, `"${label}"`));
+  const download = await wait;
+  return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
+}
+
+test('link round trip: Copy link -> new page -> same state and trace (DPR 1 and 2 screenshots)', async (ctx) => {
+  const { page, problems, close } = await openShare(ctx);
+  await setState(page, { preset: 'translation', step: 'softmax', mask: 'causal', seed: 7, focus: 2, head: 1,
+                         scale: 0.5, positional: false });
+  await checkDrawn(page, 'share-panel-dpr1.png');
+  await clickItem(page, await findItem(page, (i) => i.label === 'Copy link', '"Copy link"'));
+  await waitFrames(page, 4);
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  check(/#v1\.[A-Za-z0-9_-]+$/.test(copied), `clipboard holds ${copied.slice(0, 80)}`);
+  check(copied === await page.evaluate(() => location.href), 'the copied link is the address');
+  await checkDrawn(page, 'share-copied-dpr1.png');
+  const state = stable(await getState(page));
+  const trace = await page.evaluate(() => window.attnlab.trace());
+
+  const other = await page.context().newPage();
+  await other.goto(copied);
+  await waitReady(other);
+  const state2 = stable(await getState(other));
+  check(JSON.stringify(state2) === JSON.stringify(state),
+    `state differs after opening the link:\n${JSON.stringify(state).slice(0, 400)}\n${JSON.stringify(state2).slice(0, 400)}`);
+  const trace2 = await other.evaluate(() => window.attnlab.trace());
+  check(JSON.stringify(trace2) === JSON.stringify(trace), 'trace differs after opening the link');
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+
+  const hi = await openShare(ctx, { dpr: 2 });
+  await clickItem(hi.page, await findItem(hi.page, (i) => i.label === 'Copy link', '"Copy link"'));
+  await waitFrames(hi.page, 4);
+  await checkDrawn(hi.page, 'share-copied-dpr2.png');
+  await checkDrawn(hi.page, 'share-panel-dpr2.png');
+  await hi.close();
+  return `state (${Object.keys(state).length} keys) and trace identical; link ${copied.length} chars`;
+});
+
+test('back/forward follow step changes; other changes replace the entry', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage();
+  const len0 = await page.evaluate(() => history.length);
+  await setState(page, { step: 3 });
+  await waitFrames(page, 8);
+  await setState(page, { step: 5 });
+  await waitFrames(page, 8);
+  await setState(page, { seed: 11 });  // not a step: replaces
+  await waitFrames(page, 8);
+  await setState(page, { seed: 12 });
+  await waitFrames(page, 8);
+  const len1 = await page.evaluate(() => history.length);
+  check(len1 === len0 + 2, `history grew by ${len1 - len0} for 2 step changes and 2 seed changes`);
+  await page.goBack();
+  await waitFrames(page, 3);
+  let s = await getState(page);
+  check(s.step.index === 3, `Back shows step ${s.step.index}, expected 3`);
+  await page.goBack();
+  await waitFrames(page, 3);
+  s = await getState(page);
+  check(s.step.index === 0, `Back again shows step ${s.step.index}, expected 0`);
+  await page.goForward();
+  await waitFrames(page, 3);
+  await page.goForward();
+  await waitFrames(page, 3);
+  s = await getState(page);
+  check(s.step.index === 5 && s.seed === 12, `Forward twice: step ${s.step.index} seed ${s.seed}, expected 5 / 12`);
+  // Keyboard steps push entries too.
+  await page.keyboard.press('ArrowRight');
+  await waitFrames(page, 8);
+  await page.goBack();
+  await waitFrames(page, 3);
+  check((await getState(page)).step.index === 5, '→ then Back returns to step 5');
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+});
+
+test('export trace JSON equals trace() and its config re-imports to the same trace', async (ctx) => {
+  const { page, problems, close } = await openShare(ctx);
+  await setState(page, { preset: 'quick-fox', seed: 5, mask: 'causal', step: 'softmax' });
+  const { name, bytes } = await downloadBy(page, 'Export trace (JSON)');
+  check(name === 'attnlab-trace.json', `file name ${name}`);
+  const exported = JSON.parse(bytes.toString('utf8'));
+  const trace = await page.evaluate(() => window.attnlab.trace());
+  check(JSON.stringify(exported) === JSON.stringify(trace), 'exported JSON differs from trace()');
+  await setState(page, { preset: 'law' });
+  const err = await page.evaluate((c) => window.attnlab.importConfig(JSON.stringify(c), 'exported.json'), exported.config);
+  check(err === null, `re-import: ${err}`);
+  await waitFrames(page, 2);
+  const again = await page.evaluate(() => window.attnlab.trace());
+  check(JSON.stringify(again) === JSON.stringify(trace), 're-imported config gives another trace');
+  const cfg = await downloadBy(page, 'Export config (JSON)');
+  check(JSON.parse(cfg.bytes.toString('utf8')).text === trace.config.text, 'config export has the text');
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+  return `${(bytes.length / 1024).toFixed(0)} KB`;
+});
+
+test('CSV: header = key labels, rows = query labels, values = trace', async (ctx) => {
+  const { page, problems, close } = await openShare(ctx);
+  await setState(page, { preset: 'quick-fox', step: 'softmax' });
+  const { name, bytes } = await downloadBy(page, 'CSV');  // default: the pinned/hovered matrix, else A
+  check(name === 'attnlab-A-head1.csv', `file name ${name}`);
+  const lines = bytes.toString('utf8').trim().split('\r\n').map((l) => l.split(','));
+  const trace = await page.evaluate(() => window.attnlab.trace());
+  const s = await getState(page);
+  check(lines[0][0] === 'query \\ key', `corner ${lines[0][0]}`);
+  check(JSON.stringify(lines[0].slice(1)) === JSON.stringify(s.tokens), `header ${lines[0]} vs tokens ${s.tokens}`);
+  check(JSON.stringify(lines.slice(1).map((l) => l[0])) === JSON.stringify(s.query_tokens), 'row labels');
+  const A = trace.heads[0].A.data;
+  for (let r = 0; r < A.length; r++)
+    for (let c = 0; c < A[r].length; c++)
+      check(Math.abs(Number(lines[r + 1][c + 1]) - A[r][c]) < 1e-8, `A[${r}][${c}] ${lines[r + 1][c + 1]} vs ${A[r][c]}`);
+  // The pinned matrix wins: pin a cell of S through setState, export again.
+  await setState(page, { step: 'score', pin: { matrix: 'S', head: 0, row: 1, col: 2 } });
+  const pinned = await downloadBy(page, 'CSV');
+  check(pinned.name === 'attnlab-S-head1.csv', `pinned export is ${pinned.name}`);
+  const csvX = await page.evaluate(() => window.attnlab.matrixCsv('X', 0));
+  check(csvX.split('\r\n')[0].startsWith('token,d0,d1'), `X header ${csvX.split('\r\n')[0]}`);
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+});
+
+test('PNG export: a decodable image of the canvas size with many colours', async (ctx) => {
+  for (const dpr of [1, 2]) {
+    const { page, problems, close } = await openShare(ctx, { dpr });
+    await setState(page, { step: 'softmax' });
+    const { name, bytes } = await downloadBy(page, 'Export view (PNG)');
+    check(name === 'attnlab-softmax.png', `file name ${name}`);
+    const png = decodePng(bytes);
+    const fs = await page.evaluate(() => window.attnlab.frameStats());
+    const w = fs.framebufferWidth ?? fs.backingWidth ?? fs.canvasWidth, h = fs.framebufferHeight ?? fs.backingHeight ?? fs.canvasHeight;
+    const size = await page.evaluate(() => [document.getElementById('canvas').width, document.getElementById('canvas').height]);
+    check(png.width === size[0] && png.height === size[1], `PNG ${png.width}x${png.height}, canvas ${size} (${w}x${h})`);
+    const stats = colourStats(png);
+    check(stats.distinct >= 40 && stats.topShare < 0.99, `PNG: ${stats.distinct} colours, top ${stats.topShare}`);
+    check(problems.length === 0, problems.join('\n'));
+    await close();
+  }
+});
+
+test('import through the file input and through a drop; bad file keeps the state', async (ctx) => {
+  const { page, problems, close } = await openShare(ctx);
+  const config = { text: 'imported through the picker', d_model: 8, heads: 2, seed: 9 };
+  await page.setInputFiles('#import-file', { name: 'mine.json', mimeType: 'application/json',
+                                             buffer: Buffer.from(JSON.stringify(config)) });
+  check(await page.evaluate(() => window.attnlab.lastImport()) === null, 'picker import failed');
+  await waitFrames(page, 2);
+  let s = await getState(page);
+  check(s.tokens.join(' ') === 'imported through the picker' && s.d_model === 8 && s.heads === 2 && s.seed === 9,
+    `after the picker: ${s.tokens} d_model ${s.d_model}`);
+  check(s.notice.includes('Imported mine.json'), `notice "${s.notice}"`);
+
+  const drop = async (text, fileName) => page.evaluate(([t, n]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], n, { type: 'application/json' }));
+    document.getElementById('canvas').dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    const ev = new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true });
+    document.getElementById('canvas').dispatchEvent(ev);
+    return window.attnlab.lastImport().then((m) => ({ message: m, prevented: ev.defaultPrevented }));
+  }, [text, fileName]);
+  let r = await drop(JSON.stringify({ text: 'dropped on the page', seed: 4 }), 'dropped.json');
+  check(r.message === null && r.prevented, `drop: ${JSON.stringify(r)}`);
+  await waitFrames(page, 2);
+  s = await getState(page);
+  check(s.tokens.join(' ') === 'dropped on the page' && s.seed === 4, `after the drop: ${s.tokens}`);
+  const before = stable(await getState(page));
+  r = await drop('{"text": "trunc', 'broken.json');
+  check(r.message && r.message.startsWith('Import of “broken.json”:'), `bad drop message ${r.message}`);
+  await waitFrames(page, 2);
+  s = stable(await getState(page));
+  check(s.error === r.message, `the page shows "${s.error}"`);
+  delete s.error; delete s.notice; delete before.error; delete before.notice;
+  check(JSON.stringify(s) === JSON.stringify(before), 'a bad file changed the state');
+  await checkDrawn(page, 'share-import-error-dpr1.png');
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+});
+
+test('aria-live region announces the step, its title and the focused row', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage();
+  const live = () => page.evaluate(() => document.getElementById('a11y-live').textContent);
+  const attrs = await page.evaluate(() => {
+    const el = document.getElementById('a11y-live');
+    return [el.getAttribute('aria-live'), getComputedStyle(el).width];
+  });
+  check(attrs[0] === 'polite' && attrs[1] === '1px', `live region ${attrs}`);
+  await setState(page, { step: 'softmax', focus: 1 });
+  await waitFrames(page, 8);
+  const a = await live();
+  check(/^Step 8 of \d+: 8\. Softmax/.test(a) && a.includes('Weights of “quick”:') && /The 0\.\d+/.test(a), `live: ${a}`);
+  await page.keyboard.press('ArrowRight');
+  await waitFrames(page, 8);
+  const b = await live();
+  check(b !== a && b.startsWith('Step 9'), `after →: ${b}`);
+  await setState(page, { step: 'score', focus: 2 });
+  await waitFrames(page, 8);
+  check((await live()).includes('Scores of “brown”'), `score step: ${await live()}`);
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+  return a.slice(0, 120);
+});
+
+test('offline: after load, with the network off, link/export/import still work; nothing leaves localhost', async (ctx) => {
+  const { page, problems, close } = await openShare(ctx);
+  const outside = [];
+  await page.context().route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(ctx.server.url) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
+  await page.context().setOffline(true);
+  await setState(page, { text: 'offline it still works', step: 'softmax' }); 
+  await waitFrames(page, 5);
+  const json = await downloadBy(page, 'Export trace (JSON)');
+  check(JSON.parse(json.bytes.toString('utf8')).tokens.length === 4, 'offline JSON export');
+  const png = await downloadBy(page, 'Export view (PNG)');
+  check(decodePng(png.bytes).width > 100, 'offline PNG export');
+  const err = await page.evaluate(() => window.attnlab.importConfig('{"text":"still works offline"}', 'o.json'));
+  check(err === null, `offline import: ${err}`);
+  await clickItem(page, await findItem(page, (i) => i.label === 'Copy link', '"Copy link"'));
+  check((await page.evaluate(() => navigator.clipboard.readText())).includes('#v1.'), 'offline copy link');
+  check(outside.length === 0, `requests outside the server: ${outside.join(', ')}`);
+  check(problems.filter((p) => !p.includes('cjk')).length === 0, problems.join('\n'));
+  await close();
+});
+
+run();
