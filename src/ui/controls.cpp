@@ -59,6 +59,14 @@ bool dimensionInput(const char* label, int* value, int lo, int hi, const char* h
   return changed;
 }
 
+// SameLine() only if a radio button labelled `nextLabel` still fits on this line (narrow sidebars wrap).
+void sameLineIfFits(const char* nextLabel) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float width = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(nextLabel).x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
 }  // namespace
 
 void goToStep(AppState& state, int index) {
@@ -188,11 +196,11 @@ void drawModelControls(AppState& state) {
   // Mask.
   ImGui::TextUnformatted("Mask:");
   int mask = static_cast<int>(c.mask);
-  ImGui::SameLine();
+  sameLineIfFits("none");
   changed |= ImGui::RadioButton("none", &mask, 0);
-  ImGui::SameLine();
+  sameLineIfFits("causal");
   changed |= ImGui::RadioButton("causal", &mask, 1);
-  ImGui::SameLine();
+  sameLineIfFits("padding");
   changed |= ImGui::RadioButton("padding", &mask, 2);
   c.mask = static_cast<attn::MaskKind>(mask);
   if (c.mask == attn::MaskKind::Padding) {
@@ -207,11 +215,11 @@ void drawModelControls(AppState& state) {
   // Scale.
   ImGui::TextUnformatted("Scale:");
   int scale = static_cast<int>(c.scaleKind);
-  ImGui::SameLine();
+  sameLineIfFits("1/√d_k");
   changed |= ImGui::RadioButton("1/√d_k", &scale, 0);
-  ImGui::SameLine();
-  changed |= ImGui::RadioButton("none", &scale, 1);
-  ImGui::SameLine();
+  sameLineIfFits("none");
+  changed |= ImGui::RadioButton("none##scale", &scale, 1);
+  sameLineIfFits("custom");
   changed |= ImGui::RadioButton("custom", &scale, 2);
   c.scaleKind = static_cast<attn::ScaleKind>(scale);
   if (c.scaleKind == attn::ScaleKind::Custom) {
