@@ -135,7 +135,7 @@ uint64_t parseSeed(const std::string& text, const std::string& what) {
 std::vector<std::string> dimensionLabels(int count, const std::string& prefix) {
   std::vector<std::string> labels;
   labels.reserve(count);
-  for (int i = 1; i <= count; ++i) labels.push_back(prefix + std::to_string(i));
+  for (int i = 0; i < count; ++i) labels.push_back(prefix + std::to_string(i));  // 0-based, as the page and JSON
   return labels;
 }
 

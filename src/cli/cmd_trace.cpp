@@ -231,7 +231,7 @@ class TextTraceWriter {
     section("10. Combine heads");
     std::vector<std::string> concatColumns;
     for (int h = 1; h <= static_cast<int>(trace_.heads.size()); ++h) {
-      for (int d = 1; d <= config.dV; ++d) concatColumns.push_back("h" + std::to_string(h) + "d" + std::to_string(d));
+      for (int d = 0; d < config.dV; ++d) concatColumns.push_back("h" + std::to_string(h) + "d" + std::to_string(d));
     }
     matrix("concat", "concat", trace_.concat, queries_, concatColumns);
     matrix("W_o", "W_o", trace_.Wo, concatColumns, dims(trace_.Wo.cols()));
@@ -282,7 +282,7 @@ class TextTraceWriter {
   std::vector<std::string> headDims(int perHead) const {
     std::vector<std::string> labels;
     for (int h = 1; h <= trace_.config.heads; ++h) {
-      for (int d = 1; d <= perHead; ++d) labels.push_back("h" + std::to_string(h) + "d" + std::to_string(d));
+      for (int d = 0; d < perHead; ++d) labels.push_back("h" + std::to_string(h) + "d" + std::to_string(d));
     }
     return labels;
   }
