@@ -256,6 +256,7 @@ void drawModelControls(AppState& state) {
   }
 
   if (changed) {
+    if (c.focus == state.config.focus) c.preset.clear();  // a changed setting is no longer the preset
     if (state.apply(c).empty() && !notice.empty()) state.notice = notice;
   }
 }

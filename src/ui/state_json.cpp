@@ -168,6 +168,10 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
         throw attn::InputError("scale must be \"default\", \"none\" or a number");
       }
     }
+    // A changed sentence, dimension or setting is no longer the preset (its name leaves the presets menu).
+    for (const char* key : {"text", "query_text", "cross", "tokenizer", "d_model", "heads", "d_k", "d_v", "seed",
+                            "positional", "mask", "scale"})
+      if (j.contains(key) && !j.contains("preset")) c.preset.clear();
     int step = s.step;
     if (j.contains("step")) {
       const json& v = j.at("step");

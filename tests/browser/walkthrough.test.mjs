@@ -174,6 +174,21 @@ for (const dpr of [1, 2]) {
   });
 }
 
+test('a 512×512 score matrix draws through the shader and stays hoverable', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage();
+  const text = Array.from({ length: 512 }, (_, i) => String.fromCharCode(0x4e00 + (i % 400))).join('');
+  await setState(page, { text, tokenizer: 'char', d_model: 64, heads: 1, d_k: 16, d_v: 16, step: 'score' });
+  const s = await getState(page);
+  check(s.tokens.length === 512, `${s.tokens.length} tokens`);
+  await checkDrawn(page, 'score-512x512.png');
+  const hover = await hoverCell(page, 'S', 300, 200, 512, 512);
+  check(/^S\[/.test(hover), `hover over the 512×512 grid: "${hover.slice(0, 80)}"`);
+  const stats = await page.evaluate(() => window.attnlab.frameStats());
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+  return `frame ${stats.lastFrameMs} ms`;
+});
+
 test('layout from 800 wide to 2560×1440', async (ctx) => {
   for (const [width, height] of [[800, 600], [1024, 640], [2560, 1440]]) {
     const { page, problems, close } = await ctx.openPage({ width, height });
