@@ -28,7 +28,7 @@ void setShareHandler(ShareHandler handler) { gHandler = handler; }
 void setShareStatus(const std::string& text, bool ok) {
   gStatus = text;
   gStatusOk = ok;
-  gStatusUntil = now() + 4.0;
+  gStatusUntil = now() + 10.0;
 }
 
 std::string importConfigBytes(AppState& s, const std::string& fileName, std::string bytes) {

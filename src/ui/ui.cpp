@@ -20,9 +20,24 @@ namespace ui {
 
 namespace {
 
+// Keyboard access to every control (Dear ImGui 1.86 keyboard navigation: arrows move between widgets, Space
+// activates, Enter edits a field). Its arrows and Space would clash with the step keys, so it is a mode: Tab (when
+// not typing) turns it on, Esc (when not typing) or a mouse click turns it off and ←/→/Space step and play again.
+bool gKeyboardNav = false;
+
 void handleKeys(AppState& s) {
   ImGuiIO& io = ImGui::GetIO();
+  const bool esc = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab))) gKeyboardNav = true;
+  if (ImGui::IsMouseClicked(0) || (esc && !io.WantTextInput)) gKeyboardNav = false;
+  if (gKeyboardNav) io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  else io.ConfigFlags &= ~ImGuiConfigFlags_NavEnableKeyboard;
   if (io.WantTextInput) return;  // arrows move the text cursor while typing
+  if (gKeyboardNav) {
+    for (ImWchar ch : io.InputQueueCharacters)
+      if (ch == '?') s.showHelp = !s.showHelp;
+    return;
+  }
   const int n = static_cast<int>(steps().size());
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) goToStep(s, s.step + 1);
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) goToStep(s, s.step - 1);
@@ -87,7 +102,9 @@ void drawHelpOverlay(AppState& s) {
                                {"Space", "play / stop"},
                                {"Click a cell", "pin its arithmetic (click again to unpin)"},
                                {"Esc", "unpin, close this"},
-                               {"Tab", "move between controls"},
+                               {"Tab", "controls mode: ↑ ↓ ← → move between controls"},
+                               {"Space  /  Enter", "(controls mode) press the control / edit the field"},
+                               {"Esc", "(controls mode) back to the step keys"},
                                {"?", "show / hide this list"}};
       for (auto& r : rows) {
         ImGui::TableNextRow();

@@ -40,11 +40,12 @@ test('link round trip: Copy link -> new page -> same state and trace (DPR 1 and 
                          scale: 0.5, positional: false });
   await checkDrawn(page, 'share-panel-dpr1.png');
   await clickItem(page, await findItem(page, (i) => i.label === 'Copy link', '"Copy link"'));
-  await waitFrames(page, 4);
+  await page.mouse.move(700, 880);  // away: no tooltip over the confirmation
+  await waitFrames(page, 2);
+  await checkDrawn(page, 'share-copied-dpr1.png');
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   check(/#v1\.[A-Za-z0-9_-]+$/.test(copied), `clipboard holds ${copied.slice(0, 80)}`);
   check(copied === await page.evaluate(() => location.href), 'the copied link is the address');
-  await checkDrawn(page, 'share-copied-dpr1.png');
   const state = stable(await getState(page));
   const trace = await page.evaluate(() => window.attnlab.trace());
 
@@ -61,7 +62,8 @@ test('link round trip: Copy link -> new page -> same state and trace (DPR 1 and 
 
   const hi = await openShare(ctx, { dpr: 2 });
   await clickItem(hi.page, await findItem(hi.page, (i) => i.label === 'Copy link', '"Copy link"'));
-  await waitFrames(hi.page, 4);
+  await hi.page.mouse.move(700, 880);
+  await waitFrames(hi.page, 2);
   await checkDrawn(hi.page, 'share-copied-dpr2.png');
   await checkDrawn(hi.page, 'share-panel-dpr2.png');
   await hi.close();
@@ -229,6 +231,26 @@ test('aria-live region announces the step, its title and the focused row', async
   check(problems.length === 0, problems.join('\n'));
   await close();
   return a.slice(0, 120);
+});
+
+test('keyboard: Tab enters controls mode (arrows no longer step), Esc returns to the step keys', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage();
+  const step = async () => (await getState(page)).step.index;
+  const press = async (key) => { await page.keyboard.press(key); await waitFrames(page, 3); };
+  await press('ArrowRight');
+  check(await step() === 1, '→ steps before Tab');
+  await press('Tab');       // focus goes to the first field (the sentence)
+  await press('Escape');    // leave the field; still in controls mode
+  await press('ArrowDown');
+  await press('ArrowRight');
+  check(await step() === 1, `→ in controls mode changed the step to ${await step()}`);
+  await press('Escape');
+  await press('ArrowRight');
+  check(await step() === 2, `after Esc → should step again (step ${await step()})`);
+  const s = await getState(page);
+  check(s.text === 'The quick brown fox jumps.' && s.error === '', `keys changed the state: ${s.text} / ${s.error}`);
+  check(problems.length === 0, problems.join('\n'));
+  await close();
 });
 
 test('offline: after load, with the network off, link/export/import still work; nothing leaves localhost', async (ctx) => {
