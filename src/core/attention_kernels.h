@@ -2,9 +2,15 @@
 // with double, a float32 benchmark can instantiate the very same code with float. Row-vector convention: a token is
 // a row. No allocation policy, no notes, no names: just the arithmetic, one function per step of DESIGN.md.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
 
 #include "matrix.h"
 
@@ -13,17 +19,98 @@ namespace attn::kernels {
 template <typename T>
 using ConstRef = Eigen::Ref<const MatrixT<T>>;
 
+#if defined(__wasm_simd128__)
+// float32 matrix product for WebAssembly SIMD: C = A·B : (M,K)·(K,N) -> (M,N), all row-major with row strides.
+// Eigen 3.4.0 has no wasm SIMD packet math, so its product falls back to scalar code the compiler autovectorises
+// (~3 GFLOP/s); this register-blocked kernel reaches several times that (tests/bench/RESULTS.md).
+// Pass 1 packs 8 columns of B into a contiguous (K,8) panel (zero padded), so the inner loop reads one cache line
+// per k; pass 2 walks 6 rows of A at a time, keeping the 6x8 block of C in 12 f32x4 accumulators. Every C entry
+// sums its K products in order k = 0..K-1, without FMA, like Eigen's SSE kernel natively (same float results).
+// One block of R rows of C: C(i..i+R-1, j0..j0+nj-1) = A(i..i+R-1, :)·panel, 2·R f32x4 accumulators.
+template <int R>
+inline void gemmF32Block(int K, const float* A, int lda, const float* P, float* C, int ldc, int nj) {
+  v128_t acc[R][2];
+  for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = wasm_f32x4_splat(0);
+  for (int k = 0; k < K; ++k) {
+    const v128_t b0 = wasm_v128_load(P + k * 8);
+    const v128_t b1 = wasm_v128_load(P + k * 8 + 4);
+    for (int r = 0; r < R; ++r) {
+      const v128_t x = wasm_f32x4_splat(A[static_cast<size_t>(r) * lda + k]);
+      acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(x, b0));
+      acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(x, b1));
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    float* c = C + static_cast<size_t>(r) * ldc;
+    if (nj == 8) {
+      wasm_v128_store(c, acc[r][0]);
+      wasm_v128_store(c + 4, acc[r][1]);
+    } else {
+      alignas(16) float tmp[8];
+      wasm_v128_store(tmp, acc[r][0]);
+      wasm_v128_store(tmp + 4, acc[r][1]);
+      for (int col = 0; col < nj; ++col) c[col] = tmp[col];
+    }
+  }
+}
+
+inline void gemmF32Simd(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc) {
+  std::vector<float> panel(static_cast<size_t>(K) * 8);
+  for (int j0 = 0; j0 < N; j0 += 8) {
+    const int nj = std::min(8, N - j0);
+    // Pass 1: panel(k, c) = B(k, j0 + c)
+    for (int k = 0; k < K; ++k) {
+      const float* b = B + static_cast<size_t>(k) * ldb + j0;
+      float* p = panel.data() + static_cast<size_t>(k) * 8;
+      for (int c = 0; c < 8; ++c) p[c] = c < nj ? b[c] : 0.0f;
+    }
+    // Pass 2: 6 rows at a time (12 accumulators + 2 panel vectors + 1 broadcast fit x86's 16 SIMD registers)
+    int i = 0;
+    const auto at = [&](int row) { return static_cast<size_t>(row); };
+    for (; i + 6 <= M; i += 6) gemmF32Block<6>(K, A + at(i) * lda, lda, panel.data(), C + at(i) * ldc + j0, ldc, nj);
+    for (; i + 2 <= M; i += 2) gemmF32Block<2>(K, A + at(i) * lda, lda, panel.data(), C + at(i) * ldc + j0, ldc, nj);
+    for (; i < M; ++i) gemmF32Block<1>(K, A + at(i) * lda, lda, panel.data(), C + at(i) * ldc + j0, ldc, nj);
+  }
+}
+
+// C = A·B through gemmF32Simd: (M,K)·(K,N) -> (M,N).
+inline MatrixT<float> productF32(const ConstRef<float>& A, const ConstRef<float>& B) {
+  MatrixT<float> C(A.rows(), B.cols());
+  if (C.size() == 0) return C;
+  if (A.cols() == 0) return C.setZero();
+  gemmF32Simd(static_cast<int>(A.rows()), static_cast<int>(B.cols()), static_cast<int>(A.cols()), A.data(),
+              static_cast<int>(A.outerStride()), B.data(), static_cast<int>(B.outerStride()), C.data(),
+              static_cast<int>(C.outerStride()));
+  return C;
+}
+#endif
+
+// A·B : (M,K)·(K,N) -> (M,N). Eigen's product, except float32 under WebAssembly SIMD (gemmF32Simd above).
+template <typename T>
+MatrixT<T> product(const ConstRef<T>& A, const ConstRef<T>& B) {
+#if defined(__wasm_simd128__)
+  if constexpr (std::is_same_v<T, float>) return productF32(A, B);
+#endif
+  return A * B;
+}
+
 // Projection of every token row: (L,d_model)·(d_model,d) -> (L,d). Used for Q = X_q·W_q, K = X·W_k, V = X·W_v.
 template <typename T>
 MatrixT<T> project(const ConstRef<T>& X, const ConstRef<T>& W) {
   // P = X·W : (L,d_model)·(d_model,d) -> (L,d)
-  return X * W;
+  return product<T>(X, W);
 }
 
 // Raw scores: one dot product per (query, key) pair.
 template <typename T>
 MatrixT<T> scores(const ConstRef<T>& Q, const ConstRef<T>& K) {
   // S = Q·Kᵀ : (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv)
+#if defined(__wasm_simd128__)
+  if constexpr (std::is_same_v<T, float>) {
+    const MatrixT<T> keysT = K.transpose();  // Kᵀ : (L_kv,d_k) -> (d_k,L_kv), row-major for the kernel
+    return productF32(Q, keysT);
+  }
+#endif
   return Q * K.transpose();
 }
 
@@ -83,7 +170,7 @@ std::vector<bool> softmaxRowsInPlace(MatrixT<T>& M) {
 template <typename T>
 MatrixT<T> weightedSum(const ConstRef<T>& A, const ConstRef<T>& V) {
   // O = A·V : (L_q,L_kv)·(L_kv,d_v) -> (L_q,d_v)
-  return A * V;
+  return product<T>(A, V);
 }
 
 // Combine heads: concat the h outputs side by side, then project back to d_model.
@@ -100,7 +187,7 @@ MatrixT<T> concatHeads(const std::vector<MatrixT<T>>& outputs) {
 template <typename T>
 MatrixT<T> outputProjection(const ConstRef<T>& concat, const ConstRef<T>& Wo) {
   // output = concat·W_o : (L_q,h·d_v)·(h·d_v,d_model) -> (L_q,d_model)
-  return concat * Wo;
+  return product<T>(concat, Wo);
 }
 
 }  // namespace attn::kernels
