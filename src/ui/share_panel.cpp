@@ -67,7 +67,7 @@ std::string applyLink(AppState& s, const std::string& fragmentIn) {
     }
   }
   const std::string err = applyUrlState(s, fragment);
-  if (!err.empty()) return s.error = "The link could not be opened: " + err + " (showing the default state)";
+  if (!err.empty()) return s.error = "The link could not be opened: " + err;
   s.error.clear();
   if (replaced) s.notice = "invalid UTF-8 in the link's text was replaced by U+FFFD (�)";
   return "";

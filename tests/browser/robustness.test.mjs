@@ -176,6 +176,10 @@ test('memory: the largest configuration within the budget runs; one beyond is re
   const mem1 = await page.evaluate(() => window.attnlab.memoryBytes());
   // Walk all steps with the big trace (every view draws), then beyond the budget.
   for (let i = 0; i < s.step.count; i++) await setState(page, { step: i });
+  // Changes that recompute the big trace (new weights, new text, mask): old and new may coexist for a moment.
+  await setState(page, { seed: 99 });
+  await setState(page, { text: words(509) });
+  await setState(page, { mask: 'causal' });
   const mem2 = await page.evaluate(() => window.attnlab.memoryBytes());
   const beyond = await refused(page, { d_model: 260, heads: 10, d_k: 26, d_v: 26 }, 'more than the 12 million (96 MB)');
   await refused(page, { heads: 16, d_k: 1024, d_v: 1024 }, '');
@@ -190,7 +194,7 @@ test('memory: the largest configuration within the budget runs; one beyond is re
   check(problems.length === 0, problems.join('\n'));
   await close();
   const MB = (b) => (b / 1048576).toFixed(0) + ' MB';
-  return `wasm memory: start ${MB(mem0)}, largest config ${MB(mem1)}, after all steps ${MB(mem2)}, after refusals ` +
+  return `wasm memory: start ${MB(mem0)}, largest config ${MB(mem1)}, after all steps and recomputes ${MB(mem2)}, after refusals ` +
          `${MB(mem3)}; apply ${applyMs} ms, back to small ${smallMs} ms; frame ${JSON.stringify(fs).slice(0, 0)}beyond: "${beyond}"`;
 });
 
