@@ -84,10 +84,14 @@ void drawSharePanel(AppState& s) {
                    ok);
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The address holds the whole state; this copies it.");
-  if (ImGui::Button("Export trace (JSON)", ImVec2(w, 0)) && s.pipeline.hasTrace())
+  const float half = (w - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+  if (ImGui::Button("Trace JSON", ImVec2(half, 0)) && s.pipeline.hasTrace())
     gHandler("download", "attnlab-trace.json", "application/json", attn::traceToJson(s.trace(), -1));
-  if (ImGui::Button("Export config (JSON)", ImVec2(w, 0)))
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Export the whole trace as JSON (the CLI's schema)");
+  ImGui::SameLine();
+  if (ImGui::Button("Config JSON", ImVec2(half, 0)))
     gHandler("download", "attnlab-config.json", "application/json", attn::configToJson(s.config, 2));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Export the configuration (re-importable, as the CLI reads it)");
 
   // Which matrix: the pinned/hovered one unless one was chosen.
   const CellRef& active = s.activeCell();
@@ -109,9 +113,11 @@ void drawSharePanel(AppState& s) {
     else gHandler("download", csvFileName(chosen, head), "text/csv", csv);
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Export the matrix as CSV: token labels in the first row and column");
-  if (ImGui::Button("Export view (PNG)", ImVec2(w, 0)))
+  if (ImGui::Button("View PNG", ImVec2(half, 0)))
     gHandler("png", std::string("attnlab-") + steps()[s.step].id + ".png", "image/png", "");
-  if (ImGui::Button("Import config…", ImVec2(w, 0))) gHandler("import", "", "", "");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Export the current view as a PNG image");
+  ImGui::SameLine();
+  if (ImGui::Button("Import…", ImVec2(half, 0))) gHandler("import", "", "", "");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("A Config JSON as the CLI reads it; or drop the file on the page");
   ImGui::EndDisabled();
   if (!gStatus.empty() && now() < gStatusUntil) {

@@ -110,7 +110,7 @@ test('back/forward follow step changes; other changes replace the entry', async 
 test('export trace JSON equals trace() and its config re-imports to the same trace', async (ctx) => {
   const { page, problems, close } = await openShare(ctx);
   await setState(page, { preset: 'quick-fox', seed: 5, mask: 'causal', step: 'softmax' });
-  const { name, bytes } = await downloadBy(page, 'Export trace (JSON)');
+  const { name, bytes } = await downloadBy(page, 'Trace JSON');
   check(name === 'attnlab-trace.json', `file name ${name}`);
   const exported = JSON.parse(bytes.toString('utf8'));
   const trace = await page.evaluate(() => window.attnlab.trace());
@@ -121,7 +121,7 @@ test('export trace JSON equals trace() and its config re-imports to the same tra
   await waitFrames(page, 2);
   const again = await page.evaluate(() => window.attnlab.trace());
   check(JSON.stringify(again) === JSON.stringify(trace), 're-imported config gives another trace');
-  const cfg = await downloadBy(page, 'Export config (JSON)');
+  const cfg = await downloadBy(page, 'Config JSON');
   check(JSON.parse(cfg.bytes.toString('utf8')).text === trace.config.text, 'config export has the text');
   check(problems.length === 0, problems.join('\n'));
   await close();
@@ -157,7 +157,7 @@ test('PNG export: a decodable image of the canvas size with many colours', async
   for (const dpr of [1, 2]) {
     const { page, problems, close } = await openShare(ctx, { dpr });
     await setState(page, { step: 'softmax' });
-    const { name, bytes } = await downloadBy(page, 'Export view (PNG)');
+    const { name, bytes } = await downloadBy(page, 'View PNG');
     check(name === 'attnlab-softmax.png', `file name ${name}`);
     const png = decodePng(bytes);
     const fs = await page.evaluate(() => window.attnlab.frameStats());
@@ -174,6 +174,15 @@ test('PNG export: a decodable image of the canvas size with many colours', async
 test('import through the file input and through a drop; bad file keeps the state', async (ctx) => {
   const { page, problems, close } = await openShare(ctx);
   const config = { text: 'imported through the picker', d_model: 8, heads: 2, seed: 9 };
+  // The panel's "Import…" opens the picker (the hidden <input type=file>); Playwright answers it.
+  const chooserWait = page.waitForEvent('filechooser', { timeout: 15000 });
+  await clickItem(page, await findItem(page, (i) => i.label === 'Import…', '"Import…"'));
+  const chooser = await chooserWait;
+  check(await chooser.element().evaluate((e) => e.id) === 'import-file', 'the picker is not #import-file');
+  await chooser.setFiles({ name: 'first.json', mimeType: 'application/json', buffer: Buffer.from('{"text": "from the button"}') });
+  check(await page.evaluate(() => window.attnlab.lastImport()) === null, 'button import failed');
+  await waitFrames(page, 2);
+  check((await getState(page)).tokens.join(' ') === 'from the button', 'the Import… button did not import');
   await page.setInputFiles('#import-file', { name: 'mine.json', mimeType: 'application/json',
                                              buffer: Buffer.from(JSON.stringify(config)) });
   check(await page.evaluate(() => window.attnlab.lastImport()) === null, 'picker import failed');
@@ -265,9 +274,9 @@ test('offline: after load, with the network off, link/export/import still work; 
   await page.context().setOffline(true);
   await setState(page, { text: 'offline it still works', step: 'softmax' }); 
   await waitFrames(page, 5);
-  const json = await downloadBy(page, 'Export trace (JSON)');
+  const json = await downloadBy(page, 'Trace JSON');
   check(JSON.parse(json.bytes.toString('utf8')).tokens.length === 4, 'offline JSON export');
-  const png = await downloadBy(page, 'Export view (PNG)');
+  const png = await downloadBy(page, 'View PNG');
   check(decodePng(png.bytes).width > 100, 'offline PNG export');
   const err = await page.evaluate(() => window.attnlab.importConfig('{"text":"still works offline"}', 'o.json'));
   check(err === null, `offline import: ${err}`);
