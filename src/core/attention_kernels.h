@@ -27,10 +27,21 @@ using ConstRef = Eigen::Ref<const MatrixT<T>>;
 // per k; pass 2 walks 6 rows of A at a time, keeping the 6x8 block of C in 12 f32x4 accumulators. Every C entry
 // sums its K products in order k = 0..K-1, without FMA, like Eigen's SSE kernel natively (same float results).
 // One block of R rows of C: C(i..i+R-1, j0..j0+nj-1) = A(i..i+R-1, :)·panel, 2·R f32x4 accumulators.
+// With `accumulate` the block continues the sums already in C (the previous K block's), in the same k order.
 template <int R>
-inline void gemmF32Block(int K, const float* A, int lda, const float* P, float* C, int ldc, int nj) {
+inline void gemmF32Block(int K, const float* A, int lda, const float* P, float* C, int ldc, int nj, bool accumulate) {
   v128_t acc[R][2];
-  for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = wasm_f32x4_splat(0);
+  for (int r = 0; r < R; ++r) {
+    if (!accumulate) {
+      acc[r][0] = acc[r][1] = wasm_f32x4_splat(0);
+    } else {
+      alignas(16) float tmp[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      const float* c = C + static_cast<size_t>(r) * ldc;
+      for (int col = 0; col < nj; ++col) tmp[col] = c[col];
+      acc[r][0] = wasm_v128_load(tmp);
+      acc[r][1] = wasm_v128_load(tmp + 4);
+    }
+  }
   for (int k = 0; k < K; ++k) {
     const v128_t b0 = wasm_v128_load(P + k * 8);
     const v128_t b1 = wasm_v128_load(P + k * 8 + 4);
@@ -55,21 +66,27 @@ inline void gemmF32Block(int K, const float* A, int lda, const float* P, float* 
 }
 
 inline void gemmF32Simd(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc) {
-  std::vector<float> panel(static_cast<size_t>(K) * 8);
+  constexpr int kBlock = 256;  // K rows per panel: 256x8 floats (8 KB) + 6 A rows (6 KB) stay in L1
+  std::vector<float> panel(static_cast<size_t>(std::min(K, kBlock)) * 8);
+  const auto at = [](int index) { return static_cast<size_t>(index); };
   for (int j0 = 0; j0 < N; j0 += 8) {
     const int nj = std::min(8, N - j0);
-    // Pass 1: panel(k, c) = B(k, j0 + c)
-    for (int k = 0; k < K; ++k) {
-      const float* b = B + static_cast<size_t>(k) * ldb + j0;
-      float* p = panel.data() + static_cast<size_t>(k) * 8;
-      for (int c = 0; c < 8; ++c) p[c] = c < nj ? b[c] : 0.0f;
+    for (int k0 = 0; k0 < K; k0 += kBlock) {
+      const int kc = std::min(kBlock, K - k0);
+      // Pass 1: panel(k, c) = B(k0 + k, j0 + c)
+      for (int k = 0; k < kc; ++k) {
+        const float* b = B + at(k0 + k) * ldb + j0;
+        float* p = panel.data() + at(k) * 8;
+        for (int c = 0; c < 8; ++c) p[c] = c < nj ? b[c] : 0.0f;
+      }
+      // Pass 2: 6 rows at a time (12 accumulators + 2 panel vectors + 1 broadcast fit x86's 16 SIMD registers)
+      const bool acc = k0 > 0;
+      const float* P = panel.data();
+      int i = 0;
+      for (; i + 6 <= M; i += 6) gemmF32Block<6>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc);
+      for (; i + 2 <= M; i += 2) gemmF32Block<2>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc);
+      for (; i < M; ++i) gemmF32Block<1>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc);
     }
-    // Pass 2: 6 rows at a time (12 accumulators + 2 panel vectors + 1 broadcast fit x86's 16 SIMD registers)
-    int i = 0;
-    const auto at = [&](int row) { return static_cast<size_t>(row); };
-    for (; i + 6 <= M; i += 6) gemmF32Block<6>(K, A + at(i) * lda, lda, panel.data(), C + at(i) * ldc + j0, ldc, nj);
-    for (; i + 2 <= M; i += 2) gemmF32Block<2>(K, A + at(i) * lda, lda, panel.data(), C + at(i) * ldc + j0, ldc, nj);
-    for (; i < M; ++i) gemmF32Block<1>(K, A + at(i) * lda, lda, panel.data(), C + at(i) * ldc + j0, ldc, nj);
   }
 }
 
