@@ -126,7 +126,7 @@ void drawSentenceBar(AppState& state, const Fonts& fonts) {
 
   if (!state.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(190, 30, 30, 255));
-    ImGui::TextWrapped("⚠ %s  (showing the last valid state)", state.error.c_str());
+    ImGui::TextWrapped("Error: %s  (showing the last valid state)", state.error.c_str());
     ImGui::PopStyleColor();
   } else if (!state.notice.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(120, 80, 0, 255));

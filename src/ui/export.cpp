@@ -90,7 +90,7 @@ std::string announcement(const AppState& s) {
   const auto& all = steps();
   if (s.step < 0 || s.step >= static_cast<int>(all.size())) return "";
   std::string out = "Step " + std::to_string(s.step + 1) + " of " + std::to_string(all.size()) + ": " +
-                    all[s.step].title + ".";
+                    all[s.step].title + ". " + all[s.step].explanation;
   if (!s.error.empty()) out += " Error: " + s.error + ".";
   if (!s.pipeline.hasTrace()) return out;
   const attn::Trace& t = s.trace();

@@ -230,6 +230,7 @@ test('aria-live region announces the step, its title and the focused row', async
   await waitFrames(page, 8);
   const a = await live();
   check(/^Step 8 of \d+: 8\. Softmax/.test(a) && a.includes('Weights of “quick”:') && /The 0\.\d+/.test(a), `live: ${a}`);
+  check(a.includes('Each row of scores becomes a row of weights'), `the live text lacks the step's explanation: ${a}`);
   await page.keyboard.press('ArrowRight');
   await waitFrames(page, 8);
   const b = await live();

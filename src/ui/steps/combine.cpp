@@ -8,10 +8,7 @@ namespace ui {
 void drawCombineStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
   const int heads = static_cast<int>(t.heads.size());
-  explanation(
-      "Each head produced its own output O_h (L × d_v). They are placed side by side, concat = [O_1 … O_h], and "
-      "multiplied by W_o, which mixes what the heads found and maps it back to d_model, so the result can be "
-      "added to the token's vector and passed to the next layer.");
+  explanation(stepExplanation("combine"));
   const int hv = static_cast<int>(t.concat.cols()), d = static_cast<int>(t.Wo.cols());
   const RowFit fit = fitRow({hv, d, d}, 4.0f);
   GridSpec c = tokenRowsGrid(ctx, "concat", t.concat, true);

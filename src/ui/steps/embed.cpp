@@ -7,12 +7,7 @@ namespace ui {
 
 void drawEmbedStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
-  explanation(
-      "Each id picks one row of the embedding table E (vocabulary × d_model): a list of d_model numbers that "
-      "stands for the token. The row depends only on the token, not on the sentence, so \"second\" in \"give me a "
-      "second\" and in \"I came second\" starts from the very same vector; only attention can bring the context "
-      "in. Here rows are seeded random numbers N(0,1) (a trained model learns them), or a preset's numbers. Click "
-      "a cell, then type a new value to edit it.");
+  explanation(stepExplanation("embed"));
   formulaLine("E = onehot(ids) · table : (" + std::to_string(t.tokens.size()) + "×vocab)·(vocab×" +
               std::to_string(t.E.cols()) + ") → " + shape(t.E));
   ImGui::Spacing();

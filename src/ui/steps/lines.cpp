@@ -10,10 +10,7 @@ namespace ui {
 
 void drawLinesStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
-  explanation(
-      "The same weights A as lines: each query on the left is joined to every key on the right, the thicker and "
-      "darker the line the larger the weight. Each head has its own colour. Hover a token to see only its lines; "
-      "switch heads on and off to compare what they attend to.");
+  explanation(stepExplanation("lines"));
   const int heads = static_cast<int>(t.heads.size());
   for (int h = 0; h < heads; ++h) {
     if (h) ImGui::SameLine();

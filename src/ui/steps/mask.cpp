@@ -6,11 +6,7 @@ namespace ui {
 
 void drawMaskStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
-  explanation(
-      "Sometimes a query must not look at some keys. A decoder generating text must not peek at the words after "
-      "it (causal mask: key j > query i is hidden). Padding tokens that only fill a batch to equal length must be "
-      "ignored (padding mask). Hiding is done by adding −∞ to the score: e^−∞ = 0, so the softmax gives those keys "
-      "exactly zero weight and renormalises over the rest.");
+  explanation(stepExplanation("mask"));
   int mask = static_cast<int>(ctx.state.config.mask);
   bool changed = ImGui::RadioButton("no mask", &mask, 0);
   ImGui::SameLine();

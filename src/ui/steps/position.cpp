@@ -54,11 +54,7 @@ double permutationGap(const attn::Trace& t, bool withPe) {
 
 void drawPositionStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
-  explanation(
-      "Attention compares every token with every other token, but nothing in that comparison says which came "
-      "first: \"dog bites man\" and \"man bites dog\" would look the same. So each position p gets a fixed pattern "
-      "of sines and cosines, PE[p, 2i] = sin(p / 10000^(2i/d_model)), PE[p, 2i+1] = cos(…), added to the token's "
-      "embedding. Low dimensions wiggle fast, high ones slowly, like the hands of a clock.");
+  explanation(stepExplanation("position"));
   bool pe = ctx.state.config.positional;
   if (ImGui::Checkbox("positional encoding on", &pe)) {
     attn::Config c = ctx.state.config;

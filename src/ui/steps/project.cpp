@@ -40,11 +40,7 @@ void equation(StepContext& ctx, const attn::HeadTrace& h, const char* out, const
 
 void drawProjectStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
-  explanation(
-      "Each token's vector x is multiplied by three weight matrices to play three roles. Its query q says what it "
-      "is looking for, its key k what it offers to be found by, its value v what it hands over when found. "
-      "q and k must have the same width d_k (they will be compared by a dot product); v has its own width d_v. "
-      "Each head has its own W_q, W_k, W_v, so each head can look for something different.");
+  explanation(stepExplanation("project"));
   headPicker(ctx);
   const attn::HeadTrace& h = t.heads[ctx.state.head];
   const int d = static_cast<int>(t.X.cols());

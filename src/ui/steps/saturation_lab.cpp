@@ -356,12 +356,7 @@ void drawWalkthroughNote(StepContext& ctx) {
 }  // namespace
 
 void drawSaturationLabStep(StepContext& ctx) {
-  explanation(
-      "Why does attention divide the scores by √d_k? A score q·k adds up d_k products. If the entries of q and k "
-      "have variance 1, the score has variance d_k, so wide heads produce huge scores, and the softmax of huge "
-      "scores is one-hot: one key takes all the weight and the gradient vanishes. Dividing by √d_k keeps the "
-      "variance at 1 for every d_k. Move the slider and compare the two rows, then read the same story over all "
-      "d_k in the plots.");
+  explanation(stepExplanation("saturation"));
   drawDkControls(ctx);
   drawExperimentSettings(ctx.state.lab);
   const LabView* view = nullptr;

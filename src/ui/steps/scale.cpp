@@ -26,11 +26,7 @@ double spread(const attn::Matrix& m) {  // standard deviation of the finite entr
 
 void drawScaleStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
-  explanation(
-      "A dot product of d_k terms adds up d_k random contributions: if the entries of q and k have variance 1, "
-      "q·k has variance d_k, so its typical size grows like √d_k. Big scores make the softmax of the next steps "
-      "nearly one-hot, and then its gradient vanishes and the model stops learning. Dividing by √d_k brings the "
-      "variance back to 1 whatever the width.");
+  explanation(stepExplanation("scale"));
   headPicker(ctx);
   const attn::HeadTrace& h = t.heads[ctx.state.head];
   const int dK = static_cast<int>(h.Q.cols()), L = static_cast<int>(h.S.cols());

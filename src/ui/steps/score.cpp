@@ -11,10 +11,7 @@ namespace ui {
 
 void drawScoreStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
-  explanation(
-      "Every query is compared with every key by a dot product: S[i, j] = q_i · k_j = Σ q_i[c]·k_j[c]. It is large "
-      "when the two vectors point the same way (cos θ near 1), near zero when they are unrelated, negative when "
-      "they point apart; and it grows with their lengths. Hover a cell of S to see its terms.");
+  explanation(stepExplanation("score"));
   headPicker(ctx);
   const attn::HeadTrace& h = t.heads[ctx.state.head];
   const int dK = static_cast<int>(h.Q.cols()), Lkv = static_cast<int>(h.K.rows());

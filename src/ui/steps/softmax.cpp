@@ -11,11 +11,7 @@ namespace ui {
 
 void drawSoftmaxStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
-  explanation(
-      "Each row of scores becomes a row of weights: a_ij = e^(s_ij) / Σ_k e^(s_ik). The weights are positive and "
-      "sum to 1, and larger scores get exponentially more. To stay finite we subtract the row's maximum first "
-      "(e^(s − max) never overflows; the ratio is unchanged). When one score is far above the others the row "
-      "turns one-hot: the row is saturated, and its gradient p_i(δ_ij − p_j) is nearly zero everywhere.");
+  explanation(stepExplanation("softmax"));
   headPicker(ctx);
   const attn::HeadTrace& h = t.heads[ctx.state.head];
   const int L = static_cast<int>(h.A.cols());

@@ -23,10 +23,12 @@ struct StepInfo {
   const char* title;   // "5. Score: S = Q·Kᵀ"
   const char* label;   // short, for the step list: "5. Score"
   void (*draw)(StepContext&);
+  const char* explanation;  // why the step exists and what to notice (drawn first; read out by the live region)
 };
 
 const std::vector<StepInfo>& steps();
 int stepIndexOf(const std::string& id);  // -1 if unknown
+const char* stepExplanation(const std::string& id);  // "" if unknown
 
 // Step draw functions (one file each).
 void drawTokenizeStep(StepContext&);

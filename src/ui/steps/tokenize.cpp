@@ -47,11 +47,7 @@ void tokenChips(StepContext& ctx, const std::vector<attn::Token>& tokens, int fo
 
 void drawTokenizeStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
-  explanation(
-      "A model cannot read letters, so the sentence is cut into tokens and each token gets an id: its row number "
-      "in the vocabulary. Word-level cuts at spaces and splits punctuation off; character-level makes every "
-      "character a token (a CJK character, an emoji sequence or a letter with its accents counts as one). Real "
-      "models use subwords (BPE), in between the two.");
+  explanation(stepExplanation("tokenize"));
   ImGui::Spacing();
   const bool word = t.config.tokenizer == attn::TokenizerKind::Word;
   formulaLine(std::string(word ? "word-level" : "character-level") + ": \"" + t.config.text + "\" → " +

@@ -9,10 +9,7 @@ namespace ui {
 
 void drawWeightedSumStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
-  explanation(
-      "Now each query collects information: its output is the average of all value vectors, weighted by its "
-      "attention weights, o_i = Σ_j a_ij v_j. A token that attends mostly to \"fox\" ends up carrying mostly the "
-      "value of \"fox\". This is where context flows into each token.");
+  explanation(stepExplanation("weighted-sum"));
   headPicker(ctx);
   const attn::HeadTrace& h = t.heads[ctx.state.head];
   const int L = static_cast<int>(h.A.cols()), dV = static_cast<int>(h.V.cols());
