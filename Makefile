@@ -21,7 +21,7 @@ web: deps
 build: native web
 
 serve: build
-	@node web/dev-server.mjs --root build/web --port $(PORT)
+	@node web/dev-server.mjs --root build/site --port $(PORT)
 
 test: build
 	@bash tests/run-all.sh

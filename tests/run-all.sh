@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test of AttnLab, in one command (the README's `make test` runs this after building build/native and
-# build/web). Suites:
+# build/web, which writes the page to build/site). Suites:
 #   1. native   ctest in build/native: core unit tests, walkthrough logic + headless render, CLI end to end,
 #               numpy reference, WebAssembly CLI vs native, desktop app smoke test
 #   2. browser  the page and the standalone file in headless Chromium (playwright-core), DPR 1 and 2

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// Assembles build/web/attnlab-standalone.html: one file that runs from disk (file://) with no server.
+// Assembles attnlab-standalone.html: one file that runs from disk (file://) with no server.
 //
-//   node web/build-standalone.mjs --dir build/web --out build/web/attnlab-standalone.html
+//   node web/build-standalone.mjs --dir build/web [--css web/style.css] [--page-js web/attnlab.js]
+//                                 --out build/web/attnlab-standalone.html
 //
-// It takes the served page's own files (index.html as generated from web/shell.html, style.css, attnlab.js,
-// index.js, index.wasm) and inlines them: the CSS as a <style>, attnlab.js and index.js as <script>s, and the wasm
-// as base64 that an inline script decodes into Module.wasmBinary, so the runtime never fetches anything.
+// CMake runs it in the web build tree (build/web), and target attnlab_site then copies the result into the
+// deployable folder build/site next to the served page. --dir holds emcc's outputs (index.html as generated from
+// web/shell.html, index.js, index.wasm); style.css and attnlab.js come from --css and --page-js (default: --dir).
+// It inlines them: the CSS as a <style>, attnlab.js and index.js as <script>s, and the wasm as base64 that an
+// inline script decodes into Module.wasmBinary, so the runtime never fetches anything.
 //
 // Why not emcc -sSINGLE_FILE=1: Emscripten 3.1.6 then embeds the wasm as a data: URI and first tries fetch() on
 // it, which a strict Content-Security-Policy (connect-src without data:) blocks with a console error before the
@@ -18,10 +21,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-function arg(name) {
+function arg(name, fallback) {
   const i = process.argv.indexOf(name);
   if (i < 0 || i + 1 >= process.argv.length) {
-    console.error(`usage: node build-standalone.mjs --dir BUILD_WEB_DIR --out FILE.html (missing ${name})`);
+    if (fallback !== undefined) return fallback;
+    console.error('usage: node build-standalone.mjs --dir BUILD_WEB_DIR [--css FILE] [--page-js FILE] --out FILE.html ' +
+                  `(missing ${name})`);
     process.exit(2);
   }
   return process.argv[i + 1];
@@ -32,8 +37,8 @@ const out = arg('--out');
 const read = (name) => readFileSync(join(dir, name), 'utf8');
 
 let html = read('index.html');
-const css = read('style.css');
-const pageJs = 'window.ATTNLAB_STANDALONE = true;\n' + read('attnlab.js');
+const css = readFileSync(arg('--css', join(dir, 'style.css')), 'utf8');
+const pageJs = 'window.ATTNLAB_STANDALONE = true;\n' + readFileSync(arg('--page-js', join(dir, 'attnlab.js')), 'utf8');
 const runtimeJs = read('index.js');
 const wasm = readFileSync(join(dir, 'index.wasm'));
 

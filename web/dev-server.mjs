@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // A tiny static server for the page (node's http, no dependencies): `make serve` and the browser tests use it.
 //
-//   node web/dev-server.mjs --root build/web [--port 8080]      (--port 0: a free port chosen by the system)
+//   node web/dev-server.mjs --root build/site [--port 8080]     (--port 0: a free port chosen by the system)
 //
+// --root is the deployable folder the build writes (build/site, never the CMake tree build/web).
 // Binds 127.0.0.1 only, serves files under --root with correct MIME types (application/wasm so that
 // WebAssembly.instantiateStreaming works) and the page's Content-Security-Policy as a header, refuses paths that
-// leave the root, no directory listings. Prints "AttnLab: http://localhost:PORT/" once listening.
+// leave the root, no directory listings, no dot-files (such as build/site/.attnlab-site, the build's marker).
+// Prints "AttnLab: http://localhost:PORT/" once listening.
 import { createServer } from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -32,7 +34,7 @@ const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src
   "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 
 function parseArgs(argv) {
-  const opts = { root: 'build/web', port: 8080, host: '127.0.0.1', quiet: false };
+  const opts = { root: 'build/site', port: 8080, host: '127.0.0.1', quiet: false };
   for (let i = 2; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--root' && i + 1 < argv.length) opts.root = argv[++i];
@@ -65,6 +67,10 @@ export function startServer({ root, port = 0, host = '127.0.0.1', quiet = true }
       return send(400, 'bad request\n');
     }
     if (path.endsWith('/')) path += 'index.html';
+    if (path.split('/').some((part) => part.startsWith('.') && part !== '..')) {  // '..': refused just below
+      if (!quiet) console.log(`404 ${req.url}`);
+      return send(404, 'not found\n');
+    }
     const file = normalize(join(base, path));
     if (file !== base && !file.startsWith(base + sep)) return send(403, 'forbidden\n');
     let stat;

@@ -9,6 +9,10 @@
 #include "imgui.h"
 #include "ui/ui.h"
 
+namespace ui {
+struct AppState;
+}
+
 struct GLFWwindow;
 
 namespace app {
@@ -75,6 +79,11 @@ void recordFrame(double cpuMs);
 
 // FrameStats as a JSON object.
 std::string frameStatsJson();
+
+#ifdef __EMSCRIPTEN__
+// Web only (js_bridge.cpp): the Share panel's platform side (copy, download, PNG, file picker) for this state.
+void connectShare(ui::AppState& state);
+#endif
 
 
 }  // namespace app

@@ -115,25 +115,28 @@ void glfwError(int code, const char* description) { std::fprintf(stderr, "GLFW e
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  long maxFrames = -1;
-  const char* screenshot = nullptr;
-  const char* initialState = nullptr;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) {
-      maxFrames = std::atol(argv[++i]);
-    } else if (!std::strcmp(argv[i], "--screenshot") && i + 1 < argc) {
-      screenshot = argv[++i];
-    } else if (!std::strcmp(argv[i], "--state") && i + 1 < argc) {
-      initialState = argv[++i];
-    } else {
-      std::fprintf(stderr, "usage: %s [--frames N] [--screenshot FILE.png] [--state JSON]\n", argv[0]);
-      return 2;
-    }
-  }
+namespace {
 
+struct Options {
+  long maxFrames = -1;                // stop after this many frames (tests), -1 = run until closed
+  const char* screenshot = nullptr;   // PNG of the last frame
+  const char* initialState = nullptr; // setState JSON applied before the first frame
+};
+
+bool parseOptions(int argc, char** argv, Options* o) {
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) o->maxFrames = std::atol(argv[++i]);
+    else if (!std::strcmp(argv[i], "--screenshot") && i + 1 < argc) o->screenshot = argv[++i];
+    else if (!std::strcmp(argv[i], "--state") && i + 1 < argc) o->initialState = argv[++i];
+    else return false;
+  }
+  return true;
+}
+
+// A GL 3.3 core window, current; nullptr (with a message) when the machine has none.
+GLFWwindow* openWindow() {
   glfwSetErrorCallback(glfwError);
-  if (!glfwInit()) return 1;
+  if (!glfwInit()) return nullptr;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -143,26 +146,81 @@ int main(int argc, char** argv) {
   if (!window) {
     std::fprintf(stderr, "attnlab-desktop: could not create an OpenGL 3.3 core window\n");
     glfwTerminate();
-    return 1;
+    return nullptr;
   }
   glfwMakeContextCurrent(window);
   glfwSwapInterval(1);
+  return window;
+}
 
+double msSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Fonts at the framebuffer's pixel density × the user's scale, laid out in window units; rebuilt when that
+// changes or when CJK text first appears.
+void prepareFonts(app::Context& ctx, GLFWwindow* window, int winW, int fbW) {
+  float contentScale = 1.0f, unused = 1.0f;
+  glfwGetWindowContentScale(window, &contentScale, &unused);
+  if (!(contentScale > 0.0f)) contentScale = 1.0f;
+  const float framebufferScale = static_cast<float>(fbW) / static_cast<float>(winW);
+  const float rasterScale = contentScale;
+  const float styleScale = contentScale / framebufferScale;
+  ImGui::GetIO().FontGlobalScale = 1.0f / framebufferScale;
+  bool rebuilt = app::prepareFrame(rasterScale, styleScale);
+  if (ctx.fonts.wantsFallbackFont() && loadFallbackFont(ctx))  // CJK just appeared: read the system font
+    rebuilt = app::prepareFrame(rasterScale, styleScale) || rebuilt;
+  if (rebuilt && ctx.stats.frames > 0) {  // before the first frame the backend creates the texture itself
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  ctx.stats.devicePixelRatio = contentScale;
+}
+
+// One frame of the UI, drawn into the framebuffer.
+void drawFrame(app::Context& ctx, GLFWwindow* window, int fbW, int fbH) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  app::afterNewFrame(window);
+  ctx.ui->frame(ctx.fonts.fonts());
+  app::afterUiFrame();
+  ImGui::Render();
+  app::endFrameItems();
+  glViewport(0, 0, fbW, fbH);
+  glClearColor(0.985f, 0.985f, 0.99f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void saveScreenshot(const char* path, int fbW, int fbH) {
+  std::vector<unsigned char> pixels(static_cast<size_t>(fbW) * fbH * 3);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, fbW, fbH, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+  if (!writePng(path, fbW, fbH, pixels)) std::fprintf(stderr, "attnlab-desktop: cannot write %s\n", path);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (!parseOptions(argc, argv, &options)) {
+    std::fprintf(stderr, "usage: %s [--frames N] [--screenshot FILE.png] [--state JSON]\n", argv[0]);
+    return 2;
+  }
+  GLFWwindow* window = openWindow();
+  if (!window) return 1;
   app::Context& ctx = app::init();
   app::enableItemHooks();
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   app::installKeyTiming(window);
   ImGui_ImplOpenGL3_Init("#version 330 core");
-
-  if (initialState) {
-    std::string error = ctx.ui->setStateJson(initialState);
+  if (options.initialState) {
+    const std::string error = ctx.ui->setStateJson(options.initialState);
     if (!error.empty()) std::fprintf(stderr, "attnlab-desktop: --state: %s\n", error.c_str());
   }
 
   const auto start = std::chrono::steady_clock::now();
-  auto msSince = [](std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-  };
   while (!glfwWindowShouldClose(window)) {
     glfwPollEvents();
     const auto frameStart = std::chrono::steady_clock::now();
@@ -173,56 +231,20 @@ int main(int argc, char** argv) {
       glfwWaitEvents();
       continue;
     }
-    float contentScale = 1.0f, unused = 1.0f;
-    glfwGetWindowContentScale(window, &contentScale, &unused);
-    if (!(contentScale > 0.0f)) contentScale = 1.0f;
-    const float framebufferScale = static_cast<float>(fbW) / static_cast<float>(winW);
-    // Rasterize at the pixel density of the framebuffer × the user's scale; lay out in window units.
-    const float rasterScale = contentScale;
-    const float styleScale = contentScale / framebufferScale;
-    ImGui::GetIO().FontGlobalScale = 1.0f / framebufferScale;
-
-    bool rebuilt = app::prepareFrame(rasterScale, styleScale);
-    if (ctx.fonts.wantsFallbackFont() && loadFallbackFont(ctx))  // CJK just appeared: read the system font
-      rebuilt = app::prepareFrame(rasterScale, styleScale) || rebuilt;
-    if (rebuilt && ctx.stats.frames > 0) {  // before the first frame the backend creates the texture itself
-      ImGui_ImplOpenGL3_DestroyFontsTexture();
-      ImGui_ImplOpenGL3_CreateFontsTexture();
-    }
-
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
-    app::afterNewFrame(window);
-    ctx.ui->frame(ctx.fonts.fonts());
-    app::afterUiFrame();
-    ImGui::Render();
-    app::endFrameItems();
-
-    glViewport(0, 0, fbW, fbH);
-    glClearColor(0.985f, 0.985f, 0.99f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-
+    prepareFonts(ctx, window, winW, fbW);
+    drawFrame(ctx, window, fbW, fbH);
     ctx.stats.framebufferWidth = fbW;
     ctx.stats.framebufferHeight = fbH;
     ctx.stats.cssWidth = winW;
     ctx.stats.cssHeight = winH;
-    ctx.stats.devicePixelRatio = contentScale;
     app::recordFrame(msSince(frameStart));
     if (ctx.stats.frames == 1) ctx.stats.firstFrameAtMs = msSince(start);
-
-    const bool last = maxFrames > 0 && ctx.stats.frames >= std::max(2L, maxFrames);  // frame 1 is a warm-up
-    if (last && screenshot) {
-      std::vector<unsigned char> pixels(static_cast<size_t>(fbW) * fbH * 3);
-      glPixelStorei(GL_PACK_ALIGNMENT, 1);
-      glReadPixels(0, 0, fbW, fbH, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
-      if (!writePng(screenshot, fbW, fbH, pixels)) std::fprintf(stderr, "attnlab-desktop: cannot write %s\n", screenshot);
-    }
+    const bool last = options.maxFrames > 0 && ctx.stats.frames >= std::max(2L, options.maxFrames);  // 1 = warm-up
+    if (last && options.screenshot) saveScreenshot(options.screenshot, fbW, fbH);
     glfwSwapBuffers(window);
     if (last) break;
   }
-  if (maxFrames > 0) std::printf("%s\n", app::frameStatsJson().c_str());
+  if (options.maxFrames > 0) std::printf("%s\n", app::frameStatsJson().c_str());
 
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

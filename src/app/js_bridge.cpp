@@ -40,9 +40,6 @@ bool webShare(const char* action, const std::string& name, const char* mime, con
   }, action, name.c_str(), mime, data.data(), static_cast<int>(data.size())) != 0;
 }
 
-struct RegisterShare {
-  RegisterShare() { ui::setShareHandler(&webShare); }
-} registerShare;
 
 // The fragment of the current state, cached while nothing it encodes changed (the page asks every few frames).
 struct UrlCache {
@@ -51,6 +48,10 @@ struct UrlCache {
 };
 
 }  // namespace
+
+namespace app {
+void connectShare(ui::AppState& state) { state.share.handler = &webShare; }
+}  // namespace app
 
 extern "C" {
 
@@ -121,7 +122,8 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_announcement() {
 
 // The page reports how a Share action ended (e.g. the clipboard write): shown in the panel.
 EMSCRIPTEN_KEEPALIVE void attnlab_share_status(const char* text, int ok) {
-  ui::setShareStatus(text ? text : "", ok != 0);
+  app::Context* ctx = app::context();
+  if (ctx) ui::setShareStatus(ctx->ui->state(), text ? text : "", ok != 0);
 }
 
 

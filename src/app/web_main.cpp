@@ -212,6 +212,7 @@ int main() {
   g_height = 480;
 
   app::init();
+  app::connectShare(app::context()->ui->state());  // the Share panel's copy/download/import (js_bridge.cpp)
   app::context()->stats.mainStartedAtMs = attnlab_js_since_navigation_ms();
   app::enableItemHooks();
   ImGui_ImplGlfw_InitForOpenGL(g_window, true);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "core/config_fields.h"
 #include "core/errors.h"
 
 namespace attncli {
@@ -123,14 +124,7 @@ void requireFinite(double value, const std::string& what, double maxAbs) {
   }
 }
 
-uint64_t parseSeed(const std::string& text, const std::string& what) {
-  const bool digitsOnly = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-  if (!digitsOnly) throw attn::InputError(what + " must be a non-negative integer, got '" + text + "'");
-  errno = 0;
-  const unsigned long long value = std::strtoull(text.c_str(), nullptr, 10);
-  if (errno == ERANGE) throw attn::InputError(what + " is out of range (0 .. 18446744073709551615): " + text);
-  return static_cast<uint64_t>(value);
-}
+uint64_t parseSeed(const std::string& text, const std::string& what) { return attn::parseSeedText(text, what); }
 
 std::vector<std::string> dimensionLabels(int count, const std::string& prefix) {
   std::vector<std::string> labels;

@@ -4,12 +4,14 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "core/config.h"
 #include "core/matrix.h"
 
 namespace attncli {
@@ -27,6 +29,27 @@ Command addTraceCommand(CLI::App& parent);
 Command addSoftmaxCommand(CLI::App& parent);
 Command addSaturationCommand(CLI::App& parent);
 Command addBenchCommand(CLI::App& parent);
+Command addMatricesCommand(CLI::App& parent);
+Command addSimilarCommand(CLI::App& parent);
+Command addAnalogyCommand(CLI::App& parent);
+Command addTrainCommand(CLI::App& parent);     // cmd_train.cpp
+Command addBackwardCommand(CLI::App& parent);  // cmd_backward.cpp
+
+// `attnlab trace --model MODEL.json` (cmd_trace_model.cpp): the --model and --source-text options on the trace
+// subcommand, and the run that replaces the usual trace when they are given (--text is trace's own option).
+struct ModelTraceArgs;
+std::shared_ptr<ModelTraceArgs> addModelTraceOptions(CLI::App* traceApp);
+bool modelTraceRequested(const ModelTraceArgs& args);
+void runModelTrace(const ModelTraceArgs& args, CLI::App* traceApp, const std::string& text, const std::string& format,
+                   int indent, int precision);
+
+// The data files built from npm packages (cli_data.cpp: where they are looked for). Each load happens once per run;
+// a missing or damaged file throws attn::InputError naming the folders looked at.
+void addDataDirOption(CLI::App* app, std::string* dataDir);  // --data-dir DIR
+std::shared_ptr<const attn::GloveVectors> loadGlove(const std::string& dataDir);
+std::shared_ptr<const attn::Gpt2Bpe> loadGpt2(const std::string& dataDir);
+// Validates `config`, then loads the files its choices need (GloVe rows, GPT-2 tokens) into config.glove / gpt2.
+void attachDataFiles(attn::Config& config, const std::string& dataDir);
 
 // Validator for an integer option: rejects "abc", "2.5" and overflow as "not an integer", then checks [low, high].
 // (CLI::Range alone reports "abc" as "not in range".)
@@ -47,7 +70,7 @@ std::string padRight(const std::string& text, int width);  // left-aligned in `w
 
 // Throw attn::InputError("<what> must be ...") unless value is finite and |value| <= maxAbs.
 void requireFinite(double value, const std::string& what, double maxAbs);
-// Parse a whole decimal unsigned 64-bit integer ("12"), rejecting signs, blanks, garbage and overflow.
+// A seed in the Config dialect (core/config_fields.h): a whole number 0 … 2^53−1.
 uint64_t parseSeed(const std::string& text, const std::string& what);
 
 // Prints a matrix as an aligned table: a title line, an optional formula line, then one line per row.

@@ -10,9 +10,11 @@
 
 #include "cli/cli_common.h"
 #include "core/config.h"
+#include "core/config_fields.h"
 #include "core/errors.h"
 #include "core/json_io.h"
 #include "core/limits.h"
+#include "core/matrices.h"
 #include "core/pipeline.h"
 #include "core/presets.h"
 
@@ -30,12 +32,12 @@ constexpr double kMaxPrintedNumbers = 20e6;
 
 struct TraceArgs {
   std::string configFile, preset, text, queryText, tokenizer = "word", mask = "none", scale = "inv-sqrt-dk";
-  std::string seed = "1", format = "json";
+  std::string seed = "1", format = "json", embeddings = "random", dataDir;
   int dModel = 8, heads = 2, dK = 4, dV = 4, padTo = 0, indent = -1, precision = 4;
   bool noPe = false, bos = false, dropPunctuation = false;
   // The options whose presence overrides a preset/config file value.
   CLI::Option *textOpt, *queryTextOpt, *tokenizerOpt, *maskOpt, *scaleOpt, *seedOpt, *dModelOpt, *headsOpt, *dKOpt,
-      *dVOpt, *padToOpt, *noPeOpt, *bosOpt, *dropPunctOpt;
+      *dVOpt, *padToOpt, *noPeOpt, *bosOpt, *dropPunctOpt, *embeddingsOpt;
 };
 
 bool given(const CLI::Option* option) { return option->count() > 0; }
@@ -60,23 +62,6 @@ std::string readConfigFile(const std::string& path) {
   if (failed) throw attn::InputError("cannot read config file '" + path + "': " + std::strerror(readErrno));
   if (contents.empty()) throw attn::InputError("config file '" + path + "' is empty");
   return contents;
-}
-
-void applyScale(const std::string& text, attn::Config& config) {
-  if (text == "inv-sqrt-dk" || text == "default") {
-    config.scaleKind = attn::ScaleKind::InvSqrtDk;
-  } else if (text == "none") {
-    config.scaleKind = attn::ScaleKind::None;
-  } else {
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size()) {
-      throw attn::InputError("--scale must be a number, 'inv-sqrt-dk' or 'none', got '" + text + "'");
-    }
-    requireFinite(value, "--scale", attn::limits::kMaxAbsValue);
-    config.scaleKind = attn::ScaleKind::Custom;
-    config.customScale = value;
-  }
 }
 
 attn::Config buildConfig(const TraceArgs& args) {
@@ -109,12 +94,18 @@ attn::Config buildConfig(const TraceArgs& args) {
     }
   }
   if (given(args.tokenizerOpt) && !attn::parseTokenizerName(args.tokenizer, &config.tokenizer)) {
-    throw attn::InputError("unknown tokenizer '" + args.tokenizer + "' (word or char)");
+    throw attn::InputError("unknown tokenizer '" + args.tokenizer + "' (word, char or gpt2)");
+  }
+  if (given(args.embeddingsOpt)) {
+    if (!attn::parseEmbeddingSourceName(args.embeddings, &config.embeddingSource))
+      throw attn::InputError("unknown embeddings '" + args.embeddings + "' (random or glove)");
+    // Asking for GloVe rows replaces a preset's (or file's) hand-made rows, which would otherwise win.
+    if (config.embeddingSource == attn::EmbeddingSource::Glove) config.embeddingTable.clear();
   }
   if (given(args.maskOpt) && !attn::parseMaskName(args.mask, &config.mask)) {
     throw attn::InputError("unknown mask '" + args.mask + "' (none, causal or padding)");
   }
-  if (given(args.scaleOpt)) applyScale(args.scale, config);
+  if (given(args.scaleOpt)) attn::parseScaleText(args.scale, config, "--scale");
   if (given(args.seedOpt)) config.seed = parseSeed(args.seed, "--seed");
   if (given(args.dModelOpt)) config.dModel = args.dModel;
   if (given(args.headsOpt)) config.heads = args.heads;
@@ -140,113 +131,109 @@ attn::Config buildConfig(const TraceArgs& args) {
 
 // ---- text format ----
 
-std::vector<std::string> tokenLabels(const std::vector<attn::Token>& tokens) {
+std::vector<std::string> tokenTexts(const std::vector<attn::Token>& tokens) {
   std::vector<std::string> labels;
   for (const auto& token : tokens) labels.push_back(token.text);
   return labels;
 }
 
-std::string safeFormula(const attn::Trace& trace, const std::string& name) {
-  try {
-    return attn::formulaFor(trace, name);
-  } catch (const std::exception&) {
-    return "";  // a missing formula must not hide the numbers
+// The ten steps' titles (DESIGN.md); each matrix of the registry is printed under the step that shows it first.
+std::string stepTitle(int step, const attn::Trace& t) {
+  switch (step) {
+    case 1: return "1. Tokenize";
+    case 2: return "2. Embed";
+    case 3: return "3. Add position";
+    case 4: return "4. Project";
+    case 5: return "5. Score";
+    case 6: return "6. Scale (x " + shortestDouble(t.scale) + ")";
+    case 7: return std::string("7. Mask (") + attn::maskName(t.config.mask) + ")";
+    case 8: return "8. Softmax (row-wise)";
+    case 9: return "9. Weighted sum";
+    case 10: return "10. Combine heads";
   }
+  return std::to_string(step) + ".";
 }
 
 class TextTraceWriter {
  public:
   TextTraceWriter(const attn::Trace& trace, int precision, std::ostream& out)
-      : trace_(trace), precision_(precision), out_(out) {
-    keys_ = tokenLabels(trace.tokens);
-    queries_ = trace.queryTokens.empty() ? keys_ : tokenLabels(trace.queryTokens);
-  }
+      : trace_(trace), precision_(precision), out_(out) {}
 
   void write() {
     const attn::Config& config = trace_.config;
-    const bool cross = config.cross || config.Xq.has_value();
-    out_ << "attnlab trace: L_q=" << queries_.size() << " L_kv=" << keys_.size() << " d_model=" << config.dModel
-         << " heads=" << config.heads << " d_k=" << config.dK << " d_v=" << config.dV
+    out_ << "attnlab trace: L_q=" << trace_.queryTokens.size() << " L_kv=" << trace_.tokens.size()
+         << " d_model=" << config.dModel << " heads=" << config.heads << " d_k=" << config.dK << " d_v=" << config.dV
          << " mask=" << attn::maskName(config.mask) << " scale=" << shortestDouble(trace_.scale)
-         << (cross ? " cross-attention" : " self-attention") << "\n";
+         << (config.cross ? " cross-attention" : " self-attention") << "\n";
     for (const auto& note : trace_.notes) out_ << "note: " << note << "\n";
 
-    section("1. Tokenize");
-    writeTokens(cross ? "keys/values" : "tokens", trace_.tokens, trace_.keyPadding);
-    if (cross) writeTokens("queries", trace_.queryTokens, {});
-
-    section("2. Embed");
-    matrix("E", "E (embedding rows)", trace_.E, keys_, dims(trace_.E.cols()));
-    if (cross) matrix("E", "E_q (query embedding rows)", trace_.Eq, queries_, dims(trace_.Eq.cols()));
-
-    section("3. Add position");
-    if (config.positional) {
-      matrix("PE", "PE (sinusoidal positional encoding)", trace_.PE, keys_, dims(trace_.PE.cols()));
-    } else {
-      out_ << "positional encoding off: X = E\n";
+    section(stepTitle(1, trace_));
+    writeTokens(config.cross ? "keys/values" : "tokens", trace_.tokens, trace_.keyPadding);
+    if (config.cross) writeTokens("queries", trace_.queryTokens, {});
+    for (int step = 2; step <= 10; ++step) {
+      section(stepTitle(step, trace_));
+      for (const attn::MatrixInfo& info : attn::matrixRegistry())
+        if (info.step == step) writeMatrix(info);
     }
-    matrix("X", "X", trace_.X, keys_, dims(trace_.X.cols()));
-    if (cross) matrix("Xq", "X_q (the queries' rows)", trace_.Xq, queries_, dims(trace_.Xq.cols()));
-
-    section("4. Project");
-    matrix("W_q", "W_q", trace_.Wq, dims(trace_.Wq.rows()), headDims(config.dK));
-    matrix("W_k", "W_k", trace_.Wk, dims(trace_.Wk.rows()), headDims(config.dK));
-    matrix("W_v", "W_v", trace_.Wv, dims(trace_.Wv.rows()), headDims(config.dV));
-    forEachHead([&](const attn::HeadTrace& head, const std::string& prefix) {
-      matrix("Q", prefix + "Q", head.Q, queries_, dims(head.Q.cols()));
-      matrix("K", prefix + "K", head.K, keys_, dims(head.K.cols()));
-      matrix("V", prefix + "V", head.V, keys_, dims(head.V.cols()));
-    });
-
-    section("5. Score");
-    forEachHead([&](const attn::HeadTrace& head, const std::string& prefix) {
-      matrix("S", prefix + "S", head.S, queries_, keys_);
-    });
-
-    section("6. Scale (x " + shortestDouble(trace_.scale) + ")");
-    forEachHead([&](const attn::HeadTrace& head, const std::string& prefix) {
-      matrix("S_scaled", prefix + "S_scaled", head.S_scaled, queries_, keys_);
-    });
-
-    section(std::string("7. Mask (") + attn::maskName(config.mask) + ")");
-    if (config.mask == attn::MaskKind::None) {
-      out_ << "no mask: S_masked = S_scaled\n";
-    } else {
-      forEachHead([&](const attn::HeadTrace& head, const std::string& prefix) {
-        matrix("S_masked", prefix + "S_masked", head.S_masked, queries_, keys_);
-      });
-    }
-
-    section("8. Softmax (row-wise)");
-    forEachHead([&](const attn::HeadTrace& head, const std::string& prefix) {
-      matrix("A", prefix + "A (softmax of each row)", head.A, queries_, keys_);
-      writeSaturation(head);
-    });
-
-    section("9. Weighted sum");
-    forEachHead([&](const attn::HeadTrace& head, const std::string& prefix) {
-      matrix("O", prefix + "O", head.O, queries_, dims(head.O.cols()));
-    });
-
-    section("10. Combine heads");
-    std::vector<std::string> concatColumns;
-    for (int h = 1; h <= static_cast<int>(trace_.heads.size()); ++h) {
-      for (int d = 0; d < config.dV; ++d) concatColumns.push_back("h" + std::to_string(h) + "d" + std::to_string(d));
-    }
-    matrix("concat", "concat", trace_.concat, queries_, concatColumns);
-    matrix("W_o", "W_o", trace_.Wo, concatColumns, dims(trace_.Wo.cols()));
-    matrix("output", "output", trace_.output, queries_, dims(trace_.output.cols()));
   }
 
  private:
   void section(const std::string& title) { out_ << "\n=== " << title << " ===\n"; }
 
-  void matrix(const std::string& name, const std::string& title, const attn::Matrix& m,
-              const std::vector<std::string>& rows, const std::vector<std::string>& cols) {
+  // What is left out, with a line saying why where it helps: the queries' copies in self-attention, an unused
+  // comparison sentence, a PE of zeros, the mask and masked scores when there is no mask.
+  bool shown(const attn::MatrixInfo& info) {
+    const attn::Config& c = trace_.config;
+    if (!attn::traceHolds(trace_, info)) return false;
+    switch (info.id) {
+      case attn::MatrixId::E_q: case attn::MatrixId::PE_q: case attn::MatrixId::X_q: return c.cross;
+      case attn::MatrixId::compare_E: return !trace_.compareTokens.empty();
+      case attn::MatrixId::PE:
+        if (!c.positional) out_ << "positional encoding off: X = E\n";
+        return c.positional;
+      case attn::MatrixId::mask: return c.mask != attn::MaskKind::None;
+      case attn::MatrixId::S_masked:
+        if (c.mask == attn::MaskKind::None) out_ << "no mask: S_masked = S_scaled\n";
+        return c.mask != attn::MaskKind::None;
+      default: return true;
+    }
+  }
+
+  void writeMatrix(const attn::MatrixInfo& info) {
+    if (!shown(info)) return;
+    const std::string title = std::string(info.name) + " (" + info.caption + ")";
+    if (info.heads == attn::HeadLayout::PerHead) {
+      for (size_t h = 0; h < trace_.heads.size(); ++h) {
+        const std::string prefix = trace_.heads.size() > 1 ? "head " + std::to_string(h + 1) + ": " : "";
+        table(info, prefix + title, *info.read(trace_, static_cast<int>(h)), labels(info.cols, false));
+        if (info.role == attn::MatrixRole::Softmax) writeSaturation(trace_.heads[h]);
+      }
+    } else {
+      const attn::Matrix& m = info.heads == attn::HeadLayout::ColumnBlocks ? *info.readWhole(trace_) : *info.read(trace_, 0);
+      table(info, title, m, labels(info.cols, info.heads == attn::HeadLayout::ColumnBlocks));
+    }
+  }
+
+  void table(const attn::MatrixInfo& info, const std::string& title, const attn::Matrix& m,
+             const std::vector<std::string>& cols) {
     if (m.size() == 0) return;
     out_ << "\n";
-    MatrixTable table{title, safeFormula(trace_, name), rows, cols, precision_};
-    out_ << formatMatrix(table, m);
+    MatrixTable t{title, attn::formulaFor(trace_, info.id), labels(info.rows, false), cols, precision_};
+    out_ << formatMatrix(t, m);
+  }
+
+  // Labels of an axis: token texts, dimension numbers, or per-head dimensions "h1d0" (all heads side by side).
+  std::vector<std::string> labels(attn::Axis axis, bool allHeads) const {
+    if (attn::axisIsTokens(axis)) return tokenTexts(attn::axisTokens(trace_, axis));
+    const attn::Config& c = trace_.config;
+    const int perHead = axis == attn::Axis::KeyDims ? c.dK : c.dV;
+    if (axis == attn::Axis::AllValueDims || allHeads) {
+      std::vector<std::string> out;
+      for (int h = 1; h <= c.heads; ++h)
+        for (int d = 0; d < perHead; ++d) out.push_back("h" + std::to_string(h) + "d" + std::to_string(d));
+      return out;
+    }
+    return dimensionLabels(axis == attn::Axis::ModelDims ? c.dModel : perHead);
   }
 
   void writeTokens(const std::string& label, const std::vector<attn::Token>& tokens,
@@ -266,31 +253,14 @@ class TextTraceWriter {
       const auto& row = head.rows[r];
       stats.row(static_cast<int>(r)) << row.entropy, row.maxWeight, row.effectiveTokens, row.jacobianNorm;
     }
-    MatrixTable table{"  saturation per query row", "", queries_,
+    MatrixTable table{"  saturation per query row", "", tokenTexts(trace_.queryTokens),
                       {"entropy", "max weight", "exp(entropy)", "||J||_F"}, precision_};
     out_ << formatMatrix(table, stats);
-  }
-
-  template <typename Fn>
-  void forEachHead(Fn fn) {
-    for (size_t h = 0; h < trace_.heads.size(); ++h) {
-      fn(trace_.heads[h], trace_.heads.size() > 1 ? "head " + std::to_string(h + 1) + ": " : "");
-    }
-  }
-
-  static std::vector<std::string> dims(Eigen::Index count) { return dimensionLabels(static_cast<int>(count)); }
-  std::vector<std::string> headDims(int perHead) const {
-    std::vector<std::string> labels;
-    for (int h = 1; h <= trace_.config.heads; ++h) {
-      for (int d = 0; d < perHead; ++d) labels.push_back("h" + std::to_string(h) + "d" + std::to_string(d));
-    }
-    return labels;
   }
 
   const attn::Trace& trace_;
   int precision_;
   std::ostream& out_;
-  std::vector<std::string> keys_, queries_;
 };
 
 void refuseIfTooBig(double numbers) {
@@ -312,20 +282,19 @@ double weightNumbers(const attn::Config& c) {
 
 double traceNumbers(const attn::Trace& t) {
   double total = 0;
-  for (const attn::Matrix* m : {&t.E, &t.PE, &t.X, &t.Eq, &t.PEq, &t.Xq, &t.compareE, &t.Wq, &t.Wk, &t.Wv, &t.Wo,
-                                &t.maskAdd, &t.concat, &t.output}) {
-    total += static_cast<double>(m->size());
-  }
-  for (const auto& h : t.heads) {
-    for (const attn::Matrix* m : {&h.Wq, &h.Wk, &h.Wv, &h.Q, &h.K, &h.V, &h.S, &h.S_scaled, &h.S_masked, &h.A, &h.O}) {
-      total += static_cast<double>(m->size());
-    }
+  for (const attn::MatrixInfo& info : attn::matrixRegistry()) {
+    if (!attn::traceHolds(t, info)) continue;
+    if (info.heads == attn::HeadLayout::PerHead || info.heads == attn::HeadLayout::ColumnBlocks)
+      for (int h = 0; h < static_cast<int>(t.heads.size()); ++h) total += static_cast<double>(info.read(t, h)->size());
+    else
+      total += static_cast<double>(info.read(t, 0)->size());
   }
   return total;
 }
 
 void runTrace(const TraceArgs& args) {
-  const attn::Config config = buildConfig(args);
+  attn::Config config = buildConfig(args);
+  attachDataFiles(config, args.dataDir);  // GloVe vectors / GPT-2 merges when chosen
   refuseIfTooBig(weightNumbers(config));
   const attn::Trace trace = attn::computeTrace(config);
   if (trace.tokens.empty()) throw attn::InputError("the text has no tokens");
@@ -348,19 +317,23 @@ Command addTraceCommand(CLI::App& parent) {
   configOpt->excludes(presetOpt);
   args->textOpt = app->add_option("--text", args->text, "Keys/values sentence (and queries, unless --query-text)");
   args->queryTextOpt = app->add_option("--query-text", args->queryText, "Queries' sentence: cross-attention");
-  args->tokenizerOpt = app->add_option("--tokenizer", args->tokenizer, "word | char")
-                           ->check(CLI::IsMember({"word", "char"}));
+  args->tokenizerOpt = app->add_option("--tokenizer", args->tokenizer, "word | char | gpt2")
+                           ->check(CLI::IsMember({"word", "char", "gpt2"}));
+  args->embeddingsOpt = app->add_option("--embeddings", args->embeddings,
+                                        "random (seeded N(0,1) rows) | glove (GloVe word vectors; word tokens, "
+                                        "d_model <= 100; replaces a preset's fixed rows)")
+                            ->check(CLI::IsMember({"random", "glove"}));
   args->dModelOpt = app->add_option("--d-model", args->dModel, "Model width d_model")
                         ->check(integerIn(1, attn::limits::kMaxDModel));
   args->headsOpt = app->add_option("--heads", args->heads, "Number of heads h")
                        ->check(integerIn(1, attn::limits::kMaxHeads));
   args->dKOpt = app->add_option("--d-k", args->dK, "Query/key width per head")->check(integerIn(1, kMaxDk));
   args->dVOpt = app->add_option("--d-v", args->dV, "Value width per head")->check(integerIn(1, kMaxDk));
-  args->seedOpt = app->add_option("--seed", args->seed, "Seed of every random number (embeddings, weights)")
+  args->seedOpt = app->add_option("--seed", args->seed, "Seed of every random number (embeddings, weights): 0 .. 2^53-1")
                       ->type_name("UINT");
   args->maskOpt = app->add_option("--mask", args->mask, "none | causal | padding")
                       ->check(CLI::IsMember({"none", "causal", "padding"}));
-  args->scaleOpt = app->add_option("--scale", args->scale, "Score scale: inv-sqrt-dk (default), none, or a number")
+  args->scaleOpt = app->add_option("--scale", args->scale, "Score scale: default (1/sqrt(d_k); also inv-sqrt-dk), none, or a number")
                        ->type_name("SCALE");
   args->noPeOpt = app->add_flag("--no-pe", args->noPe, "No positional encoding");
   args->padToOpt = app->add_option("--pad-to", args->padTo, "Pad the keys/values sentence to N tokens")
@@ -368,10 +341,17 @@ Command addTraceCommand(CLI::App& parent) {
   args->bosOpt = app->add_flag("--bos", args->bos, "Prepend <bos> to the queries");
   args->dropPunctOpt = app->add_flag("--drop-punctuation", args->dropPunctuation, "Drop punctuation tokens");
   addFormatOption(app, &args->format);
+  addDataDirOption(app, &args->dataDir);
   app->add_option("--indent", args->indent, "JSON indent (-1 = one line)")->check(integerIn(-1, 8));
   app->add_option("--precision", args->precision, "Text format: decimals per number")
       ->check(integerIn(0, 17));
-  return {app, [args] { runTrace(*args); }};
+  auto modelArgs = addModelTraceOptions(app);  // --model, --source-text (cmd_trace_model.cpp)
+  return {app, [args, modelArgs, app] {
+            if (modelTraceRequested(*modelArgs))
+              runModelTrace(*modelArgs, app, args->text, args->format, args->indent, args->precision);
+            else
+              runTrace(*args);
+          }};
 }
 
 }  // namespace attncli

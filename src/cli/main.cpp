@@ -36,6 +36,8 @@ int run(int argc, char** argv) {
   const std::vector<attncli::Command> commands = {
       attncli::addTokenizeCommand(app),  attncli::addPresetsCommand(app), attncli::addTraceCommand(app),
       attncli::addSoftmaxCommand(app),   attncli::addSaturationCommand(app), attncli::addBenchCommand(app),
+      attncli::addMatricesCommand(app),  attncli::addSimilarCommand(app), attncli::addAnalogyCommand(app),
+      attncli::addTrainCommand(app),     attncli::addBackwardCommand(app),
   };
 
   // CLI11 reports an unknown subcommand as "A subcommand is required"; name it instead.
@@ -44,7 +46,9 @@ int run(int argc, char** argv) {
     for (const auto& command : commands) known = known || command.app->check_name(argv[1]);
     if (!known) {
       return reportBadInput(std::string("unknown subcommand '") + argv[1] +
-                            "' (tokenize, presets, trace, softmax, saturation or bench; see attnlab --help)");
+                            "' (tokenize, presets, trace, matrices, softmax, saturation, bench, similar, analogy, train or "
+                            "backward; see "
+                            "attnlab --help)");
     }
   }
   try {

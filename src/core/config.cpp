@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "errors.h"
+#include "glove.h"
 #include "limits.h"
 #include "shape_text.h"
 
@@ -32,7 +33,8 @@ bool Config::operator==(const Config& o) const {
          seed == o.seed && positional == o.positional && mask == o.mask && scaleKind == o.scaleKind &&
          customScale == o.customScale && embeddingTable == o.embeddingTable && sameMatrix(X, o.X) &&
          sameMatrix(Xq, o.Xq) && sameMatrix(Wq, o.Wq) && sameMatrix(Wk, o.Wk) && sameMatrix(Wv, o.Wv) &&
-         sameMatrix(Wo, o.Wo) && edits == o.edits && preset == o.preset && focus == o.focus;
+         sameMatrix(Wo, o.Wo) && edits == o.edits && preset == o.preset && focus == o.focus &&
+         embeddingSource == o.embeddingSource && glove == o.glove && gpt2 == o.gpt2;
 }
 
 const char* maskName(MaskKind kind) {
@@ -48,6 +50,17 @@ bool parseMaskName(std::string_view name, MaskKind* out) {
   if (name == "none") *out = MaskKind::None;
   else if (name == "causal") *out = MaskKind::Causal;
   else if (name == "padding") *out = MaskKind::Padding;
+  else return false;
+  return true;
+}
+
+const char* embeddingSourceName(EmbeddingSource source) {
+  return source == EmbeddingSource::Glove ? "glove" : "random";
+}
+
+bool parseEmbeddingSourceName(std::string_view name, EmbeddingSource* out) {
+  if (name == "random") *out = EmbeddingSource::Random;
+  else if (name == "glove") *out = EmbeddingSource::Glove;
   else return false;
   return true;
 }
@@ -121,7 +134,24 @@ void validate(const Config& c) {
       throw InputError(os.str());
     }
   if (c.scaleKind == ScaleKind::Custom) checkCellValue("scale", c.customScale);
+  if (c.embeddingSource == EmbeddingSource::Glove) {
+    if (c.tokenizer != TokenizerKind::Word)
+      throw InputError(std::string("GloVe embeddings go with the word tokenizer: GloVe has one vector per "
+                                   "lower-case word, none for ") +
+                       (c.tokenizer == TokenizerKind::Char ? "single characters" : "GPT-2's sub-word pieces") +
+                       " (choose the word tokenizer, or random embeddings)");
+    const int gloveDims = c.glove ? c.glove->dims() : kGloveDims;
+    if (c.dModel > gloveDims) {
+      std::ostringstream os;
+      os << "d_model is at most " << gloveDims << " with GloVe embeddings: the vectors have " << gloveDims
+         << " dimensions, and d_model = k uses their first k principal components (got d_model = " << c.dModel << ")";
+      throw InputError(os.str());
+    }
+  }
 
+  if (c.Xq && !c.cross)
+    throw InputError("X_q (the queries' rows) is given but \"cross\" is false: set \"cross\": true for "
+                     "cross-attention, or remove X_q");
   if (c.X) checkTokenMatrix("X", *c.X, c.dModel);
   if (c.Xq) checkTokenMatrix("X_q", *c.Xq, c.dModel);
   const std::pair<const char*, const std::optional<Matrix>*> weights[] = {

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,11 @@ namespace attn {
 
 enum class MaskKind { None, Causal, Padding };
 enum class ScaleKind { InvSqrtDk, None, Custom };
+enum class EmbeddingSource { Random, Glove };  // seeded N(0,1) rows, or GloVe's word vectors (glove.h)
+inline constexpr int kGloveDims = 100;          // GloVe 6B 100-d: d_model is at most this with GloVe rows
+
+class GloveVectors;  // glove.h
+class Gpt2Bpe;       // bpe.h
 
 // One typed-in value. matrix: "W_q" | "W_k" | "W_v" | "W_o" (full matrices, head i's columns i*d_k..) or
 // "E" (the embedding row of token `token`; row is ignored). A later edit of the same cell replaces an earlier one.
@@ -55,6 +61,15 @@ struct Config {
   // Embedding rows by token (a preset's numbers, or rows the user edited). Tokens not listed get a seeded N(0,1)
   // row that depends only on (seed, token text, d_model): the same token gets the same row in any sentence.
   std::map<std::string, std::vector<double>> embeddingTable;
+  // Rows of tokens the table does not list: seeded N(0,1), or GloVe's vector of the lower-cased word (its first
+  // d_model principal coordinates; word tokenizer only, d_model <= 100). A word GloVe lacks gets a seeded row.
+  EmbeddingSource embeddingSource = EmbeddingSource::Random;
+  // The data files behind GloVe rows and GPT-2 tokens (tools/data/README.md), shared and immutable. Not part of the
+  // JSON dialect: the CLI loads them from files, the page hands their bytes to the core once fetched and attaches
+  // them. nullptr while not loaded: GloVe rows fall back to seeded rows, GPT-2 to its bytes before any merge (each
+  // with a note). Compared by identity, so attaching a newly loaded file recomputes from the stage that uses it.
+  std::shared_ptr<const GloveVectors> glove;
+  std::shared_ptr<const Gpt2Bpe> gpt2;
   // Explicit matrices (from a Config JSON or a preset). Absent ones are generated (Xavier/Glorot, seeded).
   std::optional<Matrix> X, Xq;            // (L_kv,d_model), (L_q,d_model): replace text+embedding+position
   std::optional<Matrix> Wq, Wk, Wv, Wo;   // (d_model,h*d_k), (d_model,h*d_k), (d_model,h*d_v), (h*d_v,d_model)
@@ -71,6 +86,8 @@ struct Config {
 
 const char* maskName(MaskKind kind);  // "none" | "causal" | "padding"
 bool parseMaskName(std::string_view name, MaskKind* out);
+const char* embeddingSourceName(EmbeddingSource source);  // "random" | "glove"
+bool parseEmbeddingSourceName(std::string_view name, EmbeddingSource* out);
 
 // Throws InputError with a user-facing message if a dimension is <= 0 or beyond limits.h, a value is not finite or
 // beyond kMaxAbsValue, or an explicit matrix has the wrong shape (naming the matrix and both shapes).

@@ -2,6 +2,7 @@
 #include "embedding.h"
 
 #include "errors.h"
+#include "glove.h"
 #include "random.h"
 
 namespace attn {
@@ -22,8 +23,19 @@ RowVector embeddingRow(const Config& config, const std::string& token) {
       throw InputError("the embedding row of \"" + token + "\" has " + std::to_string(it->second.size()) +
                        " values, expected d_model = " + std::to_string(config.dModel));
     row = Eigen::Map<const RowVector>(it->second.data(), config.dModel);
+  } else if (config.embeddingSource == EmbeddingSource::Glove && config.glove) {
+    // GloVe's first d_model principal coordinates; a word it lacks gets the seeded row, each dimension scaled to
+    // the spread of that coordinate over GloVe's words (so it looks like a GloVe vector, not 3x longer).
+    const GloveVectors& glove = *config.glove;
+    const int index = glove.find(token);
+    if (index >= 0) {
+      row = glove.row(index, config.dModel);
+    } else {
+      row = seededEmbeddingRow(config.seed, token, config.dModel);
+      for (int j = 0; j < config.dModel; ++j) row(j) *= glove.columnRms(j);
+    }
   } else {
-    row = seededEmbeddingRow(config.seed, token, config.dModel);
+    row = seededEmbeddingRow(config.seed, token, config.dModel);  // also GloVe while its file is loading
   }
   for (const CellEdit& e : config.edits)  // in order: a later edit of the same cell wins
     if (e.matrix == "E" && e.token == token && e.col >= 0 && e.col < config.dModel) row(e.col) = e.value;

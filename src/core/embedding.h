@@ -1,5 +1,6 @@
 // Step 2, Embed: token -> row of the embedding table E. A token's row depends only on (seed, token text, d_model)
-// unless Config::embeddingTable lists it; "E" cell edits are applied on top. Same token, same row, any sentence.
+// unless Config::embeddingTable lists it or GloVe rows are chosen (glove.h); "E" cell edits are applied on top.
+// Same token, same row, any sentence.
 #pragma once
 #include <cstdint>
 #include <string>

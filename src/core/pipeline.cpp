@@ -2,6 +2,8 @@
 // changed (firstChangedStage). Keeps the previous trace when the new config is bad.
 #include "pipeline.h"
 
+#include <algorithm>
+
 #include "budget.h"
 
 #include "stages.h"
@@ -39,11 +41,13 @@ Stage firstChangedStage(const Config& a, const Config& b) {
   // 1. Tokenize: anything that changes which tokens there are (an explicit X/X_q also names the rows).
   if (a.text != b.text || a.cross != b.cross || a.queryText != b.queryText || a.tokenizer != b.tokenizer ||
       a.keepPunctuation != b.keepPunctuation || a.queryBos != b.queryBos || a.padTo != b.padTo ||
-      a.compareText != b.compareText || !sameOpt(a.X, b.X) || !sameOpt(a.Xq, b.Xq))
+      a.compareText != b.compareText || !sameOpt(a.X, b.X) || !sameOpt(a.Xq, b.Xq) ||
+      (a.tokenizer == TokenizerKind::Gpt2 && a.gpt2 != b.gpt2))  // GPT-2's merge table arrived (or changed)
     return Stage::Tokenize;
   // 2. Embed: the rows (the seed also feeds the weights, which come later anyway).
   if (a.embeddingTable != b.embeddingTable || a.seed != b.seed || a.dModel != b.dModel ||
-      editsOf(a, true) != editsOf(b, true))
+      editsOf(a, true) != editsOf(b, true) || a.embeddingSource != b.embeddingSource ||
+      (a.embeddingSource == EmbeddingSource::Glove && a.glove != b.glove))  // the GloVe file arrived (or changed)
     return Stage::Embed;
   // 3. Position.
   if (a.positional != b.positional) return Stage::Position;
@@ -74,6 +78,8 @@ const Trace& Pipeline::update(const Config& config) {
     ++runs_[static_cast<size_t>(s)];
   }
   trace_.config = config;
+  // The focus (the query row a walkthrough follows) always names a query.
+  trace_.config.focus = std::clamp(config.focus, 0, std::max(static_cast<int>(trace_.queryTokens.size()) - 1, 0));
   trace_.notes.clear();
   for (const auto& notes : stageNotes_) trace_.notes.insert(trace_.notes.end(), notes.begin(), notes.end());
   valid_ = true;

@@ -22,7 +22,8 @@ Trace computeTrace(const Config& config);
 // the scale or the mask recomputes from ScaleMask on; changing only `focus` recomputes nothing.
 class Pipeline {
  public:
-  // Returns the updated trace. On InputError the previous trace is kept and the error rethrown.
+  // Returns the updated trace, whose config is `config` with the focus clamped into 0..L_q-1. On InputError the
+  // previous trace is kept and the error rethrown.
   const Trace& update(const Config& config);
   const Trace& trace() const { return trace_; }
   bool hasTrace() const { return valid_; }

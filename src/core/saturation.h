@@ -6,6 +6,10 @@
 
 namespace attn {
 
+// A softmax row whose largest weight is above this is called saturated (nearly one-hot): the UI's softmax step,
+// the saturation lab and the cell explanations all use this one threshold.
+constexpr double kSaturatedMaxWeight = 0.99;
+
 struct SaturationPoint {
   int dK = 0;
   double varianceUnscaled = 0, varianceScaled = 0;        // empirical Var(q·k) and Var(q·k/sqrt(d_k))

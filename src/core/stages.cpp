@@ -1,11 +1,14 @@
 // Pipeline stages 1-10 (see stages.h). Shapes: L_kv keys/values, L_q queries, h heads.
 #include "stages.h"
 
+#include <algorithm>
+
 #include "budget.h"
 
 #include "attention_kernels.h"
 #include "embedding.h"
 #include "errors.h"
+#include "glove.h"
 #include "mask.h"
 #include "positional.h"
 #include "softmax.h"
@@ -17,8 +20,25 @@ namespace {
 
 int L(const Matrix& m) { return static_cast<int>(m.rows()); }
 
-// Tokens standing for the rows of an explicit X / X_q ("x0", "x1", … / "q0", …).
-std::vector<Token> rowTokens(const Matrix& m, const char* prefix, Vocabulary& vocab) {
+// Tokens standing for the rows of an explicit X / X_q: the text's tokens when it has exactly one per row (how a
+// trained model's layer carries its words: src/core/train/model_trace.h), else "x0", "x1", … / "q0", …. The default
+// sentence never labels rows, so a Config JSON with X and no "text" keeps x0, x1, ….
+std::vector<Token> rowTokens(const Matrix& m, const char* prefix, Vocabulary& vocab, const std::string& text = {},
+                             TokenizeOptions options = {}) {
+  if (!text.empty() || options.addBos) {
+    if (text != Config().text) {
+      options.padTo = 0;
+      Vocabulary trial = vocab;
+      try {
+        Tokenization tk = tokenize(text, options, trial);
+        if (static_cast<int>(tk.tokens.size()) == L(m)) {
+          vocab = std::move(trial);
+          return std::move(tk.tokens);
+        }
+      } catch (const InputError&) {  // text beyond the tokenizer's limits: generic labels
+      }
+    }
+  }
   std::vector<Token> tokens;
   for (int i = 0; i < L(m); ++i) {
     Token tok;
@@ -27,6 +47,26 @@ std::vector<Token> rowTokens(const Matrix& m, const char* prefix, Vocabulary& vo
     tokens.push_back(tok);
   }
   return tokens;
+}
+
+// Which rows GloVe could not give (the page marks those tokens; embeddingRowSource says which).
+void noteGloveRows(const Config& c, const Trace& t, Notes& notes) {
+  if (!c.glove) {
+    notes.push_back("GloVe vectors are not loaded (yet): every row is a seeded random row until they are");
+    return;
+  }
+  std::vector<std::string> missing;
+  for (const std::vector<Token>* tokens : {&t.tokens, &t.queryTokens, &t.compareTokens})
+    for (const Token& tok : *tokens)
+      if (!tok.special && embeddingRowSource(c, tok.text) == RowSource::GloveMissing &&
+          std::find(missing.begin(), missing.end(), tok.text) == missing.end())
+        missing.push_back(tok.text);
+  if (missing.empty()) return;
+  std::string list;
+  for (size_t i = 0; i < missing.size() && i < 12; ++i) list += (i ? ", \"" : "\"") + missing[i] + "\"";
+  if (missing.size() > 12) list += " and " + std::to_string(missing.size() - 12) + " more";
+  notes.push_back("GloVe has no vector for " + list + ": " + (missing.size() == 1 ? "it gets" : "each gets") +
+                  " a seeded random row, scaled like GloVe's coordinates");
 }
 
 bool hasWordToken(const std::vector<Token>& tokens) {
@@ -43,13 +83,20 @@ void runTokenize(const Config& c, Trace& t, Notes& notes) {
   std::vector<Token> tokens, queryTokens, compareTokens;
   std::vector<bool> keyPadding;
   bool replaced = false;
+  bool unmerged = false;  // GPT-2 tokens without the merge table (yet)
   if (c.X) {
-    tokens = rowTokens(*c.X, "x", vocab);
+    TokenizeOptions labels;
+    labels.kind = c.tokenizer;
+    labels.gpt2 = c.gpt2.get();
+    labels.keepPunctuation = c.keepPunctuation;
+    labels.addBos = c.queryBos && !c.cross;
+    tokens = rowTokens(*c.X, "x", vocab, c.text, labels);
     keyPadding.assign(tokens.size(), false);
     if (c.padTo > 0) notes.push_back("pad_to is ignored: X was given explicitly");
   } else {
     TokenizeOptions options;
     options.kind = c.tokenizer;
+    options.gpt2 = c.gpt2.get();
     options.keepPunctuation = c.keepPunctuation;
     options.addBos = c.queryBos && !c.cross;  // self-attention: the one sentence is also the queries
     options.padTo = c.padTo;
@@ -58,14 +105,21 @@ void runTokenize(const Config& c, Trace& t, Notes& notes) {
     tokens = std::move(tk.tokens);
     keyPadding = std::move(tk.isPadding);
     replaced = replaced || tk.replacedInvalidUtf8;
+    unmerged = unmerged || tk.unmergedBytes;
   }
   if (!c.cross) {
     queryTokens = tokens;
   } else if (c.Xq) {
-    queryTokens = rowTokens(*c.Xq, "q", vocab);
+    TokenizeOptions labels;
+    labels.kind = c.tokenizer;
+    labels.gpt2 = c.gpt2.get();
+    labels.keepPunctuation = c.keepPunctuation;
+    labels.addBos = c.queryBos;
+    queryTokens = rowTokens(*c.Xq, "q", vocab, c.queryText, labels);
   } else {
     TokenizeOptions options;
     options.kind = c.tokenizer;
+    options.gpt2 = c.gpt2.get();
     options.keepPunctuation = c.keepPunctuation;
     options.addBos = c.queryBos;
     Tokenization tk = tokenize(c.queryText, options, vocab);
@@ -73,20 +127,21 @@ void runTokenize(const Config& c, Trace& t, Notes& notes) {
       throw InputError("the query sentence has no tokens");
     queryTokens = std::move(tk.tokens);
     replaced = replaced || tk.replacedInvalidUtf8;
+    unmerged = unmerged || tk.unmergedBytes;
   }
   if (!c.compareText.empty()) {
     TokenizeOptions options;
     options.kind = c.tokenizer;
+    options.gpt2 = c.gpt2.get();
     options.keepPunctuation = c.keepPunctuation;
     Tokenization tk = tokenize(c.compareText, options, vocab);
     compareTokens = std::move(tk.tokens);
     replaced = replaced || tk.replacedInvalidUtf8;
+    unmerged = unmerged || tk.unmergedBytes;
   }
   if (replaced) notes.push_back("invalid UTF-8 in the text was replaced by U+FFFD");
-  if (c.Xq && !c.cross) notes.push_back("X_q is ignored: cross-attention is off");
-  if (c.focus >= static_cast<int>(queryTokens.size()))
-    notes.push_back("focus row " + std::to_string(c.focus) + " is beyond the " + std::to_string(queryTokens.size()) +
-                    " queries");
+  if (unmerged)
+    notes.push_back("GPT-2's merge table is not loaded (yet): the tokens are the text's bytes before any merge");
   checkTraceBudget(c, static_cast<int64_t>(queryTokens.size()), static_cast<int64_t>(tokens.size()));
   // Commit.
   t.tokens = std::move(tokens);
@@ -103,6 +158,7 @@ void runEmbed(const Config& c, Trace& t, Notes& notes) {
   else t.Eq = c.Xq ? *c.Xq : embedTokens(c, t.queryTokens);
   t.compareE = embedTokens(c, t.compareTokens);
   if (c.X) notes.push_back("X was given explicitly: it replaces the embedding and positional encoding");
+  if (c.embeddingSource == EmbeddingSource::Glove) noteGloveRows(c, t, notes);
 }
 
 void runPosition(const Config& c, Trace& t, Notes&) {

@@ -9,6 +9,7 @@
 //    Every other visible cluster (punctuation, symbol, emoji) is its own token. Whitespace separates.
 //  - keepPunctuation = false (word mode only, as tokenizer.h says) drops punctuation (general category P*);
 //    symbols (+ = $ €), emoji and U+FFFD carry meaning and stay. Char mode keeps every visible character.
+//  - gpt2 mode: GPT-2's byte-level BPE (bpe.h) on the whole text, spaces included; ids are GPT-2's.
 #include "core/tokenizer.h"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bpe.h"
 #include "core/errors.h"
 #include "core/limits.h"
 #include "core/unicode_tables.h"
@@ -270,6 +272,37 @@ void addWordPieces(std::string_view text, PieceSink& sink) {
   builder.finish();
 }
 
+// GPT-2 tokens (text = byte-level form, id = GPT-2's id); the Vocabulary is not involved. Without the merge table:
+// every byte of every pre-tokenised piece is a token, which is what BPE starts from.
+void tokenizeGpt2(const std::string& validText, const TokenizeOptions& options, Tokenization& result) {
+  std::vector<Token> pieces;
+  if (options.gpt2) {
+    for (int id : options.gpt2->encode(validText)) pieces.push_back({options.gpt2->tokenText(id), id, false});
+  } else {
+    for (std::string_view piece : gpt2PreTokenize(validText))
+      for (unsigned char byte : piece)
+        pieces.push_back({gpt2ByteLevelText(std::string_view(reinterpret_cast<const char*>(&byte), 1)),
+                          gpt2ByteId(byte), false});
+    result.unmergedBytes = true;
+  }
+  const std::size_t unpadded = pieces.size() + (options.addBos ? 1 : 0);
+  const std::size_t total = std::max(unpadded, static_cast<std::size_t>(options.padTo));
+  if (total > static_cast<std::size_t>(limits::kMaxTokens)) {
+    const std::string what = unpadded > static_cast<std::size_t>(limits::kMaxTokens)
+                                 ? "text has too many tokens: "
+                                 : "padding to " + std::to_string(options.padTo) + " is too long: ";
+    throw InputError(what + "at most " + std::to_string(limits::kMaxTokens) + " tokens, got " + std::to_string(total));
+  }
+  const int endOfText = options.gpt2 ? options.gpt2->endOfTextId() : kGpt2EndOfText;
+  if (options.addBos) result.tokens.push_back({kBosToken, endOfText, true});
+  for (Token& t : pieces) result.tokens.push_back(std::move(t));
+  result.isPadding.assign(result.tokens.size(), false);
+  while (result.tokens.size() < total) {
+    result.tokens.push_back({kPadToken, endOfText, true});
+    result.isPadding.push_back(true);
+  }
+}
+
 }  // namespace
 
 Tokenization tokenize(std::string_view text, const TokenizeOptions& options, Vocabulary& vocab) {
@@ -280,6 +313,10 @@ Tokenization tokenize(std::string_view text, const TokenizeOptions& options, Voc
 
   Tokenization result;
   const std::string validText = sanitizeUtf8(text, &result.replacedInvalidUtf8);
+  if (options.kind == TokenizerKind::Gpt2) {
+    tokenizeGpt2(validText, options, result);
+    return result;
+  }
   const bool charMode = options.kind == TokenizerKind::Char;
   PieceSink sink(validText, charMode || options.keepPunctuation);
   if (charMode) {
@@ -316,7 +353,14 @@ Tokenization tokenize(std::string_view text, const TokenizeOptions& options, Voc
   return result;
 }
 
-const char* tokenizerName(TokenizerKind kind) { return kind == TokenizerKind::Char ? "char" : "word"; }
+const char* tokenizerName(TokenizerKind kind) {
+  switch (kind) {
+    case TokenizerKind::Word: return "word";
+    case TokenizerKind::Char: return "char";
+    case TokenizerKind::Gpt2: return "gpt2";
+  }
+  return "word";
+}
 
 bool parseTokenizerName(std::string_view name, TokenizerKind* out) {
   // Exact lowercase names, as written in Config JSON, the CLI and the URL state.
@@ -326,6 +370,10 @@ bool parseTokenizerName(std::string_view name, TokenizerKind* out) {
   }
   if (name == "char") {
     *out = TokenizerKind::Char;
+    return true;
+  }
+  if (name == "gpt2") {
+    *out = TokenizerKind::Gpt2;
     return true;
   }
   return false;

@@ -1,6 +1,7 @@
-// formulaFor: the formula behind each named matrix of a Trace, with the trace's actual shapes.
+// formulaFor: the formula behind each matrix of a Trace (matrices.h), with the trace's actual shapes.
 #include <string>
 
+#include "matrices.h"
 #include "shape_text.h"
 #include "trace.h"
 
@@ -8,65 +9,91 @@ namespace attn {
 
 namespace {
 
+const std::string kArrow = " \u2192 ";
+
 std::string sh(const Matrix& m) { return shapeParen(m.rows(), m.cols()); }
 
+// "lhs : (a)·(b) → (out)"
 std::string product(const std::string& lhs, const Matrix& a, const Matrix& b, bool bTransposed, const Matrix& out) {
   const std::string bShape = bTransposed ? shapeParen(b.cols(), b.rows()) : sh(b);
-  return lhs + " : " + sh(a) + "\u00B7" + bShape + " \u2192 " + sh(out);
+  return lhs + " : " + sh(a) + "\u00B7" + bShape + kArrow + sh(out);
+}
+
+std::string positionalFormula(const Trace& t, bool queries) {
+  const Config& c = t.config;
+  const Matrix& pe = queries ? t.PEq : t.PE;
+  const bool given = (!queries || !c.cross) ? c.X.has_value() : c.Xq.has_value();
+  if (!c.positional || given) return std::string(queries ? "PE_q" : "PE") + " = 0 (positional encoding off) : " + sh(pe);
+  return "PE(pos,2i) = sin(pos/10000^(2i/d_model)), PE(pos,2i+1) = cos(pos/10000^(2i/d_model)) : " + sh(pe);
+}
+
+std::string scaledFormula(const Trace& t, const HeadTrace& h) {
+  const Config& c = t.config;
+  const std::string factor = c.scaleKind == ScaleKind::InvSqrtDk ? "1/\u221A" + std::to_string(c.dK) + " = "
+                             : c.scaleKind == ScaleKind::None    ? "no scaling = "
+                                                                 : "custom ";
+  return "S_scaled = S\u00B7(" + factor + formatNumber(t.scale) + ") : " + sh(h.S) + kArrow + sh(h.S_scaled);
+}
+
+std::string weightFormula(const char* name, const char* width, const Matrix& whole) {
+  return std::string(name) + " (d_model \u00D7 h\u00B7" + width + "; head i uses columns i\u00B7" + width + "\u2026) : " +
+         sh(whole);
 }
 
 }  // namespace
 
-std::string formulaFor(const Trace& t, const std::string& name) {
+std::string formulaFor(const Trace& t, MatrixId id) {
   const Config& c = t.config;
   const bool self = !c.cross;
   static const HeadTrace kEmpty;
   const HeadTrace& h = t.heads.empty() ? kEmpty : t.heads[0];
-  const std::string arrow = " \u2192 ";
-  if (name == "E")
-    return c.X ? "E = X (given explicitly) : " + sh(t.E)
-               : "E = embedding rows of the " + std::to_string(t.tokens.size()) + " tokens : " + sh(t.E);
-  if (name == "E_q" || name == "Eq")
-    return self ? "E_q = E : " + sh(t.Eq) : "E_q = embedding rows of the queries : " + sh(t.Eq);
-  if (name == "PE" || name == "PE_q" || name == "PEq") {
-    const Matrix& pe = name == "PE" ? t.PE : t.PEq;
-    const bool given = (name == "PE" || self) ? c.X.has_value() : c.Xq.has_value();
-    const bool on = c.positional && !given;
-    return on ? "PE(pos,2i) = sin(pos/10000^(2i/d_model)), PE(pos,2i+1) = cos(pos/10000^(2i/d_model)) : " + sh(pe)
-              : "PE = 0 (positional encoding off) : " + sh(pe);
+  switch (id) {
+    case MatrixId::E:
+      return c.X ? "E = X (given explicitly) : " + sh(t.E)
+                 : "E = embedding rows of the " + std::to_string(t.tokens.size()) + " tokens : " + sh(t.E);
+    case MatrixId::E_q: return self ? "E_q = E : " + sh(t.Eq) : "E_q = embedding rows of the queries : " + sh(t.Eq);
+    case MatrixId::compare_E: return "E_compare = embedding rows of the comparison sentence : " + sh(t.compareE);
+    case MatrixId::PE: return positionalFormula(t, false);
+    case MatrixId::PE_q: return positionalFormula(t, true);
+    case MatrixId::X: return "X = E + PE : " + sh(t.E) + " + " + sh(t.PE) + kArrow + sh(t.X);
+    case MatrixId::X_q:
+      return self ? "X_q = X (self-attention) : " + sh(t.Xq)
+                  : "X_q = E_q + PE_q : " + sh(t.Eq) + " + " + sh(t.PEq) + kArrow + sh(t.Xq);
+    case MatrixId::W_q: return weightFormula("W_q", "d_k", t.Wq);
+    case MatrixId::W_k: return weightFormula("W_k", "d_k", t.Wk);
+    case MatrixId::W_v: return weightFormula("W_v", "d_v", t.Wv);
+    case MatrixId::W_o: return "W_o (h\u00B7d_v \u00D7 d_model) : " + sh(t.Wo);
+    case MatrixId::mask:
+      return std::string("M = ") + maskName(c.mask) + " mask (0 or \u2212\u221E) : " + sh(t.maskAdd);
+    case MatrixId::Q: return product("Q = X_q\u00B7W_q", t.Xq, h.Wq, false, h.Q);
+    case MatrixId::K: return product("K = X\u00B7W_k", t.X, h.Wk, false, h.K);
+    case MatrixId::V: return product("V = X\u00B7W_v", t.X, h.Wv, false, h.V);
+    case MatrixId::S: return product("S = Q\u00B7K\u1D40", h.Q, h.K, true, h.S);
+    case MatrixId::S_scaled: return scaledFormula(t, h);
+    case MatrixId::S_masked:
+      return std::string("S_masked = S_scaled + M (") + maskName(c.mask) + ") : " + sh(h.S_scaled) + " + " +
+             sh(t.maskAdd) + kArrow + sh(h.S_masked);
+    case MatrixId::A: return "A = softmax(S_masked) row-wise : " + sh(h.S_masked) + kArrow + sh(h.A);
+    case MatrixId::O: return product("O = A\u00B7V", h.A, h.V, false, h.O);
+    case MatrixId::concat:
+      return "concat = [O_1 \u2026 O_" + std::to_string(t.heads.size()) + "] : " + std::to_string(t.heads.size()) +
+             " \u00D7 " + sh(h.O) + kArrow + sh(t.concat);
+    case MatrixId::output: return product("output = concat\u00B7W_o", t.concat, t.Wo, false, t.output);
+    case MatrixId::d_output: case MatrixId::dX: case MatrixId::dX_q: case MatrixId::dW_q: case MatrixId::dW_k:
+    case MatrixId::dW_v: case MatrixId::dW_o: case MatrixId::dA: case MatrixId::dS: {
+      // A gradient has the shape of what it is the gradient of (the whole matrix for column blocks).
+      const MatrixInfo& info = matrixInfo(id);
+      const Matrix* m = info.readWhole ? info.readWhole(t) : info.read(t, 0);
+      return std::string(info.formula) + " : " + (m ? sh(*m) : std::string("(no gradients)"));
+    }
+    case MatrixId::Count: break;
   }
-  if (name == "X") return "X = E + PE : " + sh(t.E) + " + " + sh(t.PE) + arrow + sh(t.X);
-  if (name == "Xq" || name == "X_q")
-    return self ? "X_q = X (self-attention) : " + sh(t.Xq)
-                : "X_q = E_q + PE_q : " + sh(t.Eq) + " + " + sh(t.PEq) + arrow + sh(t.Xq);
-  if (name == "W_q") return "W_q (d_model \u00D7 h\u00B7d_k; head i uses columns i\u00B7d_k\u2026) : " + sh(t.Wq);
-  if (name == "W_k") return "W_k (d_model \u00D7 h\u00B7d_k; head i uses columns i\u00B7d_k\u2026) : " + sh(t.Wk);
-  if (name == "W_v") return "W_v (d_model \u00D7 h\u00B7d_v; head i uses columns i\u00B7d_v\u2026) : " + sh(t.Wv);
-  if (name == "W_o") return "W_o (h\u00B7d_v \u00D7 d_model) : " + sh(t.Wo);
-  if (name == "Q") return product("Q = X_q\u00B7W_q", t.Xq, h.Wq, false, h.Q);
-  if (name == "K") return product("K = X\u00B7W_k", t.X, h.Wk, false, h.K);
-  if (name == "V") return product("V = X\u00B7W_v", t.X, h.Wv, false, h.V);
-  if (name == "S") return product("S = Q\u00B7K\u1D40", h.Q, h.K, true, h.S);
-  if (name == "S_scaled") {
-    std::string factor = c.scaleKind == ScaleKind::InvSqrtDk ? "1/\u221A" + std::to_string(c.dK) + " = "
-                         : c.scaleKind == ScaleKind::None   ? "no scaling = "
-                                                            : "custom ";
-    return "S_scaled = S\u00B7(" + factor + formatNumber(t.scale) + ") : " + sh(h.S) + arrow + sh(h.S_scaled);
-  }
-  if (name == "mask" || name == "M")
-    return std::string("M = ") + maskName(c.mask) + " mask (0 or \u2212\u221E) : " + sh(t.maskAdd);
-  if (name == "S_masked")
-    return std::string("S_masked = S_scaled + M (") + maskName(c.mask) + ") : " + sh(h.S_scaled) + " + " +
-           sh(t.maskAdd) + arrow + sh(h.S_masked);
-  if (name == "A") return "A = softmax(S_masked) row-wise : " + sh(h.S_masked) + arrow + sh(h.A);
-  if (name == "O") return product("O = A\u00B7V", h.A, h.V, false, h.O);
-  if (name == "concat")
-    return "concat = [O_1 \u2026 O_" + std::to_string(t.heads.size()) + "] : " + std::to_string(t.heads.size()) +
-           " \u00D7 " + sh(h.O) + arrow + sh(t.concat);
-  if (name == "output") return product("output = concat\u00B7W_o", t.concat, t.Wo, false, t.output);
-  if (name == "compare_E" || name == "compareE")
-    return "E_compare = embedding rows of the comparison sentence : " + sh(t.compareE);
   return "";
+}
+
+std::string formulaFor(const Trace& trace, const std::string& name) {
+  const MatrixInfo* info = findMatrix(name);
+  return info ? formulaFor(trace, info->id) : "";
 }
 
 }  // namespace attn

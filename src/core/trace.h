@@ -30,6 +30,10 @@ struct HeadTrace {
   Matrix A;            // softmax rows     : (L_q,L_kv), rows sum to 1 (0 for a fully masked row)
   Matrix O;            // O = A·V          : (L_q,d_v)
   std::vector<RowSaturation> rows;  // one per query
+  // Gradients (backward.h; empty in a forward-only trace): dLoss/d… of this head's matrices.
+  Matrix dWq, dWk, dWv;  // this head's blocks of dW_q, dW_k, dW_v : (d_model,d_k), (d_model,d_k), (d_model,d_v)
+  Matrix dA;           // dL/dA                                    : (L_q,L_kv)
+  Matrix dS;           // dL/dS = scale · A ⊙ (dA − rowsum(dA ⊙ A)) : (L_q,L_kv)
 };
 
 struct Trace {
@@ -50,10 +54,16 @@ struct Trace {
   Matrix concat;       // [O_1 … O_h]     : (L_q,h*d_v)
   Matrix output;       // concat·W_o      : (L_q,d_model)
   std::vector<std::string> notes;  // things worth telling the user (e.g. "2 rows fully masked")
+
+  // Gradients (backward.h; empty in a forward-only trace) given dL/d output.
+  Matrix dOutput;      // dL/d output, the given upstream gradient G : (L_q,d_model)
+  Matrix dX, dXq;      // dL/dX (both paths in self-attention), dL/dX_q (cross only) : (L_kv,d_model), (L_q,d_model)
+  Matrix dWq, dWk, dWv, dWo;  // same shapes as the weights
+  bool hasGradients() const { return dOutput.size() > 0; }
 };
 
-// Human-readable formula with actual shapes for a named matrix of a trace, e.g. formulaFor(t, "S") ->
-// "S = Q·Kᵀ : (5×2)·(2×5) → (5×5)". Names: E PE X Xq W_q W_k W_v W_o Q K V S S_scaled S_masked A O concat output.
+// Human-readable formula with actual shapes for a matrix of a trace named as in the registry (matrices.h; aliases
+// too), e.g. formulaFor(t, "S") -> "S = Q·Kᵀ : (5×2)·(2×5) → (5×5)"; "" for an unknown name.
 std::string formulaFor(const Trace& trace, const std::string& name);
 
 }  // namespace attn

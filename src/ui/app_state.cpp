@@ -1,24 +1,48 @@
 // AppState::apply: the one place a new Config enters the UI.
 #include "ui/app_state.h"
 
+#include <algorithm>
+
 #include "core/errors.h"
+#include "core/presets.h"
 
 namespace ui {
 
-std::string AppState::apply(const attn::Config& next) {
+const attn::Config& AppState::config() const {
+  static const attn::Config kDefault;
+  return pipeline.hasTrace() ? pipeline.trace().config : kDefault;
+}
+
+namespace {
+
+// The config, named after its preset only while it still is that preset (the focus aside): a changed setting leaves
+// the preset, and the presets menu no longer claims it.
+attn::Config withPresetName(const attn::Config& next) {
+  if (next.preset.empty()) return next;
+  attn::Config out = next;
+  const attn::Preset* p = attn::findPreset(next.preset);
+  attn::Config comparable = next;
+  if (p) comparable.focus = p->config.focus;
+  if (!p || comparable != p->config) out.preset.clear();
+  return out;
+}
+
+}  // namespace
+
+std::string AppState::apply(const attn::Config& requested, const std::string& noticeText) {
   try {
-    const bool textsChanged = !pipeline.hasTrace() || next.text != config.text ||
-                              next.queryText != config.queryText || next.compareText != config.compareText ||
-                              next.cross != config.cross;
-    pipeline.update(next);  // throws InputError and keeps the previous trace
-    config = next;
-    const int rows = static_cast<int>(pipeline.trace().queryTokens.size());
-    if (config.focus >= rows) config.focus = rows - 1;
-    if (config.focus < 0) config.focus = 0;
-    if (head >= config.heads) head = config.heads - 1;
+    const attn::Config next = withPresetName(requested);
+    const attn::Config& before = config();
+    const bool textsChanged = !pipeline.hasTrace() || next.text != before.text || next.queryText != before.queryText ||
+                              next.compareText != before.compareText || next.cross != before.cross;
+    pipeline.update(next);  // throws InputError and keeps the previous trace; clamps the focus into the queries
+    head = std::clamp(head, 0, config().heads - 1);
     ++traceVersion;
     if (textsChanged) ++textsVersion;
+    textBuffer = config().text;
+    queryBuffer = config().queryText;
     error.clear();
+    notice = noticeText;
     // A pinned cell may no longer exist in the new shapes.
     pinned = CellRef{};
     hoveredShown = CellRef{};
@@ -29,5 +53,17 @@ std::string AppState::apply(const attn::Config& next) {
   }
   return error;
 }
+
+std::string AppState::change(const std::function<void(attn::Config&)>& edit, const std::string& noticeText) {
+  attn::Config next = config();
+  try {
+    edit(next);
+  } catch (const attn::InputError& e) {
+    return refuse(e.what());
+  }
+  return apply(next, noticeText);
+}
+
+std::string AppState::refuse(const std::string& message) { return error = message; }
 
 }  // namespace ui

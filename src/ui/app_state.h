@@ -1,32 +1,57 @@
-// Everything the UI remembers between frames: the Config being edited, the pipeline holding the current Trace,
-// the step being shown, focus, hover/pin, and the last error message. Data flows one way:
-// controls -> apply(Config) -> Pipeline -> Trace -> drawing.
+// Everything the UI remembers between frames. Data flows one way:
+//   controls -> propose a Config (apply / change) -> Pipeline -> Trace -> drawing.
+// The Config has one owner: the pipeline, which holds the Config that produced the Trace (config() reads it).
+// A control never edits a copy kept in step by hand: it builds the next Config and hands it to apply() (or lets
+// change() build it), which recomputes, or keeps everything and sets `error` when the input is bad. Text fields,
+// focus clamping, the pin and errors all follow from that one path.
 #pragma once
+#include <functional>
 #include <string>
 
 #include "core/config.h"
 #include "core/pipeline.h"
 #include "ui/lab_state.h"
+#include "ui/steps/step_views.h"
 
 namespace ui {
 
-// A cell of a named matrix of the trace ("Q", "S", "A", "W_q", "concat", ...) in matrix coordinates.
-// row/col = -1 means "the whole column/row" when used as a highlight.
+// A cell of a matrix of the trace in matrix coordinates. `matrix` is a registry name (core/matrices.h; aliases such
+// as "Wq" are accepted where a name is read). row/col = -1 means "the whole column/row" when used as a highlight.
+// `layer` indexes the layer of a model with several layers (0 for the one-layer walkthrough).
 struct CellRef {
   std::string matrix;
   int head = 0;
   int row = -1;
   int col = -1;
+  int layer = 0;
   bool valid() const { return !matrix.empty(); }
   bool operator==(const CellRef& o) const {
-    return matrix == o.matrix && head == o.head && row == o.row && col == o.col;
+    return matrix == o.matrix && head == o.head && row == o.row && col == o.col && layer == o.layer;
   }
 };
 
+// The platform's side of the Share panel: copy, download, PNG, file picker (see share_panel.h).
+using ShareHandler = bool (*)(const char* action, const std::string& name, const char* mime,
+                              const std::string& data);
+
+// The Share panel's own state.
+struct ShareState {
+  ShareHandler handler = nullptr;  // set by the platform (web: js_bridge.cpp); none: buttons disabled
+  std::string status;              // "✓ Link copied…" or a failure, shown until statusUntil
+  bool statusOk = true;
+  double statusUntil = 0;
+  std::string csvMatrix;           // chosen in the CSV combo; "" = the pinned/hovered one (else A)
+};
+
+// The inspector's edit field: the typed text and the cell it belongs to.
+struct InspectorState {
+  char typed[64] = "";
+  CellRef typedFor;
+};
+
 struct AppState {
-  attn::Config config;        // last config that computed successfully (the source of truth)
-  attn::Pipeline pipeline;    // holds the Trace of `config`
-  std::string textBuffer;     // the sentence input (may differ from config.text while invalid)
+  attn::Pipeline pipeline;    // holds the Trace and the Config that produced it: the one source of truth
+  std::string textBuffer;     // the sentence input (may differ from config().text while invalid)
   std::string queryBuffer;    // the query sentence input (cross-attention)
   std::string error;          // last user-facing error ("" = none); the previous state stays when set
   std::string notice;         // last non-error message (e.g. "preset numbers replaced: d_model changed")
@@ -44,13 +69,28 @@ struct AppState {
   double playInterval = 3.0;
   double playClock = 0;
   bool showHelp = false;      // "?" overlay
+  bool keyboardNav = false;   // Tab: ImGui keyboard navigation of the controls (ui.cpp handleKeys)
   unsigned hiddenHeads = 0;   // attention lines: bit h set = head h hidden
   LabState lab;               // the saturation lab's own controls
+  StepViews views;            // what step screens remember between frames (steps/step_views.h)
+  ShareState share;           // the Share panel
+  InspectorState inspector;   // the inspector's edit field
 
-  // Applies a new config: recomputes incrementally; on bad input keeps the old state, sets and returns `error`.
-  std::string apply(const attn::Config& next);
+  // The Config of the current Trace (default Config before the first apply).
+  const attn::Config& config() const;
   const attn::Trace& trace() const { return pipeline.trace(); }
   const CellRef& activeCell() const { return pinned.valid() ? pinned : hoveredShown; }
+
+  // The one apply path. Recomputes incrementally from `next`; on success the focus is clamped into the queries,
+  // the head into the heads, the text fields show the config's texts, the pin is dropped (its shape may be gone),
+  // `notice` becomes the given one and the error clears. On bad input nothing changes but `error`. Returns "" or
+  // the error.
+  std::string apply(const attn::Config& next, const std::string& notice = "");
+  // apply() of edit(config()): `edit` may throw attn::InputError for a refused change (e.g. "d_model is not
+  // divisible by heads"), which becomes the error the same way.
+  std::string change(const std::function<void(attn::Config&)>& edit, const std::string& notice = "");
+  // A refusal that comes before any Config (e.g. an unreadable file): sets `error`, keeps everything. Returns it.
+  std::string refuse(const std::string& message);
 };
 
 }  // namespace ui

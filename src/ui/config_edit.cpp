@@ -7,6 +7,7 @@
 
 #include "core/errors.h"
 #include "core/limits.h"
+#include "core/matrices.h"
 #include "core/presets.h"
 
 namespace ui {
@@ -54,40 +55,30 @@ static double parseValue(const std::string& typed) {
   return v;
 }
 
-attn::Config withEditedCell(const attn::Config& config, const attn::Trace& trace, const std::string& matrix,
-                            int head, int row, int col, const std::string& typedValue) {
+void editCell(attn::Config& c, const attn::Trace& trace, const CellRef& cell, const std::string& typedValue) {
+  const attn::MatrixInfo* info = attn::findMatrix(cell.matrix);
+  if (!info || !info->editable)
+    throw attn::InputError(cell.matrix + " is computed, not typed: edit the embeddings or the weights");
+  const attn::Matrix* m = attn::readMatrix(trace, info->name, cell.head);
+  if (!m || cell.row < 0 || cell.row >= m->rows() || cell.col < 0 || cell.col >= m->cols())
+    throw attn::InputError("no such cell of " + std::string(info->name));
   const double value = parseValue(typedValue);
-  attn::Config c = config;
-  if (matrix == "E" || matrix == "Eq") {
-    const auto& toks = matrix == "E" ? trace.tokens : trace.queryTokens;
-    const attn::Matrix& E = matrix == "E" ? trace.E : trace.Eq;
-    if (row < 0 || row >= static_cast<int>(toks.size()) || col < 0 || col >= E.cols())
-      throw attn::InputError("no such embedding cell");
-    std::vector<double> rowValues(E.cols());
-    for (int k = 0; k < E.cols(); ++k) rowValues[k] = E(row, k);
-    rowValues[col] = value;
-    c.embeddingTable[toks[row].text] = rowValues;  // the token's row everywhere it appears
-    return c;
+  if (info->role == attn::MatrixRole::Embedding) {  // the token's row everywhere it appears
+    std::vector<double> rowValues(static_cast<size_t>(m->cols()));
+    for (int k = 0; k < m->cols(); ++k) rowValues[k] = (*m)(cell.row, k);
+    rowValues[cell.col] = value;
+    c.embeddingTable[attn::axisTokens(trace, info->rows)[cell.row].text] = rowValues;
+    return;
   }
+  // A weight: the edit is kept in the whole matrix's coordinates (head i's block starts at column i·width).
   attn::CellEdit edit;
-  edit.row = row;
+  edit.matrix = info->name;
+  edit.row = cell.row;
+  edit.col = info->heads == attn::HeadLayout::ColumnBlocks ? cell.head * static_cast<int>(m->cols()) + cell.col : cell.col;
   edit.value = value;
-  if (matrix == "Wq" || matrix == "Wk") {
-    edit.matrix = matrix == "Wq" ? "W_q" : "W_k";
-    edit.col = head * c.dK + col;
-  } else if (matrix == "Wv") {
-    edit.matrix = "W_v";
-    edit.col = head * c.dV + col;
-  } else if (matrix == "W_o") {
-    edit.matrix = "W_o";
-    edit.col = col;
-  } else {
-    throw attn::InputError(matrix + " is computed, not typed: edit the embeddings or the weights");
-  }
   for (auto it = c.edits.begin(); it != c.edits.end();)
     it = (it->matrix == edit.matrix && it->row == edit.row && it->col == edit.col) ? c.edits.erase(it) : it + 1;
   c.edits.push_back(edit);
-  return c;
 }
 
 bool loadPreset(const std::string& name, attn::Config* out) {

@@ -4,6 +4,7 @@
 
 #include "core/config.h"
 #include "core/trace.h"
+#include "ui/app_state.h"
 
 namespace ui {
 
@@ -11,10 +12,11 @@ namespace ui {
 // are dropped (they were a preset's or the user's numbers for the old shapes); *notice says so when it happens.
 attn::Config withDimensions(const attn::Config& config, int dModel, int heads, int dK, int dV, std::string* notice);
 
-// The config with one typed-in cell. matrix: "E" (row = token index in trace.tokens), "Eq", "Wq"/"Wk"/"Wv" (head
-// slice coordinates), "W_o". Throws attn::InputError for an unparsable, non-finite or out-of-range value.
-attn::Config withEditedCell(const attn::Config& config, const attn::Trace& trace, const std::string& matrix,
-                            int head, int row, int col, const std::string& typedValue);
+// Types a value into one cell of an editable matrix of the registry (core/matrices.h): an embedding row (E, E_q:
+// the token's row in the table, wherever it appears) or a weight (W_q/W_k/W_v in the head's block coordinates,
+// W_o). Throws attn::InputError for a computed matrix, a cell outside it, or an unparsable, non-finite or
+// out-of-range value.
+void editCell(attn::Config& config, const attn::Trace& trace, const CellRef& cell, const std::string& typedValue);
 
 // Loads a preset by name; false if unknown.
 bool loadPreset(const std::string& name, attn::Config* out);

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/config_fields.h"
+#include "core/errors.h"
 #include "core/limits.h"
 #include "core/presets.h"
 #include "imgui.h"
@@ -44,18 +46,11 @@ void helpMarker(const char* text) {
   }
 }
 
-// A dimension field: integer input; applied on change.
-bool dimensionInput(const char* label, int* value, int lo, int hi, const char* help) {
-  const float em = ImGui::GetFontSize();
-  ImGui::SetNextItemWidth(7.0f * em);
-  int v = *value;
-  bool changed = ImGui::InputInt(label, &v, 1, 8);
+// A dimension field: integer input; applied on change (the core checks the range and says so).
+bool dimensionInput(const char* label, int* value, const char* help) {
+  ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+  const bool changed = ImGui::InputInt(label, value, 1, 8);
   if (help) helpMarker(help);
-  if (changed) {
-    (void)lo;
-    (void)hi;
-    *value = v;  // validation (with a message) happens in the core
-  }
   return changed;
 }
 
@@ -75,55 +70,40 @@ void goToStep(AppState& state, int index) {
   state.pinned = CellRef{};
 }
 
-void drawSentenceBar(AppState& state, const Fonts& fonts) {
+namespace {
+
+void drawSentenceInputs(AppState& state, float textW) {
   const float em = ImGui::GetFontSize();
-  ImGui::PushFont(fonts.heading);
-  ImGui::TextUnformatted("AttnLab");
-  ImGui::PopFont();
-  ImGui::SameLine(0, 1.2f * em);
-
-  const float presetW = 14.0f * em, helpW = 2.2f * em;
-  const float textW = std::max(ImGui::GetContentRegionAvail().x - presetW - helpW - 6.0f * em, 8.0f * em);
+  const bool cross = state.config().cross;
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(state.config.cross ? "Keys/values:" : "Sentence:");
+  ImGui::TextUnformatted(cross ? "Keys/values:" : "Sentence:");
   ImGui::SameLine();
-  if (inputString("##sentence", &state.textBuffer, state.config.cross ? textW * 0.5f - 3 * em : textW,
-                  "Type a sentence")) {
-    attn::Config c = state.config;
-    c.text = state.textBuffer;
-    c.preset.clear();
-    state.apply(c);
+  if (inputString("##sentence", &state.textBuffer, cross ? textW * 0.5f - 3 * em : textW, "Type a sentence")) {
+    const std::string typed = state.textBuffer;
+    state.change([&](attn::Config& c) { c.text = typed; });  // refused: the field keeps what was typed
   }
-  if (state.config.cross) {
-    ImGui::SameLine();
-    ImGui::TextUnformatted("Queries:");
-    ImGui::SameLine();
-    if (inputString("##queries", &state.queryBuffer, textW * 0.5f - 3 * em, "Query sentence")) {
-      attn::Config c = state.config;
-      c.queryText = state.queryBuffer;
-      c.preset.clear();
-      state.apply(c);
-    }
-  }
+  if (!cross) return;
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(presetW);
-  const attn::Preset* current = attn::findPreset(state.config.preset);
-  if (ImGui::BeginCombo("##preset", current ? current->title.c_str() : "Presets…")) {
-    for (const attn::Preset& p : attn::presets()) {
-      if (ImGui::Selectable(p.title.c_str(), current == &p)) {
-        state.apply(p.config);
-        state.textBuffer = state.config.text;
-        state.queryBuffer = state.config.queryText;
-        state.notice.clear();
-      }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description.c_str());
-    }
-    ImGui::EndCombo();
-  }
+  ImGui::TextUnformatted("Queries:");
   ImGui::SameLine();
-  if (ImGui::Button("?", ImVec2(helpW, 0))) state.showHelp = !state.showHelp;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keyboard shortcuts");
+  if (inputString("##queries", &state.queryBuffer, textW * 0.5f - 3 * em, "Query sentence")) {
+    const std::string typed = state.queryBuffer;
+    state.change([&](attn::Config& c) { c.queryText = typed; });
+  }
+}
 
+void drawPresetMenu(AppState& state, float width) {
+  ImGui::SetNextItemWidth(width);
+  const attn::Preset* current = attn::findPreset(state.config().preset);
+  if (!ImGui::BeginCombo("##preset", current ? current->title.c_str() : "Presets…")) return;
+  for (const attn::Preset& p : attn::presets()) {
+    if (ImGui::Selectable(p.title.c_str(), current == &p)) state.apply(p.config);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description.c_str());
+  }
+  ImGui::EndCombo();
+}
+
+void drawMessageLine(const AppState& state) {
   if (!state.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(190, 30, 30, 255));
     ImGui::TextWrapped("Error: %s  (showing the last valid state)", state.error.c_str());
@@ -135,130 +115,157 @@ void drawSentenceBar(AppState& state, const Fonts& fonts) {
   }
 }
 
+}  // namespace
+
+void drawSentenceBar(AppState& state, const Fonts& fonts) {
+  const float em = ImGui::GetFontSize();
+  ImGui::PushFont(fonts.heading);
+  ImGui::TextUnformatted("AttnLab");
+  ImGui::PopFont();
+  ImGui::SameLine(0, 1.2f * em);
+  const float presetW = 14.0f * em, helpW = 2.2f * em;
+  const float textW = std::max(ImGui::GetContentRegionAvail().x - presetW - helpW - 6.0f * em, 8.0f * em);
+  drawSentenceInputs(state, textW);
+  ImGui::SameLine();
+  drawPresetMenu(state, presetW);
+  ImGui::SameLine();
+  if (ImGui::Button("?", ImVec2(helpW, 0))) state.showHelp = !state.showHelp;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keyboard shortcuts");
+  drawMessageLine(state);
+}
+
 void drawStepList(AppState& state) {
   const auto& all = steps();
   for (int i = 0; i < static_cast<int>(all.size()); ++i) {
-    if (i == 10) ImGui::Separator();
+    if (i == firstSideView()) ImGui::Separator();  // the ten steps, then the side views
     if (ImGui::Selectable(all[i].label, state.step == i)) goToStep(state, i);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", all[i].title);
   }
 }
 
-void drawModelControls(AppState& state) {
-  const float em = ImGui::GetFontSize();
-  attn::Config c = state.config;
-  bool changed = false;
-  std::string notice;
+namespace {
 
-  // Tokenizer.
-  ImGui::SetNextItemWidth(7.0f * em);
-  int tok = c.tokenizer == attn::TokenizerKind::Word ? 0 : 1;
-  if (ImGui::Combo("Tokenizer", &tok, "word\0character\0")) {
-    c.tokenizer = tok == 0 ? attn::TokenizerKind::Word : attn::TokenizerKind::Char;
-    changed = true;
-  }
+// Each control below proposes one change through state.change(); the core checks it (and the error line says
+// why when it refuses).
 
-  // Dimensions.
+void tokenizerControl(AppState& state) {
+  ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+  int tok = state.config().tokenizer == attn::TokenizerKind::Word ? 0 : 1;
+  if (ImGui::Combo("Tokenizer", &tok, "word\0character\0"))
+    state.change([&](attn::Config& c) { c.tokenizer = tok == 0 ? attn::TokenizerKind::Word : attn::TokenizerKind::Char; });
+}
+
+void dimensionControls(AppState& state) {
+  const attn::Config& c = state.config();
   int dModel = c.dModel, heads = c.heads, dK = c.dK, dV = c.dV;
-  bool dims = false;
-  dims |= dimensionInput("d_model", &dModel, 1, attn::limits::kMaxDModel, "Width of each token's vector (x).");
-  dims |= dimensionInput("heads", &heads, 1, attn::limits::kMaxHeads, "Attention heads running side by side.");
-  dims |= dimensionInput("d_k", &dK, 1, attn::limits::kMaxDk, "Width of q and k (they must match to take a dot product).");
-  dims |= dimensionInput("d_v", &dV, 1, attn::limits::kMaxDk, "Width of v, hence of each head's output.");
-  if (ImGui::SmallButton("d_k = d_v = d_model / heads")) {
-    if (heads > 0 && dModel % heads == 0) {
-      dK = dV = dModel / heads;
-      dims = true;
-    } else {
-      state.error = "d_model (" + std::to_string(dModel) + ") is not divisible by heads (" + std::to_string(heads) + ")";
-    }
-  }
-  if (dims) {
-    c = withDimensions(c, dModel, heads, dK, dV, &notice);
-    changed = true;
-  }
+  bool changed = false;
+  changed |= dimensionInput("d_model", &dModel, "Width of each token's vector (x).");
+  changed |= dimensionInput("heads", &heads, "Attention heads running side by side.");
+  changed |= dimensionInput("d_k", &dK, "Width of q and k (they must match to take a dot product).");
+  changed |= dimensionInput("d_v", &dV, "Width of v, hence of each head's output.");
+  const bool split = ImGui::SmallButton("d_k = d_v = d_model / heads");
+  if (!changed && !split) return;
+  std::string notice;
+  state.change(
+      [&](attn::Config& next) {
+        if (split) {
+          if (heads <= 0 || dModel % heads != 0)
+            throw attn::InputError("d_model (" + std::to_string(dModel) + ") is not divisible by heads (" +
+                                   std::to_string(heads) + ")");
+          dK = dV = dModel / heads;
+        }
+        next = withDimensions(next, dModel, heads, dK, dV, &notice);
+      },
+      "");
+  if (state.error.empty() && !notice.empty()) state.notice = notice;
+}
 
-  // Seed.
-  ImGui::SetNextItemWidth(7.0f * em);
-  int seed = static_cast<int>(c.seed);
-  if (ImGui::InputInt("seed", &seed)) {
-    c.seed = static_cast<uint64_t>(std::max(seed, 0));
-    changed = true;
-  }
+void seedControl(AppState& state) {
+  ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+  uint64_t seed = state.config().seed;
+  const uint64_t step = 1;
+  if (ImGui::InputScalar("seed", ImGuiDataType_U64, &seed, &step))
+    state.change([&](attn::Config& c) {
+      if (seed > attn::kMaxSeed) throw attn::InputError("seed must be at most 2^53-1");
+      c.seed = seed;
+    });
   ImGui::SameLine();
-  if (ImGui::SmallButton("re-roll")) {
-    c.seed = (c.seed * 6364136223846793005ULL + 1442695040888963407ULL) % 100000;
-    changed = true;
-  }
+  if (ImGui::SmallButton("re-roll"))
+    state.change([](attn::Config& c) { c.seed = (c.seed * 6364136223846793005ULL + 1442695040888963407ULL) % 100000; });
+}
 
-  if (ImGui::Checkbox("positional encoding", &c.positional)) changed = true;
-
-  // Mask.
+void maskControl(AppState& state) {
   ImGui::TextUnformatted("Mask:");
-  int mask = static_cast<int>(c.mask);
+  int mask = static_cast<int>(state.config().mask);
+  bool changed = false;
   sameLineIfFits("none");
   changed |= ImGui::RadioButton("none", &mask, 0);
   sameLineIfFits("causal");
   changed |= ImGui::RadioButton("causal", &mask, 1);
   sameLineIfFits("padding");
   changed |= ImGui::RadioButton("padding", &mask, 2);
-  c.mask = static_cast<attn::MaskKind>(mask);
-  if (c.mask == attn::MaskKind::Padding) {
-    ImGui::SetNextItemWidth(7.0f * em);
-    int padTo = c.padTo;
-    if (ImGui::InputInt("pad to", &padTo)) {
-      c.padTo = std::max(padTo, 0);
-      changed = true;
-    }
-  }
+  if (changed) state.change([&](attn::Config& c) { c.mask = static_cast<attn::MaskKind>(mask); });
+  if (state.config().mask != attn::MaskKind::Padding) return;
+  ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+  int padTo = state.config().padTo;
+  if (ImGui::InputInt("pad to", &padTo)) state.change([&](attn::Config& c) { c.padTo = std::max(padTo, 0); });
+}
 
-  // Scale.
+void scaleControl(AppState& state) {
   ImGui::TextUnformatted("Scale:");
-  int scale = static_cast<int>(c.scaleKind);
+  int scale = static_cast<int>(state.config().scaleKind);
+  bool changed = false;
   sameLineIfFits("1/√d_k");
   changed |= ImGui::RadioButton("1/√d_k", &scale, 0);
   sameLineIfFits("none");
   changed |= ImGui::RadioButton("none##scale", &scale, 1);
   sameLineIfFits("custom");
   changed |= ImGui::RadioButton("custom", &scale, 2);
-  c.scaleKind = static_cast<attn::ScaleKind>(scale);
-  if (c.scaleKind == attn::ScaleKind::Custom) {
-    ImGui::SetNextItemWidth(7.0f * em);
-    double factor = c.customScale;
-    if (ImGui::InputDouble("factor", &factor, 0.1, 1.0, "%.4g")) {
-      c.customScale = factor;
-      changed = true;
-    }
-  }
+  if (changed) state.change([&](attn::Config& c) { c.scaleKind = static_cast<attn::ScaleKind>(scale); });
+  if (state.config().scaleKind != attn::ScaleKind::Custom) return;
+  ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+  double factor = state.config().customScale;
+  if (ImGui::InputDouble("factor", &factor, 0.1, 1.0, "%.4g"))
+    state.change([&](attn::Config& c) { c.customScale = factor; });
+}
 
-  // Self / cross attention.
-  if (ImGui::Checkbox("cross-attention", &c.cross)) {
-    if (c.cross && c.queryText.empty()) c.queryText = "<bos> " + c.text;
-    state.queryBuffer = c.queryText;
-    changed = true;
-  }
+void crossControl(AppState& state) {
+  bool cross = state.config().cross;
+  if (ImGui::Checkbox("cross-attention", &cross))
+    state.change([&](attn::Config& c) {
+      c.cross = cross;
+      if (cross && c.queryText.empty()) c.queryText = "<bos> " + c.text;
+      if (!cross) c.Xq.reset();  // the queries' own rows mean nothing in self-attention
+    });
   helpMarker("Queries come from a second sentence (e.g. the decoder's output so far), keys and values from the first.");
+}
 
-  // Focus token.
-  if (state.pipeline.hasTrace()) {
-    const auto& q = state.trace().queryTokens;
-    const std::string current = tokenLabel(q, c.focus);
-    ImGui::SetNextItemWidth(9.0f * em);
-    if (ImGui::BeginCombo("focus", current.c_str())) {
-      for (int i = 0; i < static_cast<int>(q.size()); ++i)
-        if (ImGui::Selectable(tokenLabel(q, i).c_str(), i == c.focus)) {
-          c.focus = i;
-          changed = true;
-        }
-      ImGui::EndCombo();
-    }
-    helpMarker("The query token whose path every step emphasises.");
+void focusControl(AppState& state) {
+  if (!state.pipeline.hasTrace()) return;
+  const auto& q = state.trace().queryTokens;
+  const int focus = state.config().focus;
+  ImGui::SetNextItemWidth(9.0f * ImGui::GetFontSize());
+  if (ImGui::BeginCombo("focus", tokenLabel(q, focus).c_str())) {
+    for (int i = 0; i < static_cast<int>(q.size()); ++i)
+      if (ImGui::Selectable(tokenLabel(q, i).c_str(), i == focus)) state.change([&](attn::Config& c) { c.focus = i; });
+    ImGui::EndCombo();
   }
+  helpMarker("The query token whose path every step emphasises.");
+}
 
-  if (changed) {
-    if (c.focus == state.config.focus) c.preset.clear();  // a changed setting is no longer the preset
-    if (state.apply(c).empty() && !notice.empty()) state.notice = notice;
-  }
+}  // namespace
+
+void drawModelControls(AppState& state) {
+  tokenizerControl(state);
+  dimensionControls(state);
+  seedControl(state);
+  bool positional = state.config().positional;
+  if (ImGui::Checkbox("positional encoding", &positional))
+    state.change([&](attn::Config& c) { c.positional = positional; });
+  maskControl(state);
+  scaleControl(state);
+  crossControl(state);
+  focusControl(state);
 }
 
 }  // namespace ui

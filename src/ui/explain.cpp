@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/matrices.h"
+#include "core/saturation.h"
+
 namespace ui {
 
 namespace {
@@ -49,19 +52,217 @@ bool inRange(const attn::Matrix* m, const CellRef& c) {
   return m && c.row >= 0 && c.col >= 0 && c.row < m->rows() && c.col < m->cols();
 }
 
-std::string projectionText(const attn::Trace& t, const attn::HeadTrace& h, const CellRef& c) {
-  // Q[i,c] = x_i · W_q[:,c]   (the row of X times a column of this head's slice)
-  const bool isQ = c.matrix == "Q";
-  const attn::Matrix& X = isQ ? t.Xq : t.X;
-  const attn::Matrix& W = c.matrix == "Q" ? h.Wq : c.matrix == "K" ? h.Wk : h.Wv;
-  const auto& toks = isQ ? t.queryTokens : t.tokens;
-  const std::string lower = c.matrix == "Q" ? "q" : c.matrix == "K" ? "k" : "v";
-  const std::string wname = c.matrix == "Q" ? "W_q" : c.matrix == "K" ? "W_k" : "W_v";
-  const std::string tok = tokenLabel(toks, c.row);
+// ---- one explanation per role of a matrix (core/matrices.h MatrixRole) ----
+
+// Everything an explanation may read about one cell.
+struct Cell {
+  const attn::Trace& t;
+  const attn::MatrixInfo& info;
+  const attn::HeadTrace* head;  // nullptr for whole-model matrices
+  const CellRef& ref;
+  double value;
+  std::string headNote;  // "\n(head 2 of 8)" when there are several heads, on its own line
+  const std::vector<attn::Token>& rowTokens() const { return attn::axisTokens(t, info.rows); }
+  std::string rowLabel() const { return tokenLabel(rowTokens(), ref.row); }
+  std::string colLabel() const { return tokenLabel(attn::axisTokens(t, info.cols), ref.col); }
+};
+
+std::string explainEmbedding(const Cell& c) {
+  const auto& toks = c.rowTokens();
+  const std::string& text = toks[c.ref.row].text;
+  const bool fromTable = c.t.config.embeddingTable.count(text) > 0;
   std::ostringstream s;
-  s << c.matrix << "[" << tok << ", " << c.col << "] = x_" << tok << " · " << wname << "[:, " << c.col << "] = "
-    << productSum(rowOf(X, c.row), colOf(W, c.col));
+  s << "E[" << c.rowLabel() << ", " << c.ref.col << "] = " << num(c.value) << ": row " << toks[c.ref.row].id
+    << " of the embedding table, "
+    << (fromTable ? "from the preset or your edit"
+                  : "seeded N(0,1) for \"" + text + "\" (seed " + std::to_string(c.t.config.seed) + ")")
+    << ". The same token gets this row in every sentence.";
   return s.str();
+}
+
+std::string explainPositional(const Cell& c) {
+  const int pos = c.ref.row, i = c.ref.col / 2, dModel = static_cast<int>(c.t.X.cols());
+  std::ostringstream s;
+  if (!c.t.config.positional) {
+    s << "PE[" << pos << ", " << c.ref.col << "] = 0: positional encoding is off.";
+    return s.str();
+  }
+  const double angle = pos / std::pow(10000.0, 2.0 * i / dModel);
+  const char* fn = c.ref.col % 2 == 0 ? "sin" : "cos";
+  s << "PE[" << pos << ", " << c.ref.col << "] = " << fn << "(" << pos << " / 10000^(" << 2 * i << "/" << dModel
+    << ")) = " << fn << "(" << num(angle) << ") = " << num(c.value);
+  return s.str();
+}
+
+std::string explainEmbedPlusPosition(const Cell& c) {
+  const bool q = c.info.id == attn::MatrixId::X_q;
+  const attn::Matrix& E = q ? c.t.Eq : c.t.E;
+  const attn::Matrix& PE = q ? c.t.PEq : c.t.PE;
+  std::ostringstream s;
+  s << "x[" << c.rowLabel() << ", " << c.ref.col << "] = E + PE = " << num(E(c.ref.row, c.ref.col)) << " + "
+    << num(PE(c.ref.row, c.ref.col)) << " = " << num(c.value);
+  return s.str();
+}
+
+std::string explainWeight(const Cell& c) {
+  std::ostringstream s;
+  s << c.info.name << "[" << c.ref.row << ", " << c.ref.col << "] = " << num(c.value)
+    << ": a learned weight (here Xavier/Glorot uniform, seeded, unless a preset or your edit set it)."
+    << (c.info.perHead() ? c.headNote : "");
+  return s.str();
+}
+
+std::string explainMask(const Cell& c) {
+  std::ostringstream s;
+  s << "M[" << c.rowLabel() << ", " << c.colLabel() << "] = " << (std::isinf(c.value) ? "−∞" : num(c.value))
+    << (std::isinf(c.value) ? ": this key is hidden from this query" : ": this key is visible");
+  return s.str();
+}
+
+// Q[i,c] = x_i · W_q[:,c]   (the row of X times a column of this head's slice)
+std::string explainProjection(const Cell& c) {
+  const attn::MatrixId id = c.info.id;
+  const bool isQ = id == attn::MatrixId::Q;
+  const attn::Matrix& X = isQ ? c.t.Xq : c.t.X;
+  const attn::MatrixId weight = isQ ? attn::MatrixId::W_q : id == attn::MatrixId::K ? attn::MatrixId::W_k : attn::MatrixId::W_v;
+  const attn::Matrix& W = *attn::matrixInfo(weight).read(c.t, c.ref.head);
+  const std::string tok = c.rowLabel();
+  std::ostringstream s;
+  s << c.info.name << "[" << tok << ", " << c.ref.col << "] = x_" << tok << " · " << attn::matrixInfo(weight).name
+    << "[:, " << c.ref.col << "] = " << productSum(rowOf(X, c.ref.row), colOf(W, c.ref.col)) << c.headNote;
+  return s.str();
+}
+
+std::string explainScore(const Cell& c) {
+  const std::string qi = c.rowLabel(), kj = c.colLabel();
+  const auto q = rowOf(c.head->Q, c.ref.row), k = rowOf(c.head->K, c.ref.col);
+  double qn = 0, kn = 0;
+  for (double x : q) qn += x * x;
+  for (double x : k) kn += x * x;
+  qn = std::sqrt(qn);
+  kn = std::sqrt(kn);
+  const double cosTheta = qn > 0 && kn > 0 ? c.value / (qn * kn) : 0;
+  const double degrees = std::acos(std::max(-1.0, std::min(1.0, cosTheta))) * 180.0 / 3.14159265358979323846;
+  std::ostringstream s;
+  s << "S[" << qi << ", " << kj << "] = q_" << qi << " · k_" << kj << " = " << productSum(q, k) << "\n"
+    << "|q| |k| cos θ = " << num(qn) << " × " << num(kn) << " × " << num(cosTheta) << " = " << num(qn * kn * cosTheta)
+    << "  (θ = " << num(degrees, 3) << "°)" << c.headNote;
+  return s.str();
+}
+
+std::string explainScaledScore(const Cell& c) {
+  const double sv = c.head->S(c.ref.row, c.ref.col);
+  const int dK = static_cast<int>(c.head->Q.cols());
+  const double scale = c.t.scale;
+  std::ostringstream s;
+  s << "S_scaled[" << c.rowLabel() << ", " << c.colLabel() << "] = ";
+  if (c.t.config.scaleKind == attn::ScaleKind::InvSqrtDk)
+    s << num(sv) << " / √" << dK << " = " << num(sv) << " × " << num(scale) << " = " << num(c.value);
+  else
+    s << num(sv) << " × " << num(scale) << " = " << num(c.value)
+      << (c.t.config.scaleKind == attn::ScaleKind::None ? "  (scaling off)" : "  (custom scale)");
+  return s.str();
+}
+
+std::string explainMaskedScore(const Cell& c) {
+  const double add = c.t.maskAdd(c.ref.row, c.ref.col);
+  std::ostringstream s;
+  s << "S_masked[" << c.rowLabel() << ", " << c.colLabel() << "] = " << num(c.head->S_scaled(c.ref.row, c.ref.col))
+    << " + " << (std::isinf(add) ? "(−∞)" : num(add)) << " = " << num(c.value);
+  if (std::isinf(add)) {
+    const bool padKey = c.t.keyPadding.size() > static_cast<size_t>(c.ref.col) && c.t.keyPadding[c.ref.col];
+    s << (padKey ? "  (key is <pad>)" : "  (key comes after the query)");
+  }
+  return s.str();
+}
+
+std::string explainSoftmax(const Cell& c) {
+  const attn::Matrix& S = c.head->S_masked;
+  const int L = static_cast<int>(S.cols());
+  double mx = -INFINITY;
+  for (int j = 0; j < L; ++j) mx = std::max(mx, S(c.ref.row, j));
+  std::ostringstream s;
+  s << "A[" << c.rowLabel() << ", " << c.colLabel() << "] = ";
+  if (!std::isfinite(mx)) {
+    s << "0: every key of this row is masked (weights all zero by convention).";
+    return s.str();
+  }
+  double sum = 0;
+  for (int j = 0; j < L; ++j) sum += std::exp(S(c.ref.row, j) - mx);
+  const double sij = S(c.ref.row, c.ref.col);
+  s << "e^(s − max) / Σ e^(s_k − max) = e^(" << num(sij) << " − " << num(mx) << ") / " << num(sum) << " = "
+    << num(std::isinf(sij) ? 0.0 : std::exp(sij - mx)) << " / " << num(sum) << " = " << num(c.value, 6);
+  return s.str();
+}
+
+std::string explainWeightedSum(const Cell& c) {
+  std::ostringstream s;
+  s << "O[" << c.rowLabel() << ", " << c.ref.col << "] = Σ_j a_j v_j[" << c.ref.col
+    << "] = " << productSum(rowOf(c.head->A, c.ref.row), colOf(c.head->V, c.ref.col)) << c.headNote;
+  return s.str();
+}
+
+std::string explainConcat(const Cell& c) {
+  const int dV = c.t.heads.empty() ? 1 : static_cast<int>(c.t.heads[0].O.cols());
+  std::ostringstream s;
+  s << "concat[" << c.rowLabel() << ", " << c.ref.col << "] = O_head" << (c.ref.col / dV + 1) << "[" << c.rowLabel()
+    << ", " << c.ref.col % dV << "] = " << num(c.value);
+  return s.str();
+}
+
+std::string explainOutputProjection(const Cell& c) {
+  std::ostringstream s;
+  s << "output[" << c.rowLabel() << ", " << c.ref.col << "] = concat_row · W_o[:, " << c.ref.col
+    << "] = " << productSum(rowOf(c.t.concat, c.ref.row), colOf(c.t.Wo, c.ref.col));
+  return s.str();
+}
+
+std::string explainGradient(const Cell& c) {
+  const attn::MatrixInfo& of = attn::matrixInfo(c.info.gradientOf);
+  std::ostringstream s;
+  s << c.info.name << "[" << (attn::axisIsTokens(c.info.rows) ? c.rowLabel() : std::to_string(c.ref.row)) << ", "
+    << (attn::axisIsTokens(c.info.cols) ? c.colLabel() : std::to_string(c.ref.col)) << "] = ∂L/∂" << of.name
+    << " = " << num(c.value) << ": nudging " << of.name << " there by ε changes the loss by about " << num(c.value)
+    << "·ε (" << c.info.formula << ")" << (c.info.perHead() ? c.headNote : "");
+  return s.str();
+}
+
+// dS_ij = scale · a_ij (dA_ij − Σ_k dA_ik a_ik): the softmax Jacobian p_i(δ_ij − p_j) applied to dA.
+std::string explainScoreGradient(const Cell& c) {
+  const int row = c.ref.row, col = c.ref.col, L = static_cast<int>(c.head->A.cols());
+  double dot = 0;
+  for (int k = 0; k < L; ++k) dot += c.head->dA(row, k) * c.head->A(row, k);
+  std::ostringstream s;
+  s << "dS[" << c.rowLabel() << ", " << c.colLabel() << "] = scale · a · (dA − Σ_k dA_k a_k) = " << num(c.t.scale)
+    << " × " << num(c.head->A(row, col)) << " × (" << num(c.head->dA(row, col)) << " − " << num(dot) << ") = "
+    << num(c.value) << c.headNote;
+  if (c.head->A(row, col) > attn::kSaturatedMaxWeight || c.head->A(row, col) < 1e-6)
+    s << "\nThe weight is nearly " << (c.head->A(row, col) > 0.5 ? "1" : "0")
+      << ": a saturated softmax passes almost no gradient back to the score.";
+  return s.str();
+}
+
+using Explainer = std::string (*)(const Cell&);
+
+Explainer explainerFor(attn::MatrixRole role) {
+  switch (role) {
+    case attn::MatrixRole::Embedding: return explainEmbedding;
+    case attn::MatrixRole::Positional: return explainPositional;
+    case attn::MatrixRole::EmbedPlusPosition: return explainEmbedPlusPosition;
+    case attn::MatrixRole::Weight: return explainWeight;
+    case attn::MatrixRole::Mask: return explainMask;
+    case attn::MatrixRole::Projection: return explainProjection;
+    case attn::MatrixRole::Score: return explainScore;
+    case attn::MatrixRole::ScaledScore: return explainScaledScore;
+    case attn::MatrixRole::MaskedScore: return explainMaskedScore;
+    case attn::MatrixRole::Softmax: return explainSoftmax;
+    case attn::MatrixRole::WeightedSum: return explainWeightedSum;
+    case attn::MatrixRole::Concat: return explainConcat;
+    case attn::MatrixRole::OutputProjection: return explainOutputProjection;
+    case attn::MatrixRole::Gradient: return explainGradient;
+    case attn::MatrixRole::ScoreGradient: return explainScoreGradient;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -90,174 +291,43 @@ std::vector<std::string> tokenLabels(const std::vector<attn::Token>& tokens) {
   return out;
 }
 
-const attn::Matrix* matrixOf(const attn::Trace& t, const std::string& n, int head) {
-  if (n == "E") return &t.E;
-  if (n == "PE") return &t.PE;
-  if (n == "X") return &t.X;
-  if (n == "Eq") return &t.Eq;
-  if (n == "PEq") return &t.PEq;
-  if (n == "Xq") return &t.Xq;
-  if (n == "concat") return &t.concat;
-  if (n == "W_o") return &t.Wo;
-  if (n == "output") return &t.output;
-  if (n == "compareE") return &t.compareE;
-  if (n == "mask") return &t.maskAdd;
-  const attn::HeadTrace* h = headOf(t, head);
-  if (!h) return nullptr;
-  if (n == "Wq") return &h->Wq;
-  if (n == "Wk") return &h->Wk;
-  if (n == "Wv") return &h->Wv;
-  if (n == "Q") return &h->Q;
-  if (n == "K") return &h->K;
-  if (n == "V") return &h->V;
-  if (n == "S") return &h->S;
-  if (n == "S_scaled") return &h->S_scaled;
-  if (n == "S_masked") return &h->S_masked;
-  if (n == "A") return &h->A;
-  if (n == "O") return &h->O;
-  return nullptr;
-}
-
-std::string explainCell(const attn::Trace& t, const CellRef& c) {
-  const attn::Matrix* m = matrixOf(t, c.matrix, c.head);
-  if (!inRange(m, c)) return "";
-  const attn::HeadTrace* h = headOf(t, c.head);
-  const double value = (*m)(c.row, c.col);
-  const int dModel = static_cast<int>(t.X.cols());
-  std::ostringstream s;
-  // On its own line, so the first line always ends with "= value".
+std::string explainCell(const attn::Trace& t, const CellRef& ref) {
+  const attn::MatrixInfo* info = attn::findMatrix(ref.matrix);
+  const attn::Matrix* m = info && attn::traceHolds(t, *info) ? info->read(t, ref.head) : nullptr;
+  if (!inRange(m, ref)) return "";
+  const attn::HeadTrace* head = info->perHead() ? headOf(t, ref.head) : nullptr;
   const std::string headNote =
-      t.heads.size() > 1 ? "\n(head " + std::to_string(c.head + 1) + " of " + std::to_string(t.heads.size()) + ")" : "";
-
-  if (c.matrix == "E" || c.matrix == "Eq" || c.matrix == "compareE") {
-    const auto& toks = c.matrix == "E" ? t.tokens : c.matrix == "Eq" ? t.queryTokens : t.compareTokens;
-    const std::string tok = tokenLabel(toks, c.row);
-    const std::string& text = toks[c.row].text;
-    const bool fromTable = t.config.embeddingTable.count(text) > 0;
-    s << "E[" << tok << ", " << c.col << "] = " << num(value) << ": row " << toks[c.row].id << " of the embedding table, "
-      << (fromTable ? "from the preset or your edit" : "seeded N(0,1) for \"" + text + "\" (seed " + std::to_string(t.config.seed) + ")")
-      << ". The same token gets this row in every sentence.";
-  } else if (c.matrix == "PE" || c.matrix == "PEq") {
-    const int pos = c.row, i = c.col / 2;
-    const double angle = pos / std::pow(10000.0, 2.0 * i / dModel);
-    if (!t.config.positional) {
-      s << "PE[" << pos << ", " << c.col << "] = 0: positional encoding is off.";
-    } else {
-      s << "PE[" << pos << ", " << c.col << "] = " << (c.col % 2 == 0 ? "sin" : "cos") << "(" << pos << " / 10000^("
-        << 2 * i << "/" << dModel << ")) = " << (c.col % 2 == 0 ? "sin" : "cos") << "(" << num(angle) << ") = "
-        << num(value);
-    }
-  } else if (c.matrix == "X" || c.matrix == "Xq") {
-    const bool q = c.matrix == "Xq";
-    const attn::Matrix& E = q ? t.Eq : t.E;
-    const attn::Matrix& PE = q ? t.PEq : t.PE;
-    s << "x[" << tokenLabel(q ? t.queryTokens : t.tokens, c.row) << ", " << c.col << "] = E + PE = "
-      << num(E(c.row, c.col)) << " + " << num(PE(c.row, c.col)) << " = " << num(value);
-  } else if (c.matrix == "Wq" || c.matrix == "Wk" || c.matrix == "Wv" || c.matrix == "W_o") {
-    const std::string pretty = c.matrix == "Wq" ? "W_q" : c.matrix == "Wk" ? "W_k" : c.matrix == "Wv" ? "W_v" : "W_o";
-    s << pretty << "[" << c.row << ", " << c.col << "] = " << num(value)
-      << ": a learned weight (here Xavier/Glorot uniform, seeded, unless a preset or your edit set it)."
-      << (c.matrix == "W_o" ? "" : headNote);
-  } else if (h && (c.matrix == "Q" || c.matrix == "K" || c.matrix == "V")) {
-    s << projectionText(t, *h, c) << headNote;
-  } else if (h && c.matrix == "S") {
-    const std::string qi = tokenLabel(t.queryTokens, c.row), kj = tokenLabel(t.tokens, c.col);
-    const auto q = rowOf(h->Q, c.row), k = rowOf(h->K, c.col);
-    double qn = 0, kn = 0;
-    for (double x : q) qn += x * x;
-    for (double x : k) kn += x * x;
-    qn = std::sqrt(qn);
-    kn = std::sqrt(kn);
-    const double cosTheta = qn > 0 && kn > 0 ? value / (qn * kn) : 0;
-    const double degrees = std::acos(std::max(-1.0, std::min(1.0, cosTheta))) * 180.0 / 3.14159265358979323846;
-    s << "S[" << qi << ", " << kj << "] = q_" << qi << " · k_" << kj << " = " << productSum(q, k) << "\n"
-      << "|q| |k| cos θ = " << num(qn) << " × " << num(kn) << " × " << num(cosTheta) << " = " << num(qn * kn * cosTheta)
-      << "  (θ = " << num(degrees, 3) << "°)" << headNote;
-  } else if (h && c.matrix == "S_scaled") {
-    const double sv = h->S(c.row, c.col);
-    const int dK = static_cast<int>(h->Q.cols());
-    s << "S_scaled[" << tokenLabel(t.queryTokens, c.row) << ", " << tokenLabel(t.tokens, c.col) << "] = ";
-    if (t.config.scaleKind == attn::ScaleKind::InvSqrtDk)
-      s << num(sv) << " / √" << dK << " = " << num(sv) << " × " << num(t.scale) << " = " << num(value);
-    else
-      s << num(sv) << " × " << num(t.scale) << " = " << num(value)
-        << (t.config.scaleKind == attn::ScaleKind::None ? "  (scaling off)" : "  (custom scale)");
-  } else if (h && c.matrix == "S_masked") {
-    const double add = t.maskAdd(c.row, c.col);
-    s << "S_masked[" << tokenLabel(t.queryTokens, c.row) << ", " << tokenLabel(t.tokens, c.col)
-      << "] = " << num(h->S_scaled(c.row, c.col)) << " + " << (std::isinf(add) ? "(−∞)" : num(add)) << " = "
-      << num(value);
-    if (std::isinf(add))
-      s << (t.keyPadding.size() > static_cast<size_t>(c.col) && t.keyPadding[c.col] ? "  (key is <pad>)"
-                                                                                   : "  (key comes after the query)");
-  } else if (h && c.matrix == "A") {
-    const int L = static_cast<int>(h->S_masked.cols());
-    double mx = -INFINITY;
-    for (int j = 0; j < L; ++j) mx = std::max(mx, h->S_masked(c.row, j));
-    const std::string qi = tokenLabel(t.queryTokens, c.row), kj = tokenLabel(t.tokens, c.col);
-    if (!std::isfinite(mx)) {
-      s << "A[" << qi << ", " << kj << "] = 0: every key of this row is masked (weights all zero by convention).";
-    } else {
-      double sum = 0;
-      for (int j = 0; j < L; ++j) sum += std::exp(h->S_masked(c.row, j) - mx);
-      const double sij = h->S_masked(c.row, c.col);
-      s << "A[" << qi << ", " << kj << "] = e^(s − max) / Σ e^(s_k − max) = e^(" << num(sij) << " − " << num(mx)
-        << ") / " << num(sum) << " = " << num(std::isinf(sij) ? 0.0 : std::exp(sij - mx)) << " / " << num(sum)
-        << " = " << num(value, 6);
-    }
-  } else if (h && c.matrix == "O") {
-    s << "O[" << tokenLabel(t.queryTokens, c.row) << ", " << c.col << "] = Σ_j a_j v_j[" << c.col
-      << "] = " << productSum(rowOf(h->A, c.row), colOf(h->V, c.col)) << headNote;
-  } else if (c.matrix == "concat") {
-    const int dV = t.heads.empty() ? 1 : static_cast<int>(t.heads[0].O.cols());
-    s << "concat[" << tokenLabel(t.queryTokens, c.row) << ", " << c.col << "] = O_head" << (c.col / dV + 1) << "["
-      << tokenLabel(t.queryTokens, c.row) << ", " << c.col % dV << "] = " << num(value);
-  } else if (c.matrix == "output") {
-    s << "output[" << tokenLabel(t.queryTokens, c.row) << ", " << c.col << "] = concat_row · W_o[:, " << c.col
-      << "] = " << productSum(rowOf(t.concat, c.row), colOf(t.Wo, c.col));
-  } else {
-    s << c.matrix << "[" << c.row << ", " << c.col << "] = " << num(value);
-  }
-  return s.str();
+      t.heads.size() > 1 ? "\n(head " + std::to_string(ref.head + 1) + " of " + std::to_string(t.heads.size()) + ")" : "";
+  const Cell cell{t, *info, head, ref, (*m)(ref.row, ref.col), headNote};
+  return explainerFor(info->role)(cell);
 }
 
-std::vector<CellRef> dependenciesOf(const attn::Trace& t, const CellRef& c) {
-  std::vector<CellRef> d;
-  const attn::Matrix* m = matrixOf(t, c.matrix, c.head);
-  if (!inRange(m, c)) return d;
-  const int h = c.head;
-  const std::string& n = c.matrix;
-  if (n == "X" || n == "Xq") {
-    const bool q = n == "Xq";
-    d.push_back({q ? "Eq" : "E", h, c.row, c.col});
-    d.push_back({q ? "PEq" : "PE", h, c.row, c.col});
-  } else if (n == "Q") {
-    d.push_back({"Xq", h, c.row, -1});
-    d.push_back({"Wq", h, -1, c.col});
-  } else if (n == "K" || n == "V") {
-    d.push_back({"X", h, c.row, -1});
-    d.push_back({n == "K" ? "Wk" : "Wv", h, -1, c.col});
-  } else if (n == "S") {
-    d.push_back({"Q", h, c.row, -1});
-    d.push_back({"K", h, c.col, -1});
-  } else if (n == "S_scaled") {
-    d.push_back({"S", h, c.row, c.col});
-  } else if (n == "S_masked") {
-    d.push_back({"S_scaled", h, c.row, c.col});
-  } else if (n == "A") {
-    d.push_back({"S_masked", h, c.row, -1});
-    d.push_back({"S_scaled", h, c.row, -1});
-  } else if (n == "O") {
-    d.push_back({"A", h, c.row, -1});
-    d.push_back({"V", h, -1, c.col});
-  } else if (n == "concat") {
-    const int dV = t.heads.empty() ? 1 : static_cast<int>(t.heads[0].O.cols());
-    d.push_back({"O", c.col / dV, c.row, c.col % dV});
-  } else if (n == "output") {
-    d.push_back({"concat", 0, c.row, -1});
-    d.push_back({"W_o", 0, -1, c.col});
+std::vector<CellRef> dependenciesOf(const attn::Trace& t, const CellRef& ref) {
+  std::vector<CellRef> out;
+  const attn::MatrixInfo* info = attn::findMatrix(ref.matrix);
+  const attn::Matrix* m = info ? attn::readMatrix(t, info->name, ref.head) : nullptr;
+  if (!inRange(m, ref)) return out;
+  const int dV = t.heads.empty() ? 1 : static_cast<int>(t.heads[0].O.cols());
+  for (const attn::MatrixDep& dep : info->inputs) {
+    // In self-attention the queries' E_q, PE_q, X_q are E, PE, X: outline the matrices the steps draw.
+    attn::MatrixId id = dep.input;
+    if (!t.config.cross) {
+      if (id == attn::MatrixId::X_q) id = attn::MatrixId::X;
+      if (id == attn::MatrixId::E_q) id = attn::MatrixId::E;
+      if (id == attn::MatrixId::PE_q) id = attn::MatrixId::PE;
+    }
+    const attn::MatrixInfo& input = attn::matrixInfo(id);
+    const int head = input.perHead() ? ref.head : 0;
+    switch (dep.pattern) {
+      case attn::DepPattern::SameCell: out.push_back({input.name, head, ref.row, ref.col, ref.layer}); break;
+      case attn::DepPattern::SameRow: out.push_back({input.name, head, ref.row, -1, ref.layer}); break;
+      case attn::DepPattern::SameColumn: out.push_back({input.name, head, -1, ref.col, ref.layer}); break;
+      case attn::DepPattern::RowFromColumn: out.push_back({input.name, head, ref.col, -1, ref.layer}); break;
+      case attn::DepPattern::ColumnFromRow: out.push_back({input.name, head, -1, ref.row, ref.layer}); break;
+      case attn::DepPattern::HeadBlock: out.push_back({input.name, ref.col / dV, ref.row, ref.col % dV, ref.layer}); break;
+    }
   }
-  return d;
+  return out;
 }
 
 }  // namespace ui

@@ -1,9 +1,8 @@
 // The arithmetic behind any cell of a Trace, as text with the actual numbers, and the cells it depends on.
 // Pure functions over the Trace (no ImGui), so they are unit-tested natively.
 //
-// Matrix names (CellRef::matrix): "E" "PE" "X" (keys/values side), "Eq" "PEq" "Xq" (queries side),
-// per head: "Wq" "Wk" "Wv" (this head's slices) "Q" "K" "V" "S" "S_scaled" "S_masked" "A" "O";
-// whole model: "concat" "W_o" "output".
+// Matrices are named as in the registry (core/matrices.h, aliases accepted); each registry row's role picks the
+// explanation (one small function per role in explain.cpp) and its inputs give the dependencies.
 #pragma once
 #include <string>
 #include <vector>
@@ -13,9 +12,6 @@
 #include "ui/app_state.h"
 
 namespace ui {
-
-// The matrix a name refers to (nullptr if the name or head is unknown).
-const attn::Matrix* matrixOf(const attn::Trace& trace, const std::string& name, int head);
 
 // e.g. for S of the quick-fox preset at (quick, brown):
 // "S[quick, brown] = q_quick · k_brown = 0.5×1 + 0.6×0.9 = 1.04\n|q| |k| cos θ = 0.781 × 1.345 × 0.99 = 1.04 ..."

@@ -5,24 +5,13 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/matrices.h"
 #include "ui/explain.h"
 #include "ui/steps/step.h"
 
 namespace ui {
 
 namespace {
-
-bool isOneOf(const std::string& name, std::initializer_list<const char*> names) {
-  for (const char* n : names)
-    if (name == n) return true;
-  return false;
-}
-
-bool rowsAreKeys(const std::string& n) { return isOneOf(n, {"E", "PE", "X", "K", "V"}); }
-bool rowsAreQueries(const std::string& n) {
-  return isOneOf(n, {"Eq", "PEq", "Xq", "Q", "S", "S_scaled", "S_masked", "A", "O", "concat", "output"});
-}
-bool colsAreKeys(const std::string& n) { return isOneOf(n, {"S", "S_scaled", "S_masked", "A"}); }
 
 std::string csvField(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
@@ -42,34 +31,31 @@ std::string csvNumber(double v) {
   return buf;
 }
 
-std::vector<std::string> labelsFor(const std::vector<attn::Token>& tokens, bool useTokens, int count) {
+// Labels of an axis (core/matrices.h): token labels where it is a list of tokens, else d0, d1, ….
+std::vector<std::string> axisLabels(const attn::Trace& trace, attn::Axis axis, int count) {
+  const std::vector<attn::Token>& tokens = attn::axisTokens(trace, axis);
+  if (attn::axisIsTokens(axis) && static_cast<int>(tokens.size()) == count) return tokenLabels(tokens);
   std::vector<std::string> out;
-  if (useTokens && static_cast<int>(tokens.size()) == count) return tokenLabels(tokens);
   for (int i = 0; i < count; ++i) out.push_back("d" + std::to_string(i));
   return out;
 }
 
 }  // namespace
 
-const std::vector<std::string>& exportableMatrices() {
-  static const std::vector<std::string> names = {"E", "PE", "X", "Xq", "Wq", "Wk", "Wv", "Q", "K", "V", "S",
-                                                 "S_scaled", "S_masked", "A", "O", "concat", "W_o", "output"};
-  return names;
-}
-
-bool matrixIsPerHead(const std::string& n) {
-  return isOneOf(n, {"Wq", "Wk", "Wv", "Q", "K", "V", "S", "S_scaled", "S_masked", "A", "O"});
+bool matrixIsPerHead(const std::string& name) {
+  const attn::MatrixInfo* info = attn::findMatrix(name);
+  return info && info->perHead();
 }
 
 std::string matrixToCsv(const attn::Trace& trace, const std::string& name, int head) {
-  const attn::Matrix* m = matrixOf(trace, name, head);
+  const attn::MatrixInfo* info = attn::findMatrix(name);
+  const attn::Matrix* m = info && attn::traceHolds(trace, *info) ? info->read(trace, head) : nullptr;
   if (!m) return "";
   const int rows = static_cast<int>(m->rows()), cols = static_cast<int>(m->cols());
-  const auto rowLabels = rowsAreKeys(name)      ? labelsFor(trace.tokens, true, rows)
-                         : rowsAreQueries(name) ? labelsFor(trace.queryTokens, true, rows)
-                                                : labelsFor({}, false, rows);
-  const auto colLabels = labelsFor(trace.tokens, colsAreKeys(name), cols);
-  std::string out = csvField(colsAreKeys(name) ? "query \\ key" : "token");
+  const auto rowLabels = axisLabels(trace, info->rows, rows);
+  const auto colLabels = axisLabels(trace, info->cols, cols);
+  const bool tokensByTokens = attn::axisIsTokens(info->rows) && attn::axisIsTokens(info->cols);
+  std::string out = csvField(tokensByTokens ? "query \\ key" : attn::axisIsTokens(info->rows) ? "token" : "dim");
   for (const auto& l : colLabels) out += "," + csvField(l);
   out += "\r\n";
   for (int r = 0; r < rows; ++r) {
@@ -80,7 +66,8 @@ std::string matrixToCsv(const attn::Trace& trace, const std::string& name, int h
   return out;
 }
 
-std::string csvFileName(const std::string& name, int head) {
+std::string csvFileName(const std::string& nameOrAlias, int head) {
+  const std::string name = attn::canonicalMatrixName(nameOrAlias);
   std::string out = "attnlab-" + name;
   if (matrixIsPerHead(name)) out += "-head" + std::to_string(head + 1);
   return out + ".csv";
@@ -101,13 +88,13 @@ std::string announcement(const AppState& s) {
   else if (id == "scale") name = "S_scaled", what = "Scaled scores";
   else if (id == "mask") name = "S_masked", what = "Masked scores";
   else if (s.step >= stepIndexOf("softmax") && stepIndexOf("softmax") >= 0) name = "A", what = "Weights";
-  const int focus = s.config.focus;
+  const int focus = s.config().focus;
   if (focus < 0 || focus >= static_cast<int>(t.queryTokens.size())) return out;
   const std::string focusLabel = tokenLabel(t.queryTokens, focus);
-  const attn::Matrix* m = name ? matrixOf(t, name, s.head) : nullptr;
+  const attn::Matrix* m = name ? attn::readMatrix(t, name, s.head) : nullptr;
   if (!m || focus >= m->rows()) return out + " Focus: “" + focusLabel + "”.";
   out += " " + std::string(what) + " of “" + focusLabel + "”";
-  if (s.config.heads > 1) out += " (head " + std::to_string(s.head + 1) + ")";
+  if (s.config().heads > 1) out += " (head " + std::to_string(s.head + 1) + ")";
   out += ":";
   const auto keys = tokenLabels(t.tokens);
   const int cols = static_cast<int>(m->cols());

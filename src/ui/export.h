@@ -10,18 +10,17 @@
 
 namespace ui {
 
-// Names of the matrices a CSV export offers, in pipeline order (CellRef::matrix names, see explain.h).
-const std::vector<std::string>& exportableMatrices();
+// Every matrix of the registry (core/matrices.h) can be exported, by canonical name or alias.
 // Whether the matrix is per head (then `head` selects it).
 bool matrixIsPerHead(const std::string& name);
 
-// The matrix as CSV: header "<corner>,<col labels…>", then one line per row "<row label>,<numbers…>". Row labels
-// are token labels where rows are tokens (queries or keys), column labels are key tokens for S/A, else d0, d1, ….
+// The matrix as CSV: header "<corner>,<col labels…>", then one line per row "<row label>,<numbers…>". Labels come
+// from the registry's axes: token labels where rows or columns are tokens, else d0, d1, ….
 // Numbers in %.9g; -inf as "-inf". Fields are quoted (RFC 4180) when they contain , " or a line break.
 // Returns "" when the name or head is unknown.
 std::string matrixToCsv(const attn::Trace& trace, const std::string& name, int head);
 
-// A file name for the export: "attnlab-<matrix>[-head<h+1>].csv".
+// A file name for the export: "attnlab-<canonical name>[-head<h+1>].csv".
 std::string csvFileName(const std::string& name, int head);
 
 // The text for the aria-live region: the step, its title, and the focused query's row of the step's matrix

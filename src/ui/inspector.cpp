@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "core/matrices.h"
 #include "imgui.h"
 #include "ui/config_edit.h"
 #include "ui/explain.h"
@@ -10,7 +11,31 @@
 namespace ui {
 
 namespace {
-bool editable(const std::string& m) { return m == "E" || m == "Eq" || m == "Wq" || m == "Wk" || m == "Wv" || m == "W_o"; }
+
+// "New value: [   ] Set" for the pinned cell of an editable matrix (an embedding row or a weight).
+void drawEditField(AppState& s) {
+  InspectorState& in = s.inspector;
+  if (!(in.typedFor == s.pinned)) {  // a newly pinned cell: start from its value
+    in.typedFor = s.pinned;
+    const attn::Matrix* m = attn::readMatrix(s.trace(), s.pinned.matrix, s.pinned.head);
+    std::snprintf(in.typed, sizeof in.typed, "%.6g", m ? (*m)(s.pinned.row, s.pinned.col) : 0.0);
+  }
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("New value:");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(8.0f * ImGui::GetFontSize());
+  const bool enter = ImGui::InputText("##edit", in.typed, sizeof in.typed, ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  if (!ImGui::Button("Set") && !enter) return;
+  const CellRef target = s.pinned;
+  const std::string notice = "Edited " + target.matrix + "[" + std::to_string(target.row) + ", " +
+                             std::to_string(target.col) + "]; every step downstream was recomputed.";
+  const attn::Trace& trace = s.trace();
+  const std::string typed = in.typed;
+  if (s.change([&](attn::Config& c) { editCell(c, trace, target, typed); }, notice).empty())
+    s.pinned = target;  // keep the edited cell pinned
+}
+
 }  // namespace
 
 void drawInspector(AppState& s, const Fonts& fonts) {
@@ -35,34 +60,9 @@ void drawInspector(AppState& s, const Fonts& fonts) {
   ImGui::PopTextWrapPos();
   ImGui::PopFont();
 
-  if (s.pinned.valid() && editable(s.pinned.matrix)) {
-    static char buffer[64] = "";
-    static CellRef bufferFor;
-    if (!(bufferFor == s.pinned)) {
-      bufferFor = s.pinned;
-      const attn::Matrix* m = matrixOf(s.trace(), s.pinned.matrix, s.pinned.head);
-      std::snprintf(buffer, sizeof buffer, "%.6g", m ? (*m)(s.pinned.row, s.pinned.col) : 0.0);
-    }
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("New value:");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(8.0f * ImGui::GetFontSize());
-    const bool enter = ImGui::InputText("##edit", buffer, sizeof buffer, ImGuiInputTextFlags_EnterReturnsTrue);
-    ImGui::SameLine();
-    if (ImGui::Button("Set") || enter) {
-      const CellRef target = s.pinned;
-      try {
-        const attn::Config next = withEditedCell(s.config, s.trace(), target.matrix, target.head, target.row,
-                                                 target.col, buffer);
-        if (s.apply(next).empty()) {
-          s.pinned = target;  // keep the edited cell pinned
-          s.notice = "Edited " + target.matrix + "[" + std::to_string(target.row) + ", " +
-                     std::to_string(target.col) + "]; every step downstream was recomputed.";
-        }
-      } catch (const std::exception& e) {
-        s.error = e.what();
-      }
-    }
+  if (s.pinned.valid()) {
+    const attn::MatrixInfo* info = attn::findMatrix(s.pinned.matrix);
+    if (info && info->editable) drawEditField(s);
   }
   ImGui::EndChild();
 }

@@ -60,7 +60,7 @@ attn::SaturationOptions labSweepOptions(const LabState& lab) {
   return o;
 }
 
-const std::vector<attn::SaturationPoint>& labSweep(const LabState& lab) {
+const std::vector<attn::SaturationPoint>& labSweep(LabState& lab) {
   LabCache& c = *lab.cache;
   const attn::SaturationOptions o = labSweepOptions(lab);
   if (!c.sweepValid || c.sweepDks != o.dKs || c.sweepKeys != o.keys || c.sweepSamples != o.samples ||
@@ -107,7 +107,7 @@ json rowJson(const LabRow& r) {
 
 }  // namespace
 
-const LabView& labView(const LabState& lab) {
+const LabView& labView(LabState& lab) {
   LabCache& c = *lab.cache;
   if (c.viewValid && c.viewDk == lab.dK && c.viewKeys == lab.keys && c.viewSeed == lab.seed &&
       c.viewTemperature == lab.temperature)
@@ -132,7 +132,7 @@ json labSettingsToJson(const LabState& lab) {
           {"seed", lab.seed}};
 }
 
-json labToJson(const LabState& lab) {
+json labToJson(LabState& lab) {
   json j = labSettingsToJson(lab);
   const LabView& v = labView(lab);
   j["scores"] = v.rawScores;

@@ -54,8 +54,12 @@ struct LabState {
   int hoverDk = 0;
 
   LabState();
-  std::shared_ptr<LabCache> cache;  // copies share it: a copy made by setState sees the same cached sweep
+  // Filled by labSweep and labView. Copies share it: a copy made by setState sees the same cached sweep.
+  std::shared_ptr<LabCache> cache;
 };
+
+// The functions that may compute (labSweep, labView, labToJson) take the LabState non-const: they fill its cache.
+// The others only read.
 
 // The d_k values the plots sweep over: 1, 2, 4, ..., 1024 (the CLI's default list).
 std::vector<int> labSweepDks();
@@ -63,16 +67,17 @@ std::vector<int> labSweepDks();
 // --samples N --seed S`).
 attn::SaturationOptions labSweepOptions(const LabState& lab);
 // The sweep for the lab's options: computed on first use and again only when the options change.
-const std::vector<attn::SaturationPoint>& labSweep(const LabState& lab);
+const std::vector<attn::SaturationPoint>& labSweep(LabState& lab);
 // How many times the sweep has been computed (getState().lab.sweep.computations; tests check it stays put).
 int labSweepComputations(const LabState& lab);
 // The sampled row, its two softmaxes and the temperature row; cached on (d_k, L, seed, temperature).
-const LabView& labView(const LabState& lab);
+const LabView& labView(LabState& lab);
 
 // The settable controls only ({d_k, temperature, keys, samples, seed}): what a link (URL fragment) should carry.
 nlohmann::json labSettingsToJson(const LabState& lab);
-// getState().lab: the controls plus the read-only numbers the lab shows (see lab_state.cpp for the keys).
-nlohmann::json labToJson(const LabState& lab);
+// getState().lab: the controls plus the read-only numbers the lab shows (see lab_state.cpp for the keys). Computes
+// the view and the sweep if they are not cached yet.
+nlohmann::json labToJson(LabState& lab);
 // setState({lab: {...}}): d_k, temperature, keys, samples, seed. Read-only keys that labToJson writes are accepted
 // and ignored, so setState({lab: getState().lab}) works. Returns "" or the user-facing error (lab unchanged then).
 std::string applyLabJson(LabState& lab, const nlohmann::json& partial);

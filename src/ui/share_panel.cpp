@@ -5,6 +5,7 @@
 
 #include "core/errors.h"
 #include "core/json_io.h"
+#include "core/matrices.h"
 #include "imgui.h"
 #include "ui/export.h"
 #include "ui/steps/step.h"
@@ -13,46 +14,35 @@
 namespace ui {
 
 namespace {
-ShareHandler gHandler = nullptr;
-std::string gStatus;
-bool gStatusOk = true;
-double gStatusUntil = 0;
-std::string gMatrix;  // chosen in the combo; "" = the pinned/hovered one (else A)
 constexpr size_t kMaxImportBytes = 64u << 20;
+constexpr double kStatusSeconds = 10.0;  // how long a confirmation stays
 
 double now() { return ImGui::GetCurrentContext() ? ImGui::GetTime() : 0.0; }
 }  // namespace
 
-void setShareHandler(ShareHandler handler) { gHandler = handler; }
-
-void setShareStatus(const std::string& text, bool ok) {
-  gStatus = text;
-  gStatusOk = ok;
-  gStatusUntil = now() + 10.0;
+void setShareStatus(AppState& s, const std::string& text, bool ok) {
+  s.share.status = text;
+  s.share.statusOk = ok;
+  s.share.statusUntil = now() + kStatusSeconds;
 }
 
 std::string importConfigBytes(AppState& s, const std::string& fileName, std::string bytes) {
   const std::string what = "Import of " + (fileName.empty() ? std::string("the file") : "“" + fileName + "”") + ": ";
   if (bytes.size() > kMaxImportBytes)
-    return s.error = what + "the file is " + std::to_string(bytes.size() >> 20) + " MB; a Config JSON is at most " +
-                     std::to_string(kMaxImportBytes >> 20) + " MB";
-  if (bytes.empty()) return s.error = what + "the file is empty";
+    return s.refuse(what + "the file is " + std::to_string(bytes.size() >> 20) + " MB; a Config JSON is at most " +
+                    std::to_string(kMaxImportBytes >> 20) + " MB");
+  if (bytes.empty()) return s.refuse(what + "the file is empty");
   const bool replaced = sanitizeUtf8(&bytes);
   attn::Config config;
   try {
-    std::vector<std::string> warnings;
-    config = attn::configFromJson(bytes, &warnings);
+    config = attn::configFromJson(bytes);
   } catch (const std::exception& e) {
-    return s.error = what + e.what();
+    return s.refuse(what + e.what());
   }
-  const std::string err = s.apply(config);
-  if (!err.empty()) return s.error = what + err;
-  s.textBuffer = s.config.text;
-  s.queryBuffer = s.config.queryText;
-  s.pinned = CellRef{};
-  s.notice = replaced ? "Imported " + fileName + ": invalid UTF-8 in the file was replaced by U+FFFD (�)"
-                      : "Imported " + fileName;
-  return "";
+  const std::string notice = replaced ? "Imported " + fileName + ": invalid UTF-8 in the file was replaced by U+FFFD (�)"
+                                      : "Imported " + fileName;
+  const std::string err = s.apply(config, notice);
+  return err.empty() ? "" : s.refuse(what + err);
 }
 
 std::string applyLink(AppState& s, const std::string& fragmentIn) {
@@ -67,7 +57,7 @@ std::string applyLink(AppState& s, const std::string& fragmentIn) {
     }
   }
   const std::string err = applyUrlState(s, fragment);
-  if (!err.empty()) return s.error = "The link could not be opened: " + err;
+  if (!err.empty()) return s.refuse("The link could not be opened: " + err);
   s.error.clear();
   if (replaced) s.notice = "invalid UTF-8 in the link's text was replaced by U+FFFD (�)";
   return "";
@@ -75,54 +65,57 @@ std::string applyLink(AppState& s, const std::string& fragmentIn) {
 
 void drawSharePanel(AppState& s) {
   if (!ImGui::CollapsingHeader("Share & export")) return;
+  ShareState& share = s.share;
+  const ShareHandler handler = share.handler;
   const float em = ImGui::GetFontSize();
   const float w = ImGui::GetContentRegionAvail().x;
-  ImGui::BeginDisabled(gHandler == nullptr);
+  ImGui::BeginDisabled(handler == nullptr);
   if (ImGui::Button("Copy link", ImVec2(w, 0))) {
-    const bool ok = gHandler("copy-link", "", "text/plain", encodeUrlState(s));
-    setShareStatus(ok ? "✓ Link copied: paste it anywhere to reopen exactly this view" : "✗ Could not copy the link",
+    const bool ok = handler("copy-link", "", "text/plain", encodeUrlState(s));
+    setShareStatus(s, ok ? "✓ Link copied: paste it anywhere to reopen exactly this view" : "✗ Could not copy the link",
                    ok);
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The address holds the whole state; this copies it.");
   const float half = (w - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
   if (ImGui::Button("Trace JSON", ImVec2(half, 0)) && s.pipeline.hasTrace())
-    gHandler("download", "attnlab-trace.json", "application/json", attn::traceToJson(s.trace(), -1));
+    handler("download", "attnlab-trace.json", "application/json", attn::traceToJson(s.trace(), -1));
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Export the whole trace as JSON (the CLI's schema)");
   ImGui::SameLine();
   if (ImGui::Button("Config JSON", ImVec2(half, 0)))
-    gHandler("download", "attnlab-config.json", "application/json", attn::configToJson(s.config, 2));
+    handler("download", "attnlab-config.json", "application/json", attn::configToJson(s.config(), 2));
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Export the configuration (re-importable, as the CLI reads it)");
 
   // Which matrix: the pinned/hovered one unless one was chosen.
   const CellRef& active = s.activeCell();
   const std::string autoName = active.valid() ? active.matrix : "A";
-  const std::string chosen = gMatrix.empty() ? autoName : gMatrix;
-  const int head = active.valid() && gMatrix.empty() ? active.head : s.head;
-  const std::string preview = gMatrix.empty() ? chosen + " (pinned/hovered)" : chosen;
+  const std::string chosen = share.csvMatrix.empty() ? autoName : share.csvMatrix;
+  const int head = active.valid() && share.csvMatrix.empty() ? active.head : s.head;
+  const std::string preview = share.csvMatrix.empty() ? chosen + " (pinned/hovered)" : chosen;
   ImGui::SetNextItemWidth(w - 4.5f * em - ImGui::GetStyle().ItemSpacing.x);
   if (ImGui::BeginCombo("##csvmatrix", preview.c_str())) {
-    if (ImGui::Selectable("pinned/hovered matrix", gMatrix.empty())) gMatrix.clear();
-    for (const std::string& n : exportableMatrices())
-      if (ImGui::Selectable(n.c_str(), gMatrix == n)) gMatrix = n;
+    if (ImGui::Selectable("pinned/hovered matrix", share.csvMatrix.empty())) share.csvMatrix.clear();
+    for (const attn::MatrixInfo& m : attn::matrixRegistry())
+      if (s.pipeline.hasTrace() && attn::traceHolds(s.trace(), m) && ImGui::Selectable(m.name, share.csvMatrix == m.name))
+        share.csvMatrix = m.name;
     ImGui::EndCombo();
   }
   ImGui::SameLine();
   if (ImGui::Button("CSV", ImVec2(4.5f * em, 0)) && s.pipeline.hasTrace()) {
     const std::string csv = matrixToCsv(s.trace(), chosen, head);
-    if (csv.empty()) setShareStatus("✗ No matrix " + chosen + " in this trace", false);
-    else gHandler("download", csvFileName(chosen, head), "text/csv", csv);
+    if (csv.empty()) setShareStatus(s, "✗ No matrix " + chosen + " in this trace", false);
+    else handler("download", csvFileName(chosen, head), "text/csv", csv);
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Export the matrix as CSV: token labels in the first row and column");
   if (ImGui::Button("View PNG", ImVec2(half, 0)))
-    gHandler("png", std::string("attnlab-") + steps()[s.step].id + ".png", "image/png", "");
+    handler("png", std::string("attnlab-") + steps()[s.step].id + ".png", "image/png", "");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Export the current view as a PNG image");
   ImGui::SameLine();
-  if (ImGui::Button("Import…", ImVec2(half, 0))) gHandler("import", "", "", "");
+  if (ImGui::Button("Import…", ImVec2(half, 0))) handler("import", "", "", "");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("A Config JSON as the CLI reads it; or drop the file on the page");
   ImGui::EndDisabled();
-  if (!gStatus.empty() && now() < gStatusUntil) {
-    ImGui::PushStyleColor(ImGuiCol_Text, gStatusOk ? IM_COL32(20, 120, 40, 255) : IM_COL32(190, 30, 30, 255));
-    ImGui::TextWrapped("%s", gStatus.c_str());
+  if (!share.status.empty() && now() < share.statusUntil) {
+    ImGui::PushStyleColor(ImGuiCol_Text, share.statusOk ? IM_COL32(20, 120, 40, 255) : IM_COL32(190, 30, 30, 255));
+    ImGui::TextWrapped("%s", share.status.c_str());
     ImGui::PopStyleColor();
   }
 }

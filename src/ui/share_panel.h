@@ -9,16 +9,14 @@
 
 namespace ui {
 
-// action: "copy-link" (data = the URL fragment "v1.…"), "download" (name, mime, data), "png" (name),
-// "import" (open the file picker). Returns false when the platform could not do it.
-using ShareHandler = bool (*)(const char* action, const std::string& name, const char* mime,
-                              const std::string& data);
-void setShareHandler(ShareHandler handler);
+// The platform sets state.share.handler (ShareHandler, app_state.h): action "copy-link" (data = the URL fragment
+// "v1.…"), "download" (name, mime, data), "png" (name), "import" (open the file picker). It returns false when
+// the platform could not do it.
 
 void drawSharePanel(AppState& state);
 
 // Shows a confirmation ("✓ Link copied") or failure in the panel for a few seconds (also from the platform).
-void setShareStatus(const std::string& text, bool ok);
+void setShareStatus(AppState& state, const std::string& text, bool ok);
 
 // Imports a Config JSON file's bytes (any bytes): invalid UTF-8 becomes U+FFFD with a notice; a bad file sets
 // state.error ("Import of <file>: <why>") and keeps the state. Returns "" or the message.

@@ -1,15 +1,20 @@
-// getState/setState as JSON. Keys (all optional in setState):
-//   text, query_text, cross, tokenizer ("word"|"char"), preset (name; applied first), d_model, heads, d_k, d_v,
-//   seed, positional, mask ("none"|"causal"|"padding"), scale ("default" = 1/√d_k | "none" | number),
-//   step (index or id), focus (query index or token text), head (0-based), playing, pin ({matrix,head,row,col}|null)
-// getState adds read-only keys: tokens, token_ids, query_tokens, focus_token, hover, error, notice, step.{id,title}.
+// getState/setState as JSON, in the one Config dialect (core/config_fields.h). Keys:
+//   every scalar Config key, as the Config JSON reads and writes it: text, tokenizer, keep_punctuation, cross,
+//     query_text, query_bos, pad_to, compare_text, d_model, heads, d_k, d_v, seed, positional, mask,
+//     scale ("default" | "none" | number), custom_scale, preset (name; applied first), focus (also a token text)
+//   UI keys: step (index, id, or getState's {index, id, …}), head (0-based), playing, pin ({matrix, head, row,
+//     col} | null), lab ({d_k, temperature, keys, samples, seed}; see lab_state.h)
+//   read-only keys getState adds (setState accepts and ignores them, so setState(getState()) changes nothing):
+//     tokens, token_ids, query_tokens, focus_token, scale_factor, hover, error, notice
 #include "ui/state_json.h"
 
-#include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 
+#include "core/config_fields.h"
 #include "core/errors.h"
+#include "core/matrices.h"
 #include "core/presets.h"
 #include "ui/config_edit.h"
 #include "ui/steps/step.h"
@@ -20,61 +25,142 @@ using nlohmann::json;
 
 namespace {
 
+const std::set<std::string>& uiKeys() {
+  static const std::set<std::string> keys = {"step", "head", "playing", "pin", "lab"};
+  return keys;
+}
+const std::set<std::string>& readOnlyKeys() {
+  static const std::set<std::string> keys = {"tokens", "token_ids", "query_tokens", "focus_token",
+                                             "scale_factor", "hover", "error", "notice"};
+  return keys;
+}
+const char* const kDimensionKeys[] = {"d_model", "heads", "d_k", "d_v"};
+
 json tokenTexts(const std::vector<attn::Token>& tokens) {
   json a = json::array();
   for (const auto& t : tokens) a.push_back(t.text);
   return a;
 }
 
-const char* scaleModeName(attn::ScaleKind k) {
-  switch (k) {
-    case attn::ScaleKind::InvSqrtDk: return "1/sqrt(d_k)";
-    case attn::ScaleKind::None: return "none";
-    case attn::ScaleKind::Custom: return "custom";
+json pinJson(const CellRef& pin) {
+  if (!pin.valid()) return nullptr;
+  return {{"matrix", pin.matrix}, {"head", pin.head}, {"row", pin.row}, {"col", pin.col}};
+}
+
+void refuseUnknownKeys(const json& j) {
+  std::string unknown;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& k = it.key();
+    if (!attn::findConfigField(k) && !uiKeys().count(k) && !readOnlyKeys().count(k))
+      unknown += (unknown.empty() ? "" : ", ") + k;
   }
-  return "";
+  if (!unknown.empty()) throw attn::InputError("unknown setState key(s): " + unknown);
 }
 
-int intField(const json& j, const char* key) {
-  const json& v = j.at(key);
-  // std::trunc, not a cast to long long: casting 1e39 is undefined behaviour (UBSan, found by tests/fuzz).
-  if (!v.is_number_integer() && !(v.is_number_float() && v.get<double>() == std::trunc(v.get<double>())))
-    throw attn::InputError(std::string(key) + " must be a whole number");
-  const double d = v.get<double>();
-  if (d < -1e9 || d > 1e9) throw attn::InputError(std::string(key) + " is out of range");
-  return static_cast<int>(d);
+// The Config setState asks for: the preset first (unless it is the one shown), then every scalar key in the
+// table's order; dimensions through withDimensions (numbers that no longer fit are dropped, with a notice).
+attn::Config requestedConfig(const AppState& s, const json& j, std::string* notice) {
+  attn::Config c = s.config();
+  if (j.contains("preset")) {
+    const std::string name = attn::readStringValue(j.at("preset"), "preset");
+    if (!name.empty() && name != c.preset && !loadPreset(name, &c))
+      throw attn::InputError("unknown preset \"" + name + "\"");
+  }
+  for (const attn::ConfigField& f : attn::configFields()) {
+    const std::string key = f.key;
+    if (!j.contains(key) || key == "preset" || key == "focus") continue;
+    bool dimension = false;
+    for (const char* d : kDimensionKeys) dimension |= key == d;
+    if (!dimension) f.read(j.at(key), c);
+  }
+  int dims[4] = {c.dModel, c.heads, c.dK, c.dV};
+  bool dimsGiven = false;
+  for (int i = 0; i < 4; ++i)
+    if (j.contains(kDimensionKeys[i])) dims[i] = attn::readIntValue(j.at(kDimensionKeys[i]), kDimensionKeys[i]), dimsGiven = true;
+  if (dimsGiven) c = withDimensions(c, dims[0], dims[1], dims[2], dims[3], notice);
+  if (!c.cross) c.Xq.reset();  // the queries' own rows mean nothing in self-attention
+  return c;
 }
 
-bool boolField(const json& j, const char* key) {
-  if (!j.at(key).is_boolean()) throw attn::InputError(std::string(key) + " must be true or false");
-  return j.at(key).get<bool>();
+int requestedStep(const AppState& s, const json& j) {
+  if (!j.contains("step")) return s.step;
+  json v = j.at("step");
+  if (v.is_object()) v = v.contains("id") ? v.at("id") : v.contains("index") ? v.at("index") : json();  // getState's
+  const int count = static_cast<int>(steps().size());
+  int step = -1;
+  if (v.is_string()) step = stepIndexOf(v.get<std::string>());
+  else if (v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() < count)
+    step = static_cast<int>(v.get<int64_t>());  // not get<int>: 4294967296 must not wrap around to step 0
+  if (step < 0) throw attn::InputError("unknown step " + j.at("step").dump() + " (0-" + std::to_string(count - 1) + " or an id)");
+  return step;
 }
 
-std::string stringField(const json& j, const char* key) {
-  if (!j.at(key).is_string()) throw attn::InputError(std::string(key) + " must be a string");
-  return j.at(key).get<std::string>();
+std::optional<CellRef> requestedPin(const json& j) {
+  if (!j.contains("pin")) return std::nullopt;
+  const json& p = j.at("pin");
+  if (p.is_null()) return CellRef{};
+  if (!p.is_object() || !p.contains("matrix") || !p.contains("row") || !p.contains("col"))
+    throw attn::InputError("pin must be {matrix, head, row, col} or null");
+  const std::string name = attn::readStringValue(p.at("matrix"), "pin.matrix");
+  if (!attn::findMatrix(name)) throw attn::InputError("pin: unknown matrix \"" + name + "\" (attnlab matrices lists them)");
+  return CellRef{attn::canonicalMatrixName(name), p.contains("head") ? attn::readIntValue(p.at("head"), "pin.head") : 0,
+                 attn::readIntValue(p.at("row"), "pin.row"), attn::readIntValue(p.at("col"), "pin.col")};
+}
+
+// Looks a focus given as a token text up in the new trace; -1 when absent.
+int tokenIndex(const std::vector<attn::Token>& tokens, const std::string& text) {
+  for (int i = 0; i < static_cast<int>(tokens.size()); ++i)
+    if (tokens[i].text == text) return i;
+  return -1;
+}
+
+// Everything setState asks for, read and checked before anything is applied.
+struct StateRequest {
+  attn::Config config;
+  std::string notice;
+  int step = 0;
+  std::optional<int> head;
+  bool playing = false;
+  std::optional<CellRef> pin;
+  LabState lab;
+  std::string focusToken;  // focus given as a token text ("" = by index or absent)
+  bool focusByIndex = false;
+};
+
+StateRequest readRequest(const AppState& s, const json& j) {
+  refuseUnknownKeys(j);
+  StateRequest r;
+  r.lab = s.lab;
+  if (j.contains("lab")) {
+    const std::string labError = applyLabJson(r.lab, j.at("lab"));
+    if (!labError.empty()) throw attn::InputError(labError);
+  }
+  r.config = requestedConfig(s, j, &r.notice);
+  r.step = requestedStep(s, j);
+  if (j.contains("focus")) {
+    const json& v = j.at("focus");
+    if (v.is_string()) r.focusToken = v.get<std::string>();
+    else r.config.focus = attn::readIntValue(v, "focus"), r.focusByIndex = true;
+    if (r.config.focus < 0) throw attn::InputError("focus must be 0 or more");
+  }
+  if (j.contains("head")) {
+    const int head = attn::readIntValue(j.at("head"), "head");
+    if (head < 0 || (r.config.heads >= 1 && head >= r.config.heads))  // heads out of range: apply() says so
+      throw attn::InputError("head must be between 0 and " + std::to_string(r.config.heads - 1));
+    r.head = head;
+  }
+  r.playing = j.contains("playing") ? attn::readBoolValue(j.at("playing"), "playing") : s.playing;
+  r.pin = requestedPin(j);
+  return r;
 }
 
 }  // namespace
 
-std::string stateToJson(const AppState& s) {
-  const attn::Config& c = s.config;
+std::string stateToJson(AppState& s) {
+  const attn::Config& c = s.config();
   json j;
-  j["text"] = c.text;
-  j["query_text"] = c.queryText;
-  j["cross"] = c.cross;
-  j["tokenizer"] = attn::tokenizerName(c.tokenizer);
-  j["preset"] = c.preset;
-  j["d_model"] = c.dModel;
-  j["heads"] = c.heads;
-  j["d_k"] = c.dK;
-  j["d_v"] = c.dV;
-  j["seed"] = c.seed;
-  j["positional"] = c.positional;
-  j["mask"] = attn::maskName(c.mask);
-  j["scale"] = c.scale();
-  j["scale_mode"] = scaleModeName(c.scaleKind);
-  j["focus"] = c.focus;
+  for (const attn::ConfigField& f : attn::configFields()) f.write(c, j);
+  j["scale_factor"] = c.scale();
   j["head"] = s.head;
   const auto& all = steps();
   j["step"] = {{"index", s.step}, {"id", all[s.step].id}, {"title", all[s.step].title}, {"count", all.size()}};
@@ -82,184 +168,61 @@ std::string stateToJson(const AppState& s) {
   j["error"] = s.error;
   j["notice"] = s.notice;
   j["playing"] = s.playing;
-  if (s.pinned.valid())
-    j["pin"] = {{"matrix", s.pinned.matrix}, {"head", s.pinned.head}, {"row", s.pinned.row}, {"col", s.pinned.col}};
-  else
-    j["pin"] = nullptr;
+  j["pin"] = pinJson(s.pinned);
   j["lab"] = labToJson(s.lab);
+  j["tokens"] = json::array();
   if (s.pipeline.hasTrace()) {
-    const attn::Trace& t = s.pipeline.trace();
+    const attn::Trace& t = s.trace();
     j["tokens"] = tokenTexts(t.tokens);
     json ids = json::array();
     for (const auto& tok : t.tokens) ids.push_back(tok.id);
     j["token_ids"] = ids;
     j["query_tokens"] = tokenTexts(t.queryTokens);
     j["focus_token"] = c.focus < static_cast<int>(t.queryTokens.size()) ? t.queryTokens[c.focus].text : "";
-  } else {
-    j["tokens"] = json::array();
   }
   return j.dump();
 }
 
 std::string applyStateJson(AppState& s, const std::string& partialJson) {
+  StateRequest r;
   try {
     const json j = json::parse(partialJson, nullptr, false);
     if (j.is_discarded() || !j.is_object()) throw attn::InputError("setState expects a JSON object");
-    static const char* kKnown[] = {"text", "query_text", "cross", "tokenizer", "preset", "d_model", "heads",
-                                   "d_k", "d_v", "seed", "positional", "mask", "scale", "step", "focus", "head",
-                                   "playing", "pin", "lab"};
-    std::string unknown;
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      bool known = false;
-      for (const char* k : kKnown) known |= it.key() == k;
-      if (!known) unknown += (unknown.empty() ? "" : ", ") + it.key();
-    }
-    if (!unknown.empty()) throw attn::InputError("unknown setState key(s): " + unknown);
-
-    LabState lab = s.lab;
-    if (j.contains("lab")) {
-      const std::string labError = applyLabJson(lab, j.at("lab"));
-      if (!labError.empty()) throw attn::InputError(labError);
-    }
-    attn::Config c = s.config;
-    std::string notice;
-    if (j.contains("preset")) {
-      const std::string name = stringField(j, "preset");
-      if (!loadPreset(name, &c)) throw attn::InputError("unknown preset \"" + name + "\"");
-    }
-    if (j.contains("text")) c.text = stringField(j, "text");
-    if (j.contains("query_text")) c.queryText = stringField(j, "query_text");
-    if (j.contains("cross")) c.cross = boolField(j, "cross");
-    if (j.contains("tokenizer")) {
-      attn::TokenizerKind kind;
-      if (!attn::parseTokenizerName(stringField(j, "tokenizer"), &kind))
-        throw attn::InputError("tokenizer must be \"word\" or \"char\"");
-      c.tokenizer = kind;
-    }
-    if (j.contains("d_model") || j.contains("heads") || j.contains("d_k") || j.contains("d_v")) {
-      const int dModel = j.contains("d_model") ? intField(j, "d_model") : c.dModel;
-      const int heads = j.contains("heads") ? intField(j, "heads") : c.heads;
-      const int dK = j.contains("d_k") ? intField(j, "d_k") : c.dK;
-      const int dV = j.contains("d_v") ? intField(j, "d_v") : c.dV;
-      c = withDimensions(c, dModel, heads, dK, dV, &notice);
-    }
-    if (j.contains("seed")) {
-      const int seed = intField(j, "seed");
-      if (seed < 0) throw attn::InputError("seed must be 0 or more");
-      c.seed = static_cast<uint64_t>(seed);
-    }
-    if (j.contains("positional")) c.positional = boolField(j, "positional");
-    if (j.contains("mask")) {
-      attn::MaskKind kind;
-      if (!attn::parseMaskName(stringField(j, "mask"), &kind))
-        throw attn::InputError("mask must be \"none\", \"causal\" or \"padding\"");
-      c.mask = kind;
-    }
-    if (j.contains("scale")) {
-      const json& v = j.at("scale");
-      if (v.is_string() && (v == "default" || v == "1/sqrt(d_k)")) {
-        c.scaleKind = attn::ScaleKind::InvSqrtDk;
-      } else if (v.is_string() && v == "none") {
-        c.scaleKind = attn::ScaleKind::None;
-      } else if (v.is_number()) {
-        c.scaleKind = attn::ScaleKind::Custom;
-        c.customScale = v.get<double>();
-      } else {
-        throw attn::InputError("scale must be \"default\", \"none\" or a number");
-      }
-    }
-    // A changed sentence, dimension or setting is no longer the preset (its name leaves the presets menu).
-    for (const char* key : {"text", "query_text", "cross", "tokenizer", "d_model", "heads", "d_k", "d_v", "seed",
-                            "positional", "mask", "scale"})
-      if (j.contains(key) && !j.contains("preset")) c.preset.clear();
-    int step = s.step;
-    if (j.contains("step")) {
-      const json& v = j.at("step");
-      if (v.is_string())
-        step = stepIndexOf(v.get<std::string>());
-      else if (v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() < static_cast<int64_t>(steps().size()))
-        step = static_cast<int>(v.get<int64_t>());  // not get<int>: 4294967296 must not wrap around to step 0
-      else
-        step = -1;
-      if (step < 0 || step >= static_cast<int>(steps().size()))
-        throw attn::InputError("unknown step " + v.dump() + " (0-" + std::to_string(steps().size() - 1) + " or an id)");
-    }
-    // Focus: an index, or a token text looked up after the config is computed.
-    std::string focusToken;
-    if (j.contains("focus")) {
-      const json& v = j.at("focus");
-      if (v.is_string())
-        focusToken = v.get<std::string>();
-      else
-        c.focus = intField(j, "focus");
-    }
-    if (j.contains("preset") && !j.contains("focus")) focusToken.clear();  // the preset's own focus stands
-    if (c.focus < 0) throw attn::InputError("focus must be 0 or more");
-
-    // head, playing and pin are checked before the config is applied, so that an error leaves the state as it was
-    // (state_json.h); intField, not get<int>: a cast of 1e39 to int is undefined behaviour (found by tests/fuzz).
-    int head = -1;
-    if (j.contains("head")) {
-      head = intField(j, "head");
-      if (head < 0 || (c.heads >= 1 && head >= c.heads))  // heads out of range: apply() below says so
-        throw attn::InputError("head must be between 0 and " + std::to_string(c.heads - 1));
-    }
-    const bool playing = j.contains("playing") ? boolField(j, "playing") : s.playing;
-    std::optional<CellRef> pin;
-    if (j.contains("pin")) {
-      const json& p = j.at("pin");
-      if (p.is_null()) {
-        pin = CellRef{};
-      } else {
-        if (!p.is_object() || !p.contains("matrix") || !p.contains("row") || !p.contains("col"))
-          throw attn::InputError("pin must be {matrix, head, row, col} or null");
-        pin = CellRef{stringField(p, "matrix"), p.contains("head") ? intField(p, "head") : 0, intField(p, "row"),
-                      intField(p, "col")};
-      }
-    }
-
-    const attn::Config before = s.config;
-    const int headBefore = s.head;
-    const CellRef pinnedBefore = s.pinned;
-    auto restore = [&] {  // apply() clamps the head and drops the pin; put them back too
-      s.apply(before);
-      s.head = headBefore;
-      s.pinned = pinnedBefore;
-    };
-    const std::string err = s.apply(c);
-    if (!err.empty()) return err;
-    if (!focusToken.empty()) {
-      const auto& q = s.pipeline.trace().queryTokens;
-      int found = -1;
-      for (int i = 0; i < static_cast<int>(q.size()); ++i)
-        if (q[i].text == focusToken) { found = i; break; }
-      if (found < 0) {
-        restore();
-        return s.error = "focus token \"" + focusToken + "\" is not in the sentence";
-      }
-      s.config.focus = found;
-    }
-    if (c.focus >= static_cast<int>(s.pipeline.trace().queryTokens.size()) && focusToken.empty() && j.contains("focus")) {
-      const int n = static_cast<int>(s.pipeline.trace().queryTokens.size());
-      restore();
-      return s.error = "focus " + std::to_string(c.focus) + " is out of range (the sentence has " + std::to_string(n) + " tokens)";
-    }
-    s.step = step;
-    s.lab = lab;
-    if (head >= 0) s.head = head;
-    s.playing = playing;
-    if (pin) s.pinned = *pin;
-    s.textBuffer = s.config.text;
-    s.queryBuffer = s.config.queryText;
-    if (!notice.empty()) s.notice = notice;
-    return "";
+    r = readRequest(s, j);
   } catch (const attn::InputError& e) {
-    s.error = e.what();
-    return s.error;
+    return s.refuse(e.what());
   } catch (const std::exception& e) {
-    s.error = std::string("setState: ") + e.what();
-    return s.error;
+    return s.refuse(std::string("setState: ") + e.what());
   }
+
+  const attn::Config before = s.config();
+  const int headBefore = s.head;
+  const CellRef pinnedBefore = s.pinned;
+  const std::string noticeBefore = s.notice;
+  auto restore = [&](const std::string& message) {  // put everything back as it was, then say why
+    s.apply(before, noticeBefore);
+    s.head = headBefore;
+    s.pinned = pinnedBefore;
+    return s.refuse(message);
+  };
+  if (!s.apply(r.config, r.notice.empty() ? s.notice : r.notice).empty()) return s.error;
+  const int rows = static_cast<int>(s.trace().queryTokens.size());
+  if (r.focusByIndex && r.config.focus >= rows)  // the pipeline clamps; a request beyond is refused
+    return restore("focus " + std::to_string(r.config.focus) + " is out of range (the sentence has " +
+                   std::to_string(rows) + " tokens)");
+  if (!r.focusToken.empty()) {
+    const int found = tokenIndex(s.trace().queryTokens, r.focusToken);
+    if (found < 0) return restore("focus token \"" + r.focusToken + "\" is not in the sentence");
+    attn::Config focused = s.config();
+    focused.focus = found;
+    s.apply(focused, s.notice);
+  }
+  s.step = r.step;
+  s.lab = r.lab;
+  if (r.head) s.head = *r.head;
+  s.playing = r.playing;
+  if (r.pin) s.pinned = *r.pin;
+  return "";
 }
 
 }  // namespace ui

@@ -6,7 +6,8 @@
 
 namespace ui {
 
-std::string stateToJson(const AppState& state);
+// Not const: the lab's numbers are computed (and cached) on first use.
+std::string stateToJson(AppState& state);
 // Applies a partial state. Returns "" on success or the user-facing error (and then nothing changed).
 std::string applyStateJson(AppState& state, const std::string& partialJson);
 

@@ -21,19 +21,18 @@ namespace ui {
 namespace {
 
 // Keyboard access to every control (Dear ImGui 1.86 keyboard navigation: arrows move between widgets, Space
-// activates, Enter edits a field). Its arrows and Space would clash with the step keys, so it is a mode: Tab (when
-// not typing) turns it on, Esc (when not typing) or a mouse click turns it off and ←/→/Space step and play again.
-bool gKeyboardNav = false;
-
+// activates, Enter edits a field). Its arrows and Space would clash with the step keys, so it is a mode
+// (AppState::keyboardNav): Tab (when not typing) turns it on, Esc (when not typing) or a mouse click turns it off
+// and ←/→/Space step and play again.
 void handleKeys(AppState& s) {
   ImGuiIO& io = ImGui::GetIO();
   const bool esc = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab))) gKeyboardNav = true;
-  if (ImGui::IsMouseClicked(0) || (esc && !io.WantTextInput)) gKeyboardNav = false;
-  if (gKeyboardNav) io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab))) s.keyboardNav = true;
+  if (ImGui::IsMouseClicked(0) || (esc && !io.WantTextInput)) s.keyboardNav = false;
+  if (s.keyboardNav) io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   else io.ConfigFlags &= ~ImGuiConfigFlags_NavEnableKeyboard;
   if (io.WantTextInput) return;  // arrows move the text cursor while typing
-  if (gKeyboardNav) {
+  if (s.keyboardNav) {
     for (ImWchar ch : io.InputQueueCharacters)
       if (ch == '?') s.showHelp = !s.showHelp;
     return;
@@ -57,8 +56,7 @@ void advancePlay(AppState& s) {
   s.playClock += ImGui::GetIO().DeltaTime;
   if (s.playClock < s.playInterval) return;
   s.playClock = 0;
-  const int last = 9;  // play walks the ten steps of the computation
-  if (s.step >= last) {
+  if (s.step >= lastComputationStep()) {  // play walks the ten steps of the computation
     s.playing = false;
   } else {
     goToStep(s, s.step + 1);
@@ -125,8 +123,6 @@ App::App() : state_(std::make_unique<AppState>()) {
   attn::Config initial;
   if (const attn::Preset* p = attn::findPreset("quick-fox")) initial = p->config;
   state_->apply(initial);
-  state_->textBuffer = state_->config.text;
-  state_->queryBuffer = state_->config.queryText;
 }
 
 App::~App() = default;
@@ -187,14 +183,14 @@ void App::frame(const Fonts& fonts) {
   s.hover = current.valid() && s.pipeline.hasTrace() ? explainCell(s.trace(), current) : "";
 }
 
-std::string App::getStateJson() const { return stateToJson(*state_); }
+std::string App::getStateJson() { return stateToJson(*state_); }
 std::string App::setStateJson(const std::string& partialJson) { return applyStateJson(*state_, partialJson); }
 std::string App::traceJson() const {
   return state_->pipeline.hasTrace() ? attn::traceToJson(state_->trace()) : "null";
 }
 
 std::string App::textsInUse() const {
-  const attn::Config& c = state_->config;
+  const attn::Config& c = state_->config();
   return c.text + "\n" + c.queryText + "\n" + c.compareText + "\n" + state_->textBuffer + "\n" + state_->queryBuffer;
 }
 

@@ -27,7 +27,7 @@ class App {
 
   // JS/desktop API (DESIGN.md "Page"). getState: JSON object. setState: partial JSON object; returns "" on success
   // or the user-facing error message (the previous state is kept). trace: the Trace JSON (same as the CLI).
-  std::string getStateJson() const;
+  std::string getStateJson();  // not const: the lab computes its numbers on first use
   std::string setStateJson(const std::string& partialJson);
   std::string traceJson() const;
 

@@ -59,7 +59,7 @@ bool base64UrlDecode(const std::string& text, std::string* bytes) {
 
 std::string encodeUrlState(const AppState& s) {
   nlohmann::json j;
-  j["config"] = nlohmann::json::parse(attn::configToJson(s.config, -1));
+  j["config"] = nlohmann::json::parse(attn::configToJson(s.config(), -1));
   j["step"] = steps()[s.step].id;
   j["head"] = s.head;
   j["lab"] = labSettingsToJson(s.lab);
@@ -99,10 +99,8 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     s.lab = lab;
     if (j.contains("head") && j["head"].is_number_integer()) {
       const int64_t h = j["head"].get<int64_t>();  // not get<int>(): a huge value must not wrap into range
-      if (h >= 0 && h < s.config.heads) s.head = static_cast<int>(h);
+      if (h >= 0 && h < s.config().heads) s.head = static_cast<int>(h);
     }
-    s.textBuffer = s.config.text;
-    s.queryBuffer = s.config.queryText;
     return "";
   } catch (const attn::InputError& e) {
     return s.error = e.what();

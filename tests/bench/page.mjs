@@ -1,7 +1,7 @@
 // The page's numbers (tests/bench/run.sh): download size, navigation -> first frame, frame CPU time at the default
 // preset, and the cost of a dimension change at 64:512:8. Headless Debian Chromium via playwright-core, WebGL2 on
 // SwiftShader (so GPU time is not representative; frame CPU time is what the wasm does per frame).
-//   node tests/bench/page.mjs [--dir build/web] [--loads 5] [--changes 9]
+//   node tests/bench/page.mjs [--dir build/site] [--loads 5] [--changes 9]
 // What "the next frame is drawn within 16 ms after a dimension change" measures here: window.attnlab.setState()
 // runs the recompute synchronously inside the JS call, so the cost the user waits for is
 //   (time of the setState call, performance.now() around it) + (CPU time of the next frame, frameStats().lastFrameMs
@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { repo, argValue, CHROMIUM_ARGS, waitReady } from '../browser/harness.mjs';
 import { startServer } from '../../web/dev-server.mjs';
 
-const dir = resolve(repo, argValue('--dir', process.env.WEB_DIR || 'build/web'));
+const dir = resolve(repo, argValue('--dir', process.env.WEB_DIR || 'build/site'));
 const loads = Number(argValue('--loads', 5));
 const changes = Number(argValue('--changes', 9));
 const median = (v) => { const s = [...v].sort((a, b) => a - b); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };

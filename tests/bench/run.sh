@@ -7,12 +7,13 @@
 #   3. the page in headless Chromium (page.mjs): gzip sizes, navigation -> first frame, frame CPU time, the frame
 #      after a dimension change at 64:512:8
 # Build folders default to the README's (make native web); override with env vars:
-#   NATIVE_DIR=build/native WEB_DIR=build/web WASM_CLI_DIR=build/wasm-cli OUT=build/bench REPEATS=7
+#   NATIVE_DIR=build/native WEB_DIR=build/site WASM_CLI_DIR=build/wasm-cli OUT=build/bench REPEATS=7
+#   (WEB_DIR is the served page, the web build's deployable folder, not its CMake tree build/web)
 #   SIZES=8:64:4,64:512:8,128:768:12,512:768:12  SKIP_PAGE=1 (no browser part)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 NATIVE_DIR=${NATIVE_DIR:-build/native}
-WEB_DIR=${WEB_DIR:-build/web}
+WEB_DIR=${WEB_DIR:-build/site}
 WASM_CLI_DIR=${WASM_CLI_DIR:-build/wasm-cli}
 OUT=${OUT:-build/bench}
 REPEATS=${REPEATS:-7}

@@ -14,7 +14,8 @@ export const argValue = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
 };
-export const webDir = resolve(repo, argValue('--web', process.env.ATTNLAB_WEB_DIR || 'build/web'));
+// The served page: the deployable folder the web build writes (build/site), not its CMake tree (build/web).
+export const webDir = resolve(repo, argValue('--web', process.env.ATTNLAB_WEB_DIR || 'build/site'));
 export const shotDir = resolve(repo, 'build/screenshots');
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Browser tests of the page (build/web): playwright-core driving Debian's Chromium (/usr/bin/chromium), headless,
+// Browser tests of the page (build/site): playwright-core driving Debian's Chromium (/usr/bin/chromium), headless,
 // WebGL2 through SwiftShader, a fresh temporary profile per launch. Starts and stops its own static server
 // (web/dev-server.mjs) on a random free port.
 //
-//   node tests/browser/run.mjs [--web DIR] [--only SUBSTRING] [--no-suites]   (DIR defaults to build/web)
+//   node tests/browser/run.mjs [--web DIR] [--only SUBSTRING] [--no-suites]   (DIR defaults to build/site)
 //
 // After its own tests it runs every other browser suite in this folder (tests/browser/*.test.mjs, each a script
 // of its own that ends with "N passed, M failed") and adds their counts: this file is the one entry point that
@@ -18,8 +18,8 @@ import {
   shotDir, waitFrames, waitReady, webDir,
 } from './harness.mjs';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServer } from '../../web/dev-server.mjs';
 
@@ -377,6 +377,47 @@ test('standalone file works from file:// with no server', async () => {
   } finally {
     await close();
   }
+});
+
+// The served folder is what gets deployed (README: copy build/site to a web server). It must hold the page and
+// nothing of the CMake build tree: no CMakeCache.txt, compile_commands.json, object files or CMakeFiles/.
+test('served folder is a clean deployable site', async () => {
+  const entries = [];  // paths relative to webDir, '/' separated; folders end with '/'
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      const rel = relative(webDir, path).split('\\').join('/');
+      if (lstatSync(path).isDirectory()) {
+        entries.push(rel + '/');
+        walk(path);
+      } else {
+        entries.push(rel);
+      }
+    }
+  };
+  walk(webDir);
+  const base = (rel) => rel.replace(/\/$/, '').split('/').pop();
+  const buildTree = entries.filter((rel) =>
+    ['CMakeCache.txt', 'compile_commands.json', 'CMakeFiles', 'Makefile', 'build.ninja', 'cmake_install.cmake',
+     'CTestTestfile.cmake', 'site-manifest.txt', 'sysinc'].includes(base(rel)) ||
+    /\.(o|obj|a|d|rsp|cmake|make|ninja)$/.test(rel));
+  check(buildTree.length === 0, `${webDir} holds files of the CMake build tree: ${buildTree.join(', ')}`);
+  const required = ['index.html', 'index.js', 'index.wasm', 'style.css', 'attnlab.js', 'attnlab-standalone.html'];
+  const missing = required.filter((f) => !entries.includes(f));
+  check(missing.length === 0, `${webDir} lacks ${missing.join(', ')}`);
+  // Up to date: the page's hand-written files are byte-identical to web/'s (the copy step ran after the last edit).
+  for (const f of ['style.css', 'attnlab.js']) {
+    check(readFileSync(join(webDir, f)).equals(readFileSync(join(repo, 'web', f))),
+      `${webDir}/${f} differs from web/${f}: build/site is stale (cmake --build build/web)`);
+  }
+  // Every file index.html refers to is in the folder.
+  const html = readFileSync(join(webDir, 'index.html'), 'utf8');
+  const refs = [...html.matchAll(/\s(?:src|href)="([^"#:?]+)"/g)].map((m) => m[1].replace(/^\.?\//, ''));
+  const dangling = refs.filter((r) => !entries.includes(r));
+  check(refs.length >= 3 && dangling.length === 0,
+    `index.html refers to ${refs.join(', ')}; not in the folder: ${dangling.join(', ') || '-'}`);
+  const files = entries.filter((e) => !e.endsWith('/'));
+  return `${files.length} files: ${files.join(', ')}`;
 });
 
 // ---------------------------------------------------------------- runner

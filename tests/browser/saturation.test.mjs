@@ -3,7 +3,7 @@
 //
 //   node tests/browser/saturation.test.mjs [--web DIR] [--cli PATH] [--only SUBSTRING]
 //
-// DIR: the built page (default build/web, or $ATTNLAB_WEB_DIR). PATH: the native CLI whose `attnlab saturation`
+// DIR: the built page (default build/site, or $ATTNLAB_WEB_DIR). PATH: the native CLI whose `attnlab saturation`
 // the lab must agree with (default $ATTNLAB_CLI, else build/native/attnlab). Last line: "N passed, M failed"; exit
 // code 1 on any failure. Screenshots for a person to look at: build/screenshots/saturation-dk{4,64,1024}-dpr{1,2}.png
 // (d_k = 64 with the mouse over the variance plot, to show the hover readout).

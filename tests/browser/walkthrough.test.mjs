@@ -77,6 +77,11 @@ test('every preset loads and matches the native CLI', async (ctx) => {
     check(s.d_model === native.config.d_model && s.heads === native.config.heads,
       `${name}: dimensions differ from the CLI`);
     check(s.error === '', `${name}: error "${s.error}"`);
+    // One Config dialect: the page's own getState fed back to setState changes nothing (issue 10).
+    const again = await page.evaluate((state) => window.attnlab.setState(state), s);
+    check(again === null, `${name}: setState(getState()) refused: ${again}`);
+    const after = await getState(page);
+    check(JSON.stringify(after) === JSON.stringify(s), `${name}: setState(getState()) changed the state`);
     if (['quick-fox', 'sauerkraut-zh', 'law', 'translation'].includes(name)) await checkDrawn(page, `preset-${name}.png`);
   }
   check(problems.length === 0, problems.join('\n'));
@@ -118,10 +123,10 @@ test('hovering a score cell shows q·k with the preset\'s numbers', async (ctx) 
 test('clicking a cell pins its arithmetic; typing edits a weight', async (ctx) => {
   const { page, problems, close } = await ctx.openPage({ dpr: 2 });
   await setState(page, { preset: 'quick-fox', step: 'project' });
-  const grid = await findItem(page, (it) => it.label === 'cells Wq', '"cells Wq"');
+  const grid = await findItem(page, (it) => it.label === 'cells W_q', '"cells W_q"');
   await clickItem(page, grid, 0.25, 0.125);  // W_q[0, 0] of a 4×2 grid
   let s = await getState(page);
-  check(s.pin && s.pin.matrix === 'Wq' && s.pin.row === 0 && s.pin.col === 0, `pin: ${JSON.stringify(s.pin)}`);
+  check(s.pin && s.pin.matrix === 'W_q' && s.pin.row === 0 && s.pin.col === 0, `pin: ${JSON.stringify(s.pin)}`);
   await page.mouse.move(5, 5);
   await waitFrames(page, 3);
   s = await getState(page);

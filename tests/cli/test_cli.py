@@ -39,11 +39,11 @@ class HelpAndVersion(unittest.TestCase):
     def test_help_lists_every_subcommand(self):
         code, out, err = run("--help")
         self.assertEqual(code, 0, err)
-        for sub in ("tokenize", "presets", "trace", "softmax", "saturation", "bench"):
+        for sub in ("tokenize", "presets", "trace", "matrices", "softmax", "saturation", "bench"):
             self.assertIn(sub, out)
 
     def test_subcommand_help_exits_zero(self):
-        for sub in ("tokenize", "presets", "trace", "softmax", "saturation", "bench"):
+        for sub in ("tokenize", "presets", "trace", "matrices", "softmax", "saturation", "bench"):
             code, out, err = run(sub, "--help")
             self.assertEqual(code, 0, f"{sub} --help: {err}")
             self.assertIn("--", out)
@@ -323,6 +323,7 @@ def bad_inputs(tmp):
         "unknown-key": "{\"X\": [[1, 2]], \"bogus\": 3}",
         "array": "[1, 2, 3]",
         "zero-heads": "{\"text\": \"a b\", \"heads\": 0}",
+        "xq-without-cross": "{\"X_q\": [[1, 2]], \"cross\": false}",
     }
     paths = {}
     for name, content in files.items():
@@ -396,7 +397,65 @@ def bad_inputs(tmp):
         ("bench sizes empty", ["bench", "--sizes", ""]),
         ("bench repeats zero", ["bench", "--repeats", "0"]),
         ("bench type", ["bench", "--type", "int8"]),
+        ("matrices format", ["matrices", "--format", "yaml"]),
+        ("seed beyond 2^53-1", ["trace", "--text", "a b", "--seed", "9007199254740992"]),
+        ("scale word", ["trace", "--text", "a b", "--scale", "loud"]),
+        ("X_q without cross", ["trace", "--config", paths["xq-without-cross"]]),
     ]
+
+
+class Matrices(unittest.TestCase):
+    """`attnlab matrices` prints the registry: every matrix the trace JSON can hold, and nothing else."""
+
+    def trace_matrix_names(self, trace):
+        names = {k for k, v in trace.items() if isinstance(v, dict) and "shape" in v and "data" in v}
+        for head in trace["heads"]:
+            names |= {k for k, v in head.items() if isinstance(v, dict) and "shape" in v and "data" in v}
+        return names
+
+    def test_json_lists_exactly_the_trace_matrices(self):
+        registry = run_json("matrices", "--format", "json")
+        names = {m["name"] for m in registry if m["kind"] == "value"}
+        self.assertEqual({m["kind"] for m in registry}, {"value", "gradient"})
+        trace = run_json("trace", "--preset", "translation")
+        self.assertEqual(names, self.trace_matrix_names(trace))  # a forward trace: every value, no gradient
+        by_name = {m["name"]: m for m in registry}
+        self.assertEqual(by_name["S"]["shape"], "(L_q, L_kv)")
+        self.assertTrue(by_name["A"]["per_head"])
+        self.assertEqual(by_name["A"]["inputs"], ["S_masked"])
+        self.assertTrue(by_name["W_q"]["editable"])
+        self.assertFalse(by_name["Q"]["editable"])
+        self.assertEqual(by_name["W_q"]["json_shape"], "(d_model, h·d_k)")
+        self.assertIn("Wq", by_name["W_q"]["aliases"])
+        for m in registry:
+            if m["kind"] != "value":
+                self.assertTrue(m["gradient_of"], m["name"])
+                continue
+            where = trace if m["json_place"] == "top level" else trace["heads"][0]
+            self.assertIn(m["name"], where, m["name"])
+            self.assertTrue(m["formula"], m["name"])
+
+    def test_text_is_a_table(self):
+        code, out, err = run("matrices")
+        self.assertEqual(code, 0, err)
+        lines = out.splitlines()
+        self.assertTrue(lines[0].startswith("name"), lines[0])
+        for name in ("S_scaled", "W_o", "concat", "compare_E"):
+            self.assertTrue(any(line.startswith(name + " ") for line in lines), name)
+        self.assertIn("(L_q, L_kv)", out)
+
+
+class ConfigDialect(unittest.TestCase):
+    def test_scale_default_none_number(self):
+        for value, factor in (("default", 0.5), ("inv-sqrt-dk", 0.5), ("none", 1.0), ("0.25", 0.25)):
+            t = run_json("trace", "--text", "a b", "--d-k", "4", "--scale", value)
+            self.assertAlmostEqual(t["scale"], factor, msg=value)
+            expected = {"default": "default", "inv-sqrt-dk": "default", "none": "none"}.get(value, 0.25)
+            self.assertEqual(t["config"]["scale"], expected, value)
+
+    def test_seed_range(self):
+        t = run_json("trace", "--text", "a b", "--seed", "9007199254740991")
+        self.assertEqual(t["config"]["seed"], 9007199254740991)
 
 
 class BadInput(unittest.TestCase):
@@ -423,6 +482,511 @@ class BadInput(unittest.TestCase):
         # Natively the core replaces the byte and says so; under node, node has already decoded argv and
         # replaced it before the program sees it. Either way the token holds U+FFFD.
         self.assertIn("\ufffd", "".join(json.loads(out)["tokens"]))
+
+
+# ---------------------------------------------------------------- GloVe vectors and GPT-2 tokens (issue 13)
+# The data files are build outputs (tools/data); if they were not built these tests skip with the CLI's message,
+# and the ctest data_files_built fails instead.
+def token_texts(tokens):
+    """Token texts of a trace's "tokens" (plain strings, or objects with a "text")."""
+    return [t["text"] if isinstance(t, dict) else t for t in tokens]
+
+
+def require_data(test):
+    code, out, err = run("similar", "the", "--top", "1")
+    if code != 0 and "not found" in err:
+        test.skipTest("data files not built: " + err.strip())
+
+
+class GloveCommands(unittest.TestCase):
+    def setUp(self):
+        require_data(self)
+
+    def test_similar_json(self):
+        r = run_json("similar", "King", "--top", "5", "--format", "json")
+        self.assertEqual(r["word"], "king")
+        self.assertEqual(r["dims"], 100)
+        words = [n["word"] for n in r["neighbours"]]
+        self.assertEqual(len(words), 5)
+        self.assertIn("queen", words)
+        self.assertNotIn("king", words)
+        cosines = [n["cosine"] for n in r["neighbours"]]
+        self.assertEqual(cosines, sorted(cosines, reverse=True))
+        self.assertTrue(all(-1 <= c <= 1 for c in cosines))
+
+    def test_similar_text_and_fewer_dims(self):
+        code, out, err = run("similar", "cat", "--top", "3")
+        self.assertEqual(code, 0, err)
+        lines = out.splitlines()
+        self.assertIn('"cat"', lines[0])
+        self.assertEqual(len(lines), 4)
+        self.assertTrue(lines[1].split()[0] == "1", lines[1])
+        full = [n["word"] for n in run_json("similar", "cat", "--format", "json")["neighbours"]]
+        flat = [n["word"] for n in run_json("similar", "cat", "--dims", "2", "--format", "json")["neighbours"]]
+        self.assertIn("dog", full)
+        self.assertNotEqual(full, flat)  # a 2-d PCA view loses most of the similarity
+
+    def test_analogy_king_man_woman(self):
+        r = run_json("analogy", "king", "man", "woman", "--top", "3", "--format", "json")
+        answers = [a["word"] for a in r["answers"]]
+        self.assertIn("queen", answers)
+        for w in ("king", "man", "woman"):
+            self.assertNotIn(w, answers)
+        code, out, err = run("analogy", "king", "man", "woman")
+        self.assertEqual(code, 0, err)
+        self.assertIn("queen", out)
+        self.assertEqual(len(out.splitlines()), 6)  # a title and the default top 5
+
+    def test_trace_with_glove_rows(self):
+        t = run_json("trace", "--text", "king queen", "--embeddings", "glove", "--d-model", "100", "--heads", "1",
+                     "--d-k", "4", "--d-v", "4", "--no-pe")
+        self.assertEqual(t["config"]["embedding_source"], "glove")
+        e = t["E"]["data"]
+        dot = sum(a * b for a, b in zip(e[0], e[1]))
+        cos = dot / math.sqrt(sum(a * a for a in e[0]) * sum(b * b for b in e[1]))
+        queen = [n for n in run_json("similar", "king", "--top", "5", "--format", "json")["neighbours"]
+                 if n["word"] == "queen"][0]
+        self.assertAlmostEqual(cos, queen["cosine"], places=9)
+
+    def test_presets_with_glove(self):
+        poly = run_json("trace", "--preset", "polysemy", "--embeddings", "glove")
+        self.assertEqual(poly["E"]["data"][3], poly["compare_E"]["data"][2])  # "second": one row, two sentences
+        self.assertTrue(any("GloVe has no vector" in n and '"I"' in n for n in poly["notes"]), poly["notes"])
+        fox = run_json("trace", "--preset", "quick-fox", "--embeddings", "glove")
+        self.assertEqual(token_texts(fox["tokens"]), ["The", "quick", "brown", "fox", "jumps"])
+        self.assertNotEqual(fox["E"]["data"][0], [0.1, 0.2, 0.3, 0.4])  # GloVe rows replace the hand-made ones
+
+    def test_config_json_embedding_source(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "c.json")
+            with open(path, "w") as f:
+                json.dump({"text": "the cat sat on the mat", "embedding_source": "glove", "d_model": 6, "heads": 1,
+                           "d_k": 3, "d_v": 3}, f)
+            t = run_json("trace", "--config", path)
+            self.assertEqual(t["config"]["embedding_source"], "glove")
+            self.assertEqual(t["E"]["data"][0], t["E"]["data"][4])  # "the" twice
+
+    def test_random_rows_stay_the_default(self):
+        t = run_json("trace", "--text", "the cat")
+        self.assertEqual(t["config"]["embedding_source"], "random")
+
+
+class Gpt2Commands(unittest.TestCase):
+    def setUp(self):
+        require_data(self)
+
+    def test_tokenize_gpt2(self):
+        t = run_json("tokenize", "--text", "Hello world's 🤗", "--tokenizer", "gpt2", "--bos")
+        self.assertEqual(t["tokenizer"], "gpt2")
+        self.assertEqual(t["ids"], [50256, 15496, 995, 338, 12520, 97, 245])  # npm gpt-3-encoder's encode()
+        self.assertEqual(t["tokens"][:3], ["<bos>", "Hello", "\u0120world"])
+        self.assertEqual(t["gpt2"]["merges"][0][-1], ["H", "ello"])
+        self.assertEqual(t["gpt2"]["text"][1], " world")
+        self.assertEqual(t["gpt2"]["bytes"][3], "20 f0 9f")  # the space and half of the emoji
+
+    def test_trace_gpt2(self):
+        t = run_json("trace", "--text", "Hello world", "--tokenizer", "gpt2")
+        self.assertEqual(token_texts(t["tokens"]), ["Hello", "\u0120world"])
+        self.assertEqual(t["config"]["tokenizer"], "gpt2")
+
+
+class DataBadInput(unittest.TestCase):
+    def test_every_bad_input_exits_2_with_one_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bad_config = os.path.join(tmp, "bad.json")
+            with open(bad_config, "w") as f:
+                json.dump({"text": "a b", "embedding_source": "word2vec"}, f)
+            cases = [
+                ("unknown word", ["similar", "xyzzyqq"]),
+                ("analogy with an unknown word", ["analogy", "king", "man", "xyzzyqq"]),
+                ("analogy with two words", ["analogy", "king", "man"]),
+                ("no data folder", ["similar", "king", "--data-dir", os.path.join(tmp, "nowhere")]),
+                ("gpt2 without data", ["tokenize", "--text", "hi", "--tokenizer", "gpt2", "--data-dir", tmp]),
+                ("glove without data", ["trace", "--text", "hi", "--embeddings", "glove", "--data-dir", tmp]),
+                ("glove with char tokens", ["trace", "--text", "hi", "--embeddings", "glove", "--tokenizer", "char"]),
+                ("glove with gpt2 tokens", ["trace", "--text", "hi", "--embeddings", "glove", "--tokenizer", "gpt2"]),
+                ("glove with d_model 101", ["trace", "--text", "hi", "--embeddings", "glove", "--d-model", "101"]),
+                ("glove preset too wide", ["trace", "--preset", "paper-base", "--embeddings", "glove"]),
+                ("unknown embeddings", ["trace", "--text", "hi", "--embeddings", "word2vec"]),
+                ("unknown source in JSON", ["trace", "--config", bad_config]),
+                ("--top 0", ["similar", "king", "--top", "0"]),
+                ("--dims 101", ["similar", "king", "--dims", "101"]),
+                ("--dims abc", ["analogy", "a", "b", "c", "--dims", "abc"]),
+            ]
+            failures = []
+            for description, argv in cases:
+                code, out, err = run(*argv)
+                lines = err.strip().splitlines()
+                if code != 2 or len(lines) != 1 or not lines[0].startswith("attnlab: ") or \
+                        any(marker in err for marker in CRASH_MARKERS):
+                    failures.append(f"{description}: exit {code}, stderr {err!r}")
+            self.assertFalse(failures, "\n" + "\n".join(failures))
+        # The messages say why.
+        self.assertIn("word tokenizer", run("trace", "--text", "hi", "--embeddings", "glove", "--tokenizer", "char")[2])
+        self.assertIn("at most 100", run("trace", "--text", "hi", "--embeddings", "glove", "--d-model", "101")[2])
+        self.assertIn("ATTNLAB_DATA_DIR", run("similar", "king", "--data-dir", "/nonexistent-attnlab")[2])
+
+    def test_help_lists_the_new_commands(self):
+        code, out, err = run("--help")
+        self.assertEqual(code, 0, err)
+        for sub in ("similar", "analogy"):
+            self.assertIn(sub, out)
+            self.assertEqual(run(sub, "--help")[0], 0)
+
+
+# ---------------------------------------------------------------- learned attention: train, trace --model, backward
+# (issue 11). Training runs are tiny (a few steps, a small held-out set): these tests run under node too.
+
+def bad_input_ok(test, argv, fragment=None):
+    code, out, err = run(*argv)
+    lines = err.strip().splitlines()
+    test.assertEqual(code, 2, f"{argv}: exit {code}, stderr {err!r}")
+    test.assertEqual(len(lines), 1, f"{argv}: {err!r}")
+    test.assertTrue(lines[0].startswith("attnlab: "), f"{argv}: {err!r}")
+    test.assertFalse(any(marker in err for marker in CRASH_MARKERS), f"{argv}: {err!r}")
+    if fragment:
+        test.assertIn(fragment, lines[0], argv)
+    return lines[0]
+
+
+TRAIN_SMALL = ["--steps", "20", "--held-out", "40"]
+
+
+class Train(unittest.TestCase):
+    def test_help(self):
+        for sub in ("train", "backward"):
+            code, out, err = run(sub, "--help")
+            self.assertEqual(code, 0, f"{sub} --help: {err}")
+            self.assertIn("--", out)
+        code, out, err = run("--help")
+        self.assertIn("train", out)
+        self.assertIn("backward", out)
+
+    def test_text_report(self):
+        code, out, err = run("train", "--task", "reverse", *TRAIN_SMALL, "--eval-every", "5")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(err, "")  # no progress line when stderr is not a terminal
+        self.assertIn("attnlab train: reverse", out)
+        self.assertIn("held-out loss", out)
+        self.assertIn("grad norm per layer (E layer0 out)", out)
+        rows = [line.split() for line in out.splitlines() if line.strip() and line.split()[0].isdigit()]
+        self.assertEqual([int(r[0]) for r in rows], [5, 10, 15, 20])
+        self.assertIn("final (step 20): held-out accuracy", out)
+        self.assertIn("steps/s (training only", out)
+
+    def test_json_report(self):
+        r = run_json("train", "--task", "previous-token", *TRAIN_SMALL, "--eval-every", "10", "--format", "json",
+                     "--heads", "2", "--d-k", "8", "--d-v", "4", "--scale", "none", "--lr", "0.01", "--seed", "5")
+        self.assertEqual(r["task"], "previous-token")
+        c = r["config"]
+        self.assertEqual((c["model"]["heads"], c["model"]["d_k"], c["model"]["d_v"]), (2, 8, 4))
+        self.assertEqual(c["model"]["scale"], "none")
+        self.assertEqual((c["steps"], c["lr"], c["seed"], c["held_out"]), (20, 0.01, 5, 40))
+        self.assertEqual([s["step"] for s in r["steps"]], [10, 20])
+        for s in r["steps"]:
+            self.assertTrue(0 <= s["accuracy"] <= 1)
+            self.assertGreater(s["loss"], 0)
+            self.assertGreater(s["held_out_loss"], 0)
+            self.assertEqual([g["group"] for g in s["grad_norms"]], ["E", "layer0", "out"])
+            self.assertTrue(all(g["norm"] >= 0 for g in s["grad_norms"]))
+            self.assertEqual([b["block"] for b in s["softmax_grad_norms"]], ["layer 0 self-attention"])
+            total = math.sqrt(sum(b["norm"] ** 2 for b in s["softmax_grad_norms"]))
+            self.assertAlmostEqual(s["softmax_grad_norm"], total, places=12)
+            self.assertEqual([(m["block"], m["head"]) for m in s["expected_mass"]],
+                             [("layer 0 self-attention", 0), ("layer 0 self-attention", 1)])
+            self.assertTrue(all(0 <= m["mass"] <= 1 for m in s["expected_mass"]))
+            self.assertEqual(s["best_expected_mass"]["mass"], max(m["mass"] for m in s["expected_mass"]))
+        self.assertEqual(r["final"], r["steps"][-1])
+        self.assertGreater(r["steps_per_second"], 0)
+        self.assertIn("first_step_at_99", r)
+
+    def test_same_seed_same_numbers(self):
+        args = ["train", "--task", "kv-lookup", "--steps", "6", "--held-out", "20", "--format", "json"]
+        a, b = run_json(*args, "--seed", "3"), run_json(*args, "--seed", "3")
+        c = run_json(*args, "--seed", "4")
+        self.assertEqual(a["steps"], b["steps"])
+        self.assertNotEqual(a["steps"], c["steps"])
+
+    def test_translation_blocks(self):
+        r = run_json("train", "--task", "translation", "--steps", "4", "--held-out", "10", "--format", "json")
+        names = [b["block"] for b in r["final"]["softmax_grad_norms"]]
+        self.assertEqual(names, ["encoder layer 0 self-attention", "decoder layer 0 self-attention",
+                                 "decoder layer 0 cross-attention", "decoder layer 1 self-attention",
+                                 "decoder layer 1 cross-attention"])
+        self.assertTrue(all(m["block"].endswith("cross-attention") or m["block"].startswith("decoder")
+                            for m in r["final"]["expected_mass"]))
+
+    def test_bad_inputs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            cases = [
+                (["train"], "--task"),
+                (["train", "--task", "juggling"], "unknown task 'juggling'"),
+                (["train", "--task", "reverse", "--layers", "0"], None),
+                (["train", "--task", "reverse", "--layers", "4"], None),
+                (["train", "--task", "reverse", "--heads", "0"], None),
+                (["train", "--task", "reverse", "--d-model", "0"], None),
+                (["train", "--task", "reverse", "--d-k", "abc"], None),
+                (["train", "--task", "reverse", "--lr", "0"], "--lr"),
+                (["train", "--task", "reverse", "--lr", "-1"], "--lr"),
+                (["train", "--task", "reverse", "--lr", "nan"], None),
+                (["train", "--task", "reverse", "--lr", "abc"], None),
+                (["train", "--task", "reverse", "--steps", "0"], None),
+                (["train", "--task", "reverse", "--batch", "0"], None),
+                (["train", "--task", "reverse", "--eval-every", "0"], None),
+                (["train", "--task", "reverse", "--scale", "loud"], "--scale"),
+                (["train", "--task", "reverse", "--scale", "inf"], "--scale"),
+                (["train", "--task", "reverse", "--seed", "-1"], None),
+                (["train", "--task", "reverse", "--qk-init", "0"], "--qk-init"),
+                (["train", "--task", "reverse", "--format", "xml"], None),
+                (["train", "--task", "reverse", "--mlp", "--no-mlp"], None),
+                (["train", "--task", "reverse", "--d-model", "1024", "--d-k", "1024", "--heads", "16"],
+                 "parameters"),
+                (["train", "--task", "reverse", "--steps", "2", "--save",
+                  os.path.join(tmp, "no-such-dir", "m.json")], "cannot write --save file"),
+            ]
+            for argv, fragment in cases:
+                bad_input_ok(self, argv, fragment)
+
+
+def write_json(folder, name, value):
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        f.write(value if isinstance(value, str) else json.dumps(value))
+    return path
+
+
+class TraceModel(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.reverse = os.path.join(cls.tmp.name, "reverse.json")
+        code, out, err = run("train", "--task", "reverse", *TRAIN_SMALL, "--save", cls.reverse)
+        assert code == 0, err
+        cls.translation = os.path.join(cls.tmp.name, "translation.json")
+        code, out, err = run("train", "--task", "translation", "--steps", "3", "--held-out", "10",
+                             "--save", cls.translation)
+        assert code == 0, err
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_model_file_format(self):
+        with open(self.reverse) as f:
+            m = json.load(f)
+        self.assertEqual((m["format"], m["version"], m["task"]), ("attnlab-model", 1, "reverse"))
+        self.assertEqual(m["vocab"], [str(d) for d in range(10)])
+        self.assertEqual(m["config"]["d_model"], 16)
+        self.assertEqual(set(m["parameters"]), {"E", "layer0.self.W_q", "layer0.self.W_k", "layer0.self.W_v",
+                                                "layer0.self.W_o", "out.W", "out.b"})
+        self.assertEqual(m["parameters"]["layer0.self.W_q"]["shape"], [16, 16])
+        self.assertEqual(m["training"]["steps"], 20)
+
+    def test_trace_json(self):
+        t = run_json("trace", "--model", self.reverse, "--text", "3 1 4 1 5 9 2 6")
+        self.assertEqual(t["task"], "reverse")
+        self.assertEqual(t["tokens"], list("31415926"))
+        self.assertEqual(len(t["predictions"]), 8)
+        for i, p in enumerate(t["predictions"]):
+            self.assertEqual((p["position"], p["input"]), (i, t["tokens"][i]))
+            self.assertIn(p["token"], [str(d) for d in range(10)])
+            self.assertTrue(0 < p["probability"] <= 1)
+        self.assertEqual([layer["name"] for layer in t["layers"]], ["layer 0 self-attention"])
+        trace = t["layers"][0]["trace"]
+        self.assertEqual(token_texts(trace["tokens"]), t["tokens"])
+        matrix_ok(self, trace["heads"][0]["A"], 8, 8)
+        for row in trace["heads"][0]["A"]["data"]:
+            self.assertAlmostEqual(sum(row), 1.0, places=12)
+        self.assertEqual(trace["config"]["positional"], False)
+        # The layer's Config reproduces the layer's trace exactly.
+        path = write_json(self.tmp.name, "layer.json", trace["config"])
+        self.assertEqual(run_json("trace", "--config", path), trace)
+
+    def test_trace_text(self):
+        code, out, err = run("trace", "--model", self.reverse, "--text", "1 2 3", "--format", "text")
+        self.assertEqual(code, 0, err)
+        self.assertIn("predicted:", out)
+        self.assertIn("layer 0 self-attention, head 0: attention weights A", out)
+
+    def test_translation(self):
+        t = run_json("trace", "--model", self.translation, "--source-text", "the black cat sleeps")
+        self.assertEqual(t["source_tokens"], ["the", "black", "cat", "sleeps"])
+        self.assertEqual(t["tokens"][0], "<bos>")  # greedy decoding from <bos>
+        names = [layer["name"] for layer in t["layers"]]
+        self.assertEqual(names[0], "encoder layer 0 self-attention")
+        self.assertIn("decoder layer 1 cross-attention", names)
+        t = run_json("trace", "--model", self.translation, "--source-text", "the black cat sleeps",
+                     "--text", "le chat noir")
+        self.assertEqual(t["tokens"], ["<bos>", "le", "chat", "noir"])
+        cross = next(layer for layer in t["layers"] if layer["cross"])["trace"]
+        self.assertEqual(token_texts(cross["tokens"]), ["the", "black", "cat", "sleeps"])
+        self.assertEqual(token_texts(cross["query_tokens"]), ["<bos>", "le", "chat", "noir"])
+        matrix_ok(self, cross["heads"][0]["A"], 4, 4)
+
+    def test_bad_inputs(self):
+        damaged = write_json(self.tmp.name, "damaged.json", {"format": "attnlab-model", "version": 99})
+        not_model = write_json(self.tmp.name, "config.json", {"text": "a b"})
+        line = bad_input_ok(self, ["trace", "--model", self.reverse, "--text", "3 1 zebra"], "\"zebra\"")
+        self.assertIn("known tokens: 0, 1, 2", line)
+        for argv, fragment in [
+            (["trace", "--model", self.reverse], "--text"),
+            (["trace", "--model", self.reverse, "--text", ""], "no tokens"),
+            (["trace", "--model", self.reverse, "--text", " ".join(["1"] * 17)], "at most 16"),
+            (["trace", "--model", self.reverse, "--text", "1 2", "--d-model", "4"], "--d-model cannot be combined"),
+            (["trace", "--model", self.reverse, "--text", "1 2", "--preset", "quick-fox"], "--preset"),
+            (["trace", "--model", self.reverse, "--text", "1 2", "--source-text", "a"], "--source-text"),
+            (["trace", "--source-text", "the cat"], "--source-text needs --model"),
+            (["trace", "--model", self.translation, "--text", "le chat"], "--source-text"),
+            (["trace", "--model", self.translation, "--source-text", "the zebra"], "\"zebra\""),
+            (["trace", "--model", os.path.join(self.tmp.name, "missing.json"), "--text", "1"], "cannot read"),
+            (["trace", "--model", damaged, "--text", "1"], "version 99"),
+            (["trace", "--model", not_model, "--text", "1"], "\"format\""),
+        ]:
+            bad_input_ok(self, argv, fragment)
+
+
+# A pure-Python forward of one attention block (tests/reference has the numpy one; this file needs no numpy).
+def matmul(a, b):
+    return [[sum(a[i][k] * b[k][j] for k in range(len(b))) for j in range(len(b[0]))] for i in range(len(a))]
+
+
+def block_output(cfg):
+    X = cfg["X"]
+    Xq = cfg.get("X_q", X)
+    h = cfg["heads"]
+    dk = len(cfg["W_q"][0]) // h
+    dv = len(cfg["W_v"][0]) // h
+    scale = cfg.get("scale", 1 / math.sqrt(dk))
+    Q, K, V = matmul(Xq, cfg["W_q"]), matmul(X, cfg["W_k"]), matmul(X, cfg["W_v"])
+    concat = [[] for _ in Q]
+    for head in range(h):
+        for i, q in enumerate(Q):
+            scores = []
+            for j, k in enumerate(K):
+                if cfg.get("mask") == "causal" and j > i:
+                    scores.append(None)
+                else:
+                    scores.append(scale * sum(q[head * dk + d] * k[head * dk + d] for d in range(dk)))
+            top = max(s for s in scores if s is not None)
+            e = [0.0 if s is None else math.exp(s - top) for s in scores]
+            total = sum(e)
+            a = [x / total for x in e]
+            concat[i] += [sum(a[j] * V[j][head * dv + d] for j in range(len(V))) for d in range(dv)]
+    return matmul(concat, cfg["W_o"])
+
+
+def numeric_gradient(cfg, G, key, eps=1e-6):
+    def loss(c):
+        out = block_output(c)
+        return sum(G[i][j] * out[i][j] for i in range(len(out)) for j in range(len(out[0])))
+    grad = []
+    for r in range(len(cfg[key])):
+        row = []
+        for c in range(len(cfg[key][0])):
+            saved = cfg[key][r][c]
+            cfg[key][r][c] = saved + eps
+            up = loss(cfg)
+            cfg[key][r][c] = saved - eps
+            down = loss(cfg)
+            cfg[key][r][c] = saved
+            row.append((up - down) / (2 * eps))
+        grad.append(row)
+    return grad
+
+
+def seeded_matrix(rows, cols, seed):
+    # A small linear congruential generator: the same numbers on every platform, no numpy.
+    state, out = seed, []
+    for _ in range(rows):
+        row = []
+        for _ in range(cols):
+            state = (state * 6364136223846793005 + 1442695040888963407) % 2 ** 64
+            row.append(round(((state >> 11) / 2 ** 53) * 2 - 1, 6))
+        out.append(row)
+    return out
+
+
+class Backward(unittest.TestCase):
+    def check_against_finite_differences(self, cfg, G, keys):
+        with tempfile.TemporaryDirectory() as tmp:
+            c = write_json(tmp, "c.json", cfg)
+            g = write_json(tmp, "g.json", {"shape": [len(G), len(G[0])], "data": G})
+            r = run_json("backward", "--config", c, "--dout", g)
+        out = block_output(cfg)
+        for i, row in enumerate(out):
+            for j, v in enumerate(row):
+                self.assertAlmostEqual(r["output"]["data"][i][j], v, places=10)
+        names = {"X": "dX", "X_q": "dX_q", "W_q": "dW_q", "W_k": "dW_k", "W_v": "dW_v", "W_o": "dW_o"}
+        worst = 0.0
+        for key in keys:
+            numeric = numeric_gradient(cfg, G, key)
+            got = matrix_ok(self, r[names[key]], len(cfg[key]), len(cfg[key][0]), names[key])
+            for nrow, grow in zip(numeric, got):
+                for n, a in zip(nrow, grow):
+                    worst = max(worst, abs(n - a) / max(1.0, abs(n), abs(a)))
+        self.assertLess(worst, 1e-7, f"largest relative difference to finite differences {worst}")
+        h = cfg["heads"]
+        self.assertEqual(len(r["heads"]), h)
+        scale = r["config"]["scale"]
+        for head in r["heads"]:
+            for srow, trow in zip(head["dS"]["data"], head["dS_scaled"]["data"]):
+                self.assertAlmostEqual(sum(trow), 0.0, places=12)  # softmax Jacobian: each row of dS sums to 0
+                for s, t in zip(srow, trow):
+                    self.assertAlmostEqual(s, scale * t, places=14)
+        return r
+
+    def test_self_attention_causal_two_heads(self):
+        cfg = {"X": seeded_matrix(4, 5, 1), "W_q": seeded_matrix(5, 6, 2), "W_k": seeded_matrix(5, 6, 3),
+               "W_v": seeded_matrix(5, 4, 4), "W_o": seeded_matrix(4, 5, 5), "heads": 2, "mask": "causal",
+               "scale": 0.8}
+        r = self.check_against_finite_differences(cfg, seeded_matrix(4, 5, 6), ["X", "W_q", "W_k", "W_v", "W_o"])
+        self.assertNotIn("dX_q", r)
+        for row in range(4):  # causal: no gradient on the weights of later keys
+            self.assertEqual(r["heads"][0]["dS"]["data"][row][row + 1:], [0.0] * (3 - row))
+
+    def test_cross_attention(self):
+        cfg = {"X": seeded_matrix(3, 4, 7), "X_q": seeded_matrix(2, 4, 8), "W_q": seeded_matrix(4, 3, 9),
+               "W_k": seeded_matrix(4, 3, 10), "W_v": seeded_matrix(4, 2, 11), "W_o": seeded_matrix(2, 4, 12),
+               "heads": 1}
+        r = self.check_against_finite_differences(cfg, seeded_matrix(2, 4, 13), ["X", "X_q", "W_q", "W_k"])
+        self.assertEqual(r["dX_q"]["shape"], [2, 4])
+        self.assertEqual(r["heads"][0]["dA"]["shape"], [2, 3])
+
+    def test_text_format_and_plain_rows(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            c = write_json(tmp, "c.json", {"text": "i love sushi", "d_model": 4, "heads": 1, "d_k": 2, "d_v": 2})
+            g = write_json(tmp, "g.json", [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]])
+            code, out, err = run("backward", "--config", c, "--dout", g, "--format", "text")
+            self.assertEqual(code, 0, err)
+            for title in ("dX (through Q, K and V)", "dW_q", "dW_o", "head 0: dA", "head 0: dS = scale"):
+                self.assertIn(title, out)
+            self.assertIn("love", out)
+
+    def test_bad_inputs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            c = write_json(tmp, "c.json", {"X": [[1, 2], [3, 4]], "heads": 1, "d_k": 2, "d_v": 2})
+            good = write_json(tmp, "g.json", [[1, 0], [0, 1]])
+            cases = [
+                (["backward", "--config", c], "--dout"),
+                (["backward", "--dout", good], "--config"),
+                (["backward", "--config", c, "--dout", os.path.join(tmp, "missing.json")], "cannot read"),
+                (["backward", "--config", c, "--dout", write_json(tmp, "a.json", "[[1, 0], [0")], "malformed"),
+                (["backward", "--config", c, "--dout", write_json(tmp, "b.json", "[[1, 0], [0]]")], "row 1"),
+                (["backward", "--config", c, "--dout", write_json(tmp, "d.json", "[[1, 0, 0], [0, 1, 0]]")],
+                 "expected 2x2"),
+                (["backward", "--config", c, "--dout", write_json(tmp, "e.json", "[[1, 0]]")], "expected 2x2"),
+                (["backward", "--config", c, "--dout", write_json(tmp, "f.json", "[[1e300, 0], [0, 1]]")], "1e6"),
+                (["backward", "--config", c, "--dout", write_json(tmp, "h.json", "[[\"x\", 0], [0, 1]]")], "number"),
+                (["backward", "--config", c, "--dout", write_json(tmp, "i.json", "{\"rows\": []}")], "\"data\""),
+                (["backward", "--config", c, "--dout",
+                  write_json(tmp, "j.json", "{\"shape\": [3, 2], \"data\": [[1, 0], [0, 1]]}")], "shape"),
+                (["backward", "--config", write_json(tmp, "k.json", "{\"X\": [[1, 2]], \"bogus\": 1}"),
+                  "--dout", good], "bogus"),
+                (["backward", "--config", "-", "--dout", "-"], "standard input"),
+                (["backward", "--config", c, "--dout", good, "--format", "xml"], None),
+            ]
+            for argv, fragment in cases:
+                bad_input_ok(self, argv, fragment)
 
 
 def main():

@@ -83,7 +83,7 @@ bool urlTooCostly(const std::string& fragmentIn) {
 
 bool stateTooCostly(const ui::AppState& s, const std::string& text) {
   const json j = json::parse(text, nullptr, false);
-  return !j.is_discarded() && tooCostly(j, dimsOf(s.config));
+  return !j.is_discarded() && tooCostly(j, dimsOf(s.config()));
 }
 
 // The lab's sweep for the default options, computed once and shared by every App's LabState (copies share it).
@@ -101,7 +101,7 @@ struct Snapshot {
   int step, head;
   json lab;
   explicit Snapshot(const ui::AppState& s)
-      : config(s.config), step(s.step), head(s.head), lab(ui::labSettingsToJson(s.lab)) {}
+      : config(s.config()), step(s.step), head(s.head), lab(ui::labSettingsToJson(s.lab)) {}
   bool operator==(const Snapshot& o) const {
     return config == o.config && step == o.step && head == o.head && lab == o.lab;
   }
@@ -110,12 +110,12 @@ struct Snapshot {
 void checkConsistent(const ui::AppState& s, const char* what) {
   FUZZ_CHECK(s.pipeline.hasTrace(), "%s: no trace", what);
   attn::Config traced = s.pipeline.trace().config;
-  traced.focus = s.config.focus;  // focus is UI state: changing it (or clamping it) recomputes nothing
-  FUZZ_CHECK(traced == s.config, "%s: the trace is not of the current config", what);
+  traced.focus = s.config().focus;  // focus is UI state: changing it (or clamping it) recomputes nothing
+  FUZZ_CHECK(traced == s.config(), "%s: the trace is not of the current config", what);
   FUZZ_CHECK(s.step >= 0 && s.step < static_cast<int>(ui::steps().size()), "%s: step %d out of range", what, s.step);
-  FUZZ_CHECK(s.head >= 0 && s.head < s.config.heads, "%s: head %d, heads %d", what, s.head, s.config.heads);
+  FUZZ_CHECK(s.head >= 0 && s.head < s.config().heads, "%s: head %d, heads %d", what, s.head, s.config().heads);
   const int rows = static_cast<int>(s.pipeline.trace().queryTokens.size());
-  FUZZ_CHECK(s.config.focus >= 0 && s.config.focus < rows, "%s: focus %d, %d query rows", what, s.config.focus, rows);
+  FUZZ_CHECK(s.config().focus >= 0 && s.config().focus < rows, "%s: focus %d, %d query rows", what, s.config().focus, rows);
 }
 
 // One call through the API, with the contracts of url_state.h / state_json.h.

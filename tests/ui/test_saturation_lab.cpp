@@ -93,13 +93,15 @@ TEST(UiSaturationLab, TemperatureRowReproducesDesignNumbers) {
 }
 
 TEST(UiSaturationLab, RowSaturatesUnscaledAtLargeDkOnly) {
-  json big = labToJson(labWith(R"({"d_k": 1024})"));
+  LabState bigLab = labWith(R"({"d_k": 1024})");
+  json big = labToJson(bigLab);
   EXPECT_EQ(big["d_k"], 1024);
   EXPECT_GT(big["unscaled"]["max_weight"].get<double>(), 0.99);
   EXPECT_LT(big["scaled"]["max_weight"].get<double>(), 0.9);
   EXPECT_LT(big["unscaled"]["jacobian_norm"].get<double>(), big["scaled"]["jacobian_norm"].get<double>());
   EXPECT_NEAR(big["scaled"]["scale"].get<double>(), 1.0 / 32.0, 1e-15);
-  json small = labToJson(labWith(R"({"d_k": 4})"));
+  LabState smallLab = labWith(R"({"d_k": 4})");
+  json small = labToJson(smallLab);
   EXPECT_LT(small["unscaled"]["max_weight"].get<double>(), 0.9);
   EXPECT_LT(small["scaled"]["max_weight"].get<double>(), 0.9);
   // The row is the core's sample, its softmaxes the core's softmax.
@@ -162,17 +164,17 @@ TEST(UiSaturationLab, SetStateChecksAndRoundTrips) {
 }
 
 TEST(UiSaturationLab, SweepAgreesWithTheory) {
-  const LabState lab;
+  LabState lab;
   const std::string violations = theoryViolations(labSweep(lab), lab.samples, lab.keys);
   EXPECT_EQ(violations, "");
   // Another seed and L: the same laws.
-  const LabState other = labWith(R"({"seed": 12345, "keys": 16})");
+  LabState other = labWith(R"({"seed": 12345, "keys": 16})");
   EXPECT_EQ(theoryViolations(labSweep(other), other.samples, other.keys), "");
 }
 
 // The checks above can fail: the same checker flags sweeps that break each law.
 TEST(UiSaturationLab, TheoryCheckerRejectsWrongSweeps) {
-  const LabState lab;
+  LabState lab;
   const std::vector<attn::SaturationPoint> good = labSweep(lab);
   auto broken = [&](auto mutate) {
     std::vector<attn::SaturationPoint> p = good;
@@ -218,7 +220,7 @@ std::string cliArgs(const LabState& lab) {
          " --seed " + std::to_string(o.seed);
 }
 
-void expectSameAsCli(const LabState& lab) {
+void expectSameAsCli(LabState lab) {
   const json cli = runCli(cliArgs(lab));
   const json points = labToJson(lab)["sweep"]["points"];
   ASSERT_TRUE(cli.is_array()) << cli.dump();
@@ -245,7 +247,8 @@ TEST(UiSaturationLab, SweepMatchesTheCliWithTheSameOptions) {
 TEST(UiSaturationLab, CliDefaultsAreTheLabsDefaults) {
   // `attnlab saturation` with no options prints exactly the lab's default plots.
   const json cli = runCli("");
-  const json points = labToJson(LabState())["sweep"]["points"];
+  LabState lab;
+  const json points = labToJson(lab)["sweep"]["points"];
   ASSERT_TRUE(cli.is_array());
   EXPECT_EQ(cli.dump(), points.dump());
 }

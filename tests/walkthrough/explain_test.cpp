@@ -1,6 +1,8 @@
 // The arithmetic shown for a cell must be the real computation, with the preset's exact numbers.
 #include <gtest/gtest.h>
 
+#include "core/backward.h"
+#include "core/matrices.h"
 #include "core/pipeline.h"
 #include "core/presets.h"
 #include "ui/explain.h"
@@ -70,3 +72,32 @@ TEST(Explain, MaskedCellSaysWhy) {
 }
 
 }  // namespace
+
+// Every matrix of the registry has an explanation and outlines that name real matrices (issue 10).
+TEST(Explain, EveryRegistryMatrixIsExplained) {
+  attn::Config c;
+  c.text = "the black cat sleeps";
+  c.cross = true;
+  c.queryText = "<bos> le chat";
+  c.compareText = "a dog";
+  c.heads = 2;
+  c.mask = attn::MaskKind::Causal;
+  const attn::Trace forward = attn::computeTrace(c);  // with gradients, so every row of the registry is there
+  const attn::Trace t = attn::backwardTrace(c, attn::Matrix::Constant(forward.output.rows(), forward.output.cols(), 0.5));
+  for (const attn::MatrixInfo& info : attn::matrixRegistry()) {
+    const ui::CellRef cell{info.name, info.perHead() ? 1 : 0, 0, 0};
+    const std::string text = ui::explainCell(t, cell);
+    EXPECT_FALSE(text.empty()) << info.name;
+    for (const ui::CellRef& dep : ui::dependenciesOf(t, cell)) {
+      const attn::Matrix* m = attn::readMatrix(t, dep.matrix, dep.head);
+      ASSERT_NE(m, nullptr) << info.name << " -> " << dep.matrix;
+      EXPECT_LT(dep.row, m->rows()) << info.name << " -> " << dep.matrix;
+      EXPECT_LT(dep.col, m->cols()) << info.name << " -> " << dep.matrix;
+    }
+  }
+  // Old spellings explain the same cell.
+  EXPECT_EQ(ui::explainCell(t, {"Wq", 1, 0, 0}), ui::explainCell(t, {"W_q", 1, 0, 0}));
+  // In self-attention the queries' rows are X: Q's outline names the X the project step draws.
+  const attn::Trace self = quickFox();
+  EXPECT_EQ(ui::dependenciesOf(self, {"Q", 0, 1, 0}).at(0).matrix, "X");
+}

@@ -97,10 +97,10 @@ TEST(Share, ImportGoodAndBadFiles) {
   c.text = "we share links";
   c.seed = 3;
   ASSERT_EQ(ui::importConfigBytes(app.state(), "c.json", attn::configToJson(c)), "");
-  EXPECT_EQ(app.state().config.text, "we share links");
-  EXPECT_EQ(app.state().config.seed, 3u);
+  EXPECT_EQ(app.state().config().text, "we share links");
+  EXPECT_EQ(app.state().config().seed, 3u);
   ASSERT_EQ(ui::importConfigBytes(app.state(), "u.json", "{\"text\":\"caf\xE9 ok\"}"), "");
-  EXPECT_EQ(app.state().config.text, "caf\xEF\xBF\xBD ok");
+  EXPECT_EQ(app.state().config().text, "caf\xEF\xBF\xBD ok");
   EXPECT_NE(app.state().notice.find("U+FFFD"), std::string::npos);
 }
 
@@ -108,7 +108,7 @@ TEST(Share, LinksWithInvalidUtf8AreCleanedAndBadLinksExplained) {
   ui::App app;
   const std::string link = "v1." + ui::base64UrlEncode("{\"config\":{\"text\":\"na\xFF ve\"},\"step\":\"score\"}");
   ASSERT_EQ(ui::applyLink(app.state(), "#" + link), "");
-  EXPECT_EQ(app.state().config.text, "na\xEF\xBF\xBD ve");
+  EXPECT_EQ(app.state().config().text, "na\xEF\xBF\xBD ve");
   EXPECT_NE(app.state().notice.find("U+FFFD"), std::string::npos);
   const std::string good = ui::encodeUrlState(app.state());
   for (const std::string bad : {std::string("#v2.abc"), std::string("#v1.$$$"), std::string("#v1.e30"),
@@ -116,7 +116,7 @@ TEST(Share, LinksWithInvalidUtf8AreCleanedAndBadLinksExplained) {
     const std::string msg = ui::applyLink(app.state(), bad);
     EXPECT_EQ(msg.rfind("The link could not be opened: ", 0), 0u) << bad << " -> " << msg;
     EXPECT_EQ(app.state().error, msg);
-    EXPECT_EQ(app.state().config.text, "na\xEF\xBF\xBD ve");
+    EXPECT_EQ(app.state().config().text, "na\xEF\xBF\xBD ve");
   }
 }
 

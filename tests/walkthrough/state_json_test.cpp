@@ -77,12 +77,16 @@ TEST(StateJson, PresetAndFocusByToken) {
 
 TEST(StateJson, ScaleModes) {
   ui::App app;
+  // "scale" is written in the Config dialect ("none" | number | "default"); "scale_factor" is the number applied.
   EXPECT_EQ(app.setStateJson(R"({"scale":"none"})"), "");
-  EXPECT_DOUBLE_EQ(state(app)["scale"].get<double>(), 1.0);
+  EXPECT_EQ(state(app)["scale"], "none");
+  EXPECT_DOUBLE_EQ(state(app)["scale_factor"].get<double>(), 1.0);
   EXPECT_EQ(app.setStateJson(R"({"scale":10})"), "");
   EXPECT_DOUBLE_EQ(state(app)["scale"].get<double>(), 10.0);
+  EXPECT_DOUBLE_EQ(state(app)["scale_factor"].get<double>(), 10.0);
   EXPECT_EQ(app.setStateJson(R"({"scale":"default"})"), "");
-  EXPECT_NEAR(state(app)["scale"].get<double>(), 1 / std::sqrt(2.0), 1e-12);
+  EXPECT_EQ(state(app)["scale"], "default");
+  EXPECT_NEAR(state(app)["scale_factor"].get<double>(), 1 / std::sqrt(2.0), 1e-12);
 }
 
 }  // namespace

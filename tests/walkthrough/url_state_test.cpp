@@ -26,14 +26,14 @@ TEST(UrlState, RoundTripsEverything) {
                               "lab":{"d_k":256,"temperature":10}})"),
             "");
   a.state().head = 0;
-  attn::Config edited = a.state().config;
+  attn::Config edited = a.state().config();
   edited.edits.push_back({"W_q", "", 0, 1, 0.25});
   ASSERT_EQ(a.state().apply(edited), "");
   const std::string link = ui::encodeUrlState(a.state());
 
   ui::App b;
   ASSERT_EQ(ui::applyUrlState(b.state(), "#" + link), "");
-  EXPECT_EQ(b.state().config, a.state().config);
+  EXPECT_EQ(b.state().config(), a.state().config());
   EXPECT_EQ(b.getStateJson(), a.getStateJson());
 }
 

@@ -17,7 +17,7 @@ void drawEmbedStep(StepContext& ctx) {
   fit.apply(e, 0);
   drawGrid(e, ctx.grids);
   if (t.config.cross) {
-    GridSpec eq = tokenRowsGrid(ctx, "Eq", t.Eq, true);
+    GridSpec eq = tokenRowsGrid(ctx, "E_q", t.Eq, true);
     eq.caption = "E for the queries  " + shape(t.Eq);
     fit.apply(eq, 0);
     drawGrid(eq, ctx.grids);
@@ -25,9 +25,7 @@ void drawEmbedStep(StepContext& ctx) {
   if (!t.compareTokens.empty() && t.compareE.rows() > 0) {
     ImGui::Spacing();
     noteLine("Another sentence with a shared word: identical tokens get identical rows.");
-    GridSpec c;
-    c.name = "compareE";
-    c.values = &t.compareE;
+    GridSpec c = indexGrid("compare_E", t.compareE);
     c.rowLabels = tokenLabels(t.compareTokens);
     c.caption = "E for \"" + t.config.compareText + "\"  " + shape(t.compareE);
     fit.apply(c, 0);

@@ -23,11 +23,11 @@ void drawLinesStep(StepContext& ctx) {
     ImGui::PopStyleColor(2);
   }
   ImGui::Spacing();
-  drawAttentionLines(t, ctx.state.hiddenHeads, ctx.state.config.focus, ctx.fonts);
+  drawAttentionLines(t, ctx.state.hiddenHeads, ctx.state.config().focus, ctx.fonts);
   if (!t.heads.empty() && t.heads[0].Q.cols() <= 3) {
     ImGui::Spacing();
     headPicker(ctx);
-    drawVectorView(t, ctx.state.head, ctx.state.config.focus, -1,
+    drawVectorView(t, ctx.state.head, ctx.state.config().focus, -1,
                    std::min(ImGui::GetContentRegionAvail().x, 22.0f * ImGui::GetFontSize()), ctx.fonts);
   }
 }

@@ -1,5 +1,6 @@
 // Step 3: add the sinusoidal positional encoding, X = E + PE, and show why it is needed: without it, shuffling the
-// tokens only shuffles the outputs (attention has no notion of order).
+// tokens only shuffles the outputs (attention has no notion of order). The experiment's numbers are kept in
+// ctx.state.views.permutation (step_views.h) and recomputed once per trace.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -14,12 +15,6 @@ namespace ui {
 
 namespace {
 
-// max |output(permuted input) - permuted(output)| for the reversed token order, with PE off and on.
-struct PermutationDemo {
-  int version = -1;
-  double diffWithoutPe = NAN, diffWithPe = NAN;
-};
-
 // The sinusoidal PE for this sentence's positions, whether or not the trace has it switched on.
 attn::Matrix positionalEncoding(const attn::Trace& t) {
   if (t.config.positional) return t.PE;
@@ -28,6 +23,7 @@ attn::Matrix positionalEncoding(const attn::Trace& t) {
   return attn::computeTrace(c).PE;
 }
 
+// max_i |output(reversed tokens)[i] − output[reversed i]| with PE off or on: 0 when attention ignores order.
 double permutationGap(const attn::Trace& t, bool withPe) {
   const int L = static_cast<int>(t.E.rows());
   std::vector<int> perm(L);
@@ -50,56 +46,57 @@ double permutationGap(const attn::Trace& t, bool withPe) {
   return gap;
 }
 
+// Two extra forward passes per trace, so only for sentences of moderate size.
+bool permutationDemoAffordable(const attn::Trace& t) {
+  return !t.config.cross && t.E.rows() > 1 && t.E.rows() * t.E.cols() <= 64 * 512;
+}
+
+// The experiment's two gaps, recomputed only when the trace changes (kept in ctx.state.views).
+const PermutationDemo& permutationDemo(StepContext& ctx) {
+  PermutationDemo& demo = ctx.state.views.permutation;
+  if (demo.traceVersion != ctx.state.traceVersion) {
+    demo.traceVersion = ctx.state.traceVersion;
+    try {
+      demo.gapWithoutPe = permutationGap(ctx.trace, false);
+      demo.gapWithPe = permutationGap(ctx.trace, true);
+    } catch (const attn::InputError&) {
+      demo.gapWithoutPe = demo.gapWithPe = NAN;
+    }
+  }
+  return demo;
+}
+
+void drawPermutationExperiment(StepContext& ctx) {
+  const PermutationDemo& demo = permutationDemo(ctx);
+  noteLine("Experiment: feed the tokens in reverse order and compare each token's output with its output in the "
+           "original order (no mask).");
+  noteLine("  without PE: largest difference " + num(demo.gapWithoutPe, 3) +
+           "  → the outputs are only reordered: attention alone cannot see order.");
+  noteLine("  with PE:    largest difference " + num(demo.gapWithPe, 3) +
+           "  → the outputs change: position now matters.");
+}
+
 }  // namespace
 
 void drawPositionStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
   explanation(stepExplanation("position"));
-  bool pe = ctx.state.config.positional;
-  if (ImGui::Checkbox("positional encoding on", &pe)) {
-    attn::Config c = ctx.state.config;
-    c.positional = pe;
+  bool positionalOn = ctx.state.config().positional;
+  if (ImGui::Checkbox("positional encoding on", &positionalOn)) {
+    attn::Config c = ctx.state.config();
+    c.positional = positionalOn;
     ctx.state.apply(c);
     return;  // the trace changed under us; draw it next frame
   }
+  // X = E + PE : (L,d_model) + (L,d_model) -> (L,d_model)
   formulaLine("X = E + PE : " + shape(t.E) + " + " + shape(t.PE) + " → " + shape(t.X));
   ImGui::Spacing();
-  const int d = static_cast<int>(t.E.cols());
-  const RowFit fit = fitRow({d, d, d}, 4.0f);
-  GridSpec e = tokenRowsGrid(ctx, "E", t.E, false);
-  e.caption = "E";
-  fit.apply(e, 0);
-  GridSpec p = tokenRowsGrid(ctx, "PE", t.PE, false);
-  p.caption = t.config.positional ? "PE" : "PE (off: zeros)";
-  fit.apply(p, 1);
-  GridSpec x = tokenRowsGrid(ctx, "X", t.X, false);
-  x.caption = "X";
-  fit.apply(x, 2);
-  const float h = gridSize(e, ctx.fonts).y;
-  drawGrid(e, ctx.grids);
-  operatorText("+", h);
-  drawGrid(p, ctx.grids);
-  operatorText("=", h);
-  drawGrid(x, ctx.grids);
-
-  if (!t.config.cross && t.E.rows() > 1 && t.E.rows() * t.E.cols() <= 64 * 512) {
-    static PermutationDemo demo;
-    if (demo.version != ctx.state.traceVersion) {
-      demo.version = ctx.state.traceVersion;
-      try {
-        demo.diffWithoutPe = permutationGap(t, false);
-        demo.diffWithPe = permutationGap(t, true);
-      } catch (const attn::InputError&) {
-        demo.diffWithoutPe = demo.diffWithPe = NAN;
-      }
-    }
+  GridSpec pe = tokenRowsGrid(ctx, "PE", t.PE, false);
+  if (!t.config.positional) pe.caption = "PE (off: zeros)";
+  drawEquation(ctx, {tokenRowsGrid(ctx, "E", t.E, false), "+", pe, "=", tokenRowsGrid(ctx, "X", t.X, false)});
+  if (permutationDemoAffordable(t)) {
     ImGui::Spacing();
-    noteLine("Experiment: feed the tokens in reverse order and compare each token's output with its output in the "
-             "original order (no mask).");
-    noteLine("  without PE: largest difference " + num(demo.diffWithoutPe, 3) +
-             "  → the outputs are only reordered: attention alone cannot see order.");
-    noteLine("  with PE:    largest difference " + num(demo.diffWithPe, 3) +
-             "  → the outputs change: position now matters.");
+    drawPermutationExperiment(ctx);
   }
 }
 

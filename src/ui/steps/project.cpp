@@ -1,4 +1,4 @@
-// Step 4: Q = X·W_q, K = X·W_k, V = X·W_v for one head.
+// Step 4: Q = X·W_q, K = X·W_k, V = X·W_v for one head: three equation rows, one per role.
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
@@ -7,48 +7,31 @@ namespace ui {
 
 namespace {
 
-void equation(StepContext& ctx, const attn::HeadTrace& h, const char* out, const attn::Matrix& W, const char* wName,
-              const char* wCaption, const attn::Matrix& result, bool queries, const RowFit& fit) {
+// One projection row: result = X·W, e.g. Q = X·W_q : (L,d_model)·(d_model,d_k) -> (L,d_k).
+// `queries`: the row's tokens are the queries (in cross-attention X is then the query sentence's X_q).
+void drawProjection(StepContext& ctx, const std::string& resultName, const attn::Matrix& result,
+                    const std::string& weightName, const attn::Matrix& weights, bool queries) {
   const attn::Trace& t = ctx.trace;
+  const int head = ctx.state.head;
+  const bool querySentence = queries && t.config.cross;
   const attn::Matrix& X = queries ? t.Xq : t.X;
-  GridSpec x = tokenRowsGrid(ctx, queries && t.config.cross ? "Xq" : "X", X, queries);
-  x.caption = queries && t.config.cross ? "X (queries)" : "X";
-  fit.apply(x, 0);
+  GridSpec x = tokenRowsGrid(ctx, querySentence ? "X_q" : "X", X, queries);
+  x.caption = querySentence ? "X (queries)" : "X";
   x.showLegend = false;
-  GridSpec w;
-  w.name = wName;
-  w.head = ctx.state.head;
-  w.values = &W;
-  w.caption = wCaption;
-  fit.apply(w, 1);
+  GridSpec w = indexGrid(weightName, weights, head);
   w.showLegend = false;
-  GridSpec r = tokenRowsGrid(ctx, out, result, queries, ctx.state.head);
-  r.caption = out;
-  fit.apply(r, 2);
-  const float height = gridSize(x, ctx.fonts).y;
-  drawGrid(x, ctx.grids);
-  operatorText("·", height);
-  drawGrid(w, ctx.grids);
-  operatorText("=", height);
-  drawGrid(r, ctx.grids);
-  formulaLine(std::string(out) + " = X·" + wCaption + " : " + shape(X) + "·" + shape(W) + " → " + shape(result));
+  drawEquation(ctx, {x, "·", w, "=", tokenRowsGrid(ctx, resultName, result, queries, head)},
+               resultName + " = X·" + weightName + " : " + shape(X) + "·" + shape(weights) + " → " + shape(result));
   ImGui::Spacing();
-  (void)h;
 }
 
 }  // namespace
 
 void drawProjectStep(StepContext& ctx) {
-  const attn::Trace& t = ctx.trace;
-  explanation(stepExplanation("project"));
-  headPicker(ctx);
-  const attn::HeadTrace& h = t.heads[ctx.state.head];
-  const int d = static_cast<int>(t.X.cols());
-  const RowFit qk = fitRow({d, static_cast<int>(h.Q.cols()), static_cast<int>(h.Q.cols())}, 4.0f);
-  const RowFit v = fitRow({d, static_cast<int>(h.V.cols()), static_cast<int>(h.V.cols())}, 4.0f);
-  equation(ctx, h, "Q", h.Wq, "Wq", "W_q", h.Q, true, qk);
-  equation(ctx, h, "K", h.Wk, "Wk", "W_k", h.K, false, qk);
-  equation(ctx, h, "V", h.Wv, "Wv", "W_v", h.V, false, v);
+  const attn::HeadTrace& h = explainAndPickHead(ctx, "project");
+  drawProjection(ctx, "Q", h.Q, "W_q", h.Wq, true);
+  drawProjection(ctx, "K", h.K, "W_k", h.Wk, false);
+  drawProjection(ctx, "V", h.V, "W_v", h.Wv, false);
 }
 
 }  // namespace ui

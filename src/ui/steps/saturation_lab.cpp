@@ -26,20 +26,7 @@ constexpr ImU32 kUnscaledTheory = IM_COL32(214, 90, 30, 150);
 constexpr ImU32 kScaledTheory = IM_COL32(31, 110, 180, 150);
 constexpr ImU32 kReferenceColor = IM_COL32(110, 110, 120, 220);
 constexpr ImU32 kTemperatureColor = IM_COL32(120, 80, 170, 255);  // purple
-constexpr double kSaturated = 0.99;  // max weight above which a row counts as saturated (as in the softmax step)
-
-// "(?)" with the math in a tooltip (imgui_demo's HelpMarker).
-void mathHelp(const char* text) {
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
-}
+constexpr double kNearlyOneHotMaxWeight = 0.9;  // a row this concentrated already passes little gradient
 
 std::string joined(const std::vector<double>& values, int significant) {
   std::string out;
@@ -65,7 +52,7 @@ void drawDkControls(StepContext& ctx) {
   if (ImGui::SliderInt("##lab-dk", &dK, kLabMinDk, kLabMaxDk, "%d",
                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
     lab.dK = std::clamp(dK, kLabMinDk, kLabMaxDk);
-  mathHelp("Width of q and k. Each score is a sum of d_k products q_i·k_i of unit-variance numbers, so "
+  helpMarker("Width of q and k. Each score is a sum of d_k products q_i·k_i of unit-variance numbers, so "
            "Var(q·k) = d_k and the scores spread like √d_k. Drag (log scale), or Ctrl+click to type a value.");
   for (int quick : {4, 64, 1024}) {
     ImGui::SameLine();
@@ -91,7 +78,7 @@ void drawExperimentSettings(LabState& lab) {
   if (!ImGui::CollapsingHeader(header)) return;
   ImGui::SetNextItemWidth(10.0f * em);
   ImGui::SliderInt("keys per row L##lab-keys", &lab.keys, kLabMinKeys, kLabMaxKeys, "%d", ImGuiSliderFlags_AlwaysClamp);
-  mathHelp("Number of keys in each softmax row. A uniform row has entropy log L; a one-hot row has entropy 0.");
+  helpMarker("Number of keys in each softmax row. A uniform row has entropy log L; a one-hot row has entropy 0.");
   ImGui::SameLine(0, 1.5f * em);
   ImGui::SetNextItemWidth(7.0f * em);
   const int choices[] = {500, 2000, 8000};
@@ -105,7 +92,7 @@ void drawExperimentSettings(LabState& lab) {
     }
     ImGui::EndCombo();
   }
-  mathHelp("Dot products q·k drawn per d_k for the plots; the softmax rows are consecutive groups of L of them. "
+  helpMarker("Dot products q·k drawn per d_k for the plots; the softmax rows are consecutive groups of L of them. "
            "More samples: measured values closer to theory, slower sweep.");
   ImGui::SameLine(0, 1.5f * em);
   ImGui::SetNextItemWidth(7.0f * em);
@@ -135,10 +122,11 @@ void drawRowColumn(const char* heading, const std::string& formula, const LabRow
   ImGui::Text("max weight = %s   exp(H) = %s keys in use", fmtFixed(s.maxWeight, 4).c_str(),
               fmtFixed(s.effectiveTokens, 2).c_str());
   ImGui::Text("‖J‖ = %s  (the gradient through the softmax)", fmt(s.jacobianNorm, 4).c_str());
-  if (s.maxWeight > kSaturated)
-    noteLine("Saturated: max weight > 0.99. The row copies one key, and ‖J‖ ≈ 0: almost no gradient flows back.",
+  if (s.maxWeight > kSaturatedMaxWeight)
+    noteLine("Saturated: max weight > " + fmt(kSaturatedMaxWeight, 2) +
+                 ". The row copies one key, and ‖J‖ ≈ 0: almost no gradient flows back.",
              true);
-  else if (s.maxWeight > 0.9)
+  else if (s.maxWeight > kNearlyOneHotMaxWeight)
     noteLine("Nearly one-hot: one key takes over 90% of the weight, and the gradient is already small.", true);
   else
     noteLine("Spread: several keys share the weight, and the gradient flows.");
@@ -155,7 +143,7 @@ void drawRowComparison(StepContext& ctx, const LabView& view) {
               "products. Its spread grows like √d_k = %s; divided by √d_k it stays near 1.",
               lab.keys, lab.keys, lab.dK, static_cast<unsigned long long>(lab.seed), fmt(root, 4).c_str());
   ImGui::PopTextWrapPos();
-  mathHelp("softmax(s)_j = e^(s_j) / Σ_k e^(s_k). Entropy H = −Σ p_j log p_j (nats). Jacobian J_ij = ∂p_i/∂s_j = "
+  helpMarker("softmax(s)_j = e^(s_j) / Σ_k e^(s_k). Entropy H = −Σ p_j log p_j (nats). Jacobian J_ij = ∂p_i/∂s_j = "
            "p_i(δ_ij − p_j); ‖J‖ is its Frobenius norm. A one-hot row has H = 0, max weight 1 and J = 0: a change of "
            "the scores no longer changes the weights, so no gradient reaches q and k.");
   if (!ImGui::BeginTable("lab-rows", 2, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerV |
@@ -181,69 +169,91 @@ PlotSeries series(const std::string& name, const std::vector<double>& x, std::ve
   return s;
 }
 
-// The four plots over d_k, two per row when they fit. Hovering shows a readout; clicking moves the d_k slider.
-void drawSweepPlots(StepContext& ctx) {
-  LabState& lab = ctx.state.lab;
+// The sweep's points as curves over d_k, one vector per measure (and the reference lines the plots draw).
+struct SweepCurves {
+  std::vector<double> dK;                                      // x of every curve: 1, 2, 4, …, 1024
+  std::vector<double> varianceUnscaled, varianceScaled;        // Var(q·k), Var(q·k/√d_k)
+  std::vector<double> entropyUnscaled, entropyScaled;          // mean H of a row
+  std::vector<double> maxWeightUnscaled, maxWeightScaled;      // mean max p of a row
+  std::vector<double> jacobianUnscaled, jacobianScaled;        // mean ‖J‖ of a row
+  std::vector<double> one, logKeys, uniformMaxWeight;          // 1, log L, 1/L at every d_k
+};
+
+SweepCurves sweepCurves(const std::vector<attn::SaturationPoint>& points, int keys) {
+  const double L = keys;
+  SweepCurves c;
+  for (const attn::SaturationPoint& p : points) {
+    c.dK.push_back(p.dK);
+    c.varianceUnscaled.push_back(p.varianceUnscaled), c.varianceScaled.push_back(p.varianceScaled);
+    c.entropyUnscaled.push_back(p.entropyUnscaled), c.entropyScaled.push_back(p.entropyScaled);
+    c.maxWeightUnscaled.push_back(p.maxWeightUnscaled), c.maxWeightScaled.push_back(p.maxWeightScaled);
+    c.jacobianUnscaled.push_back(p.jacobianNormUnscaled), c.jacobianScaled.push_back(p.jacobianNormScaled);
+    c.one.push_back(1.0), c.logKeys.push_back(std::log(L)), c.uniformMaxWeight.push_back(1.0 / L);
+  }
+  return c;
+}
+
+// What the four plots share: d_k on a log₂ x axis, and the slider's d_k as a reference line.
+PlotSpec sweepPlot(const LabState& lab, const char* id, const char* title, const char* yLabel) {
+  PlotSpec p;
+  p.id = id;
+  p.title = title;
+  p.x.label = "d_k (log₂ scale)";
+  p.x.scale = AxisScale::Log2;
+  p.y.label = yLabel;
+  p.markerX = lab.dK;
+  p.markerLabel = "d_k = " + std::to_string(lab.dK);
+  p.xName = "d_k";
+  return p;
+}
+
+// 1. Var(q·k) grows like d_k; divided by √d_k it stays at 1.
+PlotSpec variancePlot(const LabState& lab, const SweepCurves& c) {
+  PlotSpec p = sweepPlot(lab, "##lab-plot-variance", "1. Variance of the scores q·k", "Var(q·k)  (log₁₀)");
+  p.y.scale = AxisScale::Log10;
+  p.series = {series("unscaled", c.dK, c.varianceUnscaled, kUnscaledColor, PlotMarker::Circle),
+              series("theory d_k", c.dK, c.dK, kUnscaledTheory, PlotMarker::None, true),
+              series("scaled", c.dK, c.varianceScaled, kScaledColor, PlotMarker::Square),
+              series("theory 1", c.dK, c.one, kScaledTheory, PlotMarker::None, true)};
+  return p;
+}
+
+// 2. Unscaled rows lose entropy (towards one-hot, H = 0); scaled rows stay near the uniform ceiling log L.
+PlotSpec entropyPlot(const LabState& lab, const SweepCurves& c) {
+  PlotSpec p = sweepPlot(lab, "##lab-plot-entropy", "2. Mean entropy of a softmax row", "H (nats)");
+  p.y.includeZero = true;
+  p.series = {series("unscaled", c.dK, c.entropyUnscaled, kUnscaledColor, PlotMarker::Circle),
+              series("scaled", c.dK, c.entropyScaled, kScaledColor, PlotMarker::Square),
+              series("uniform: log L = " + fmt(std::log(static_cast<double>(lab.keys)), 4), c.dK, c.logKeys,
+                     kReferenceColor, PlotMarker::None, true)};
+  return p;
+}
+
+// 3. The largest weight of a row climbs to 1 without scaling.
+PlotSpec maxWeightPlot(const LabState& lab, const SweepCurves& c) {
+  PlotSpec p = sweepPlot(lab, "##lab-plot-max-weight", "3. Mean max weight of a row", "max p");
+  p.y.min = 0.0;
+  p.y.max = 1.0;
+  p.series = {series("unscaled", c.dK, c.maxWeightUnscaled, kUnscaledColor, PlotMarker::Circle),
+              series("scaled", c.dK, c.maxWeightScaled, kScaledColor, PlotMarker::Square),
+              series("uniform: 1/L = " + fmt(1.0 / lab.keys, 3), c.dK, c.uniformMaxWeight, kReferenceColor,
+                     PlotMarker::None, true)};
+  return p;
+}
+
+// 4. The gradient through the softmax vanishes without scaling.
+PlotSpec jacobianPlot(const LabState& lab, const SweepCurves& c) {
+  PlotSpec p = sweepPlot(lab, "##lab-plot-jacobian", "4. Mean softmax Jacobian norm (the gradient)", "‖J‖");
+  p.y.includeZero = true;
+  p.series = {series("unscaled", c.dK, c.jacobianUnscaled, kUnscaledColor, PlotMarker::Circle),
+              series("scaled", c.dK, c.jacobianScaled, kScaledColor, PlotMarker::Square)};
+  return p;
+}
+
+// The plots two per row when they fit. Records which plot the mouse is over (getState().lab.hover); a click moves
+// the d_k slider to the hovered d_k.
+void drawPlotsInRows(LabState& lab, std::vector<PlotSpec>& plots, const char* const hoverNames[], const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
-  const std::vector<attn::SaturationPoint>* points = nullptr;
-  try {
-    points = &labSweep(lab);
-  } catch (const std::exception& e) {
-    noteLine(std::string("The sweep failed: ") + e.what(), true);
-    return;
-  }
-  std::vector<double> dk, varU, varS, entU, entS, maxU, maxS, jacU, jacS, theoryDk, one, logL, uniformMax;
-  const double L = lab.keys;
-  for (const attn::SaturationPoint& p : *points) {
-    dk.push_back(p.dK);
-    varU.push_back(p.varianceUnscaled), varS.push_back(p.varianceScaled);
-    entU.push_back(p.entropyUnscaled), entS.push_back(p.entropyScaled);
-    maxU.push_back(p.maxWeightUnscaled), maxS.push_back(p.maxWeightScaled);
-    jacU.push_back(p.jacobianNormUnscaled), jacS.push_back(p.jacobianNormScaled);
-    theoryDk.push_back(p.dK), one.push_back(1.0), logL.push_back(std::log(L)), uniformMax.push_back(1.0 / L);
-  }
-  PlotAxis xAxis;
-  xAxis.label = "d_k (log₂ scale)";
-  xAxis.scale = AxisScale::Log2;
-
-  std::vector<PlotSpec> plots(4);
-  for (PlotSpec& p : plots) {
-    p.x = xAxis;
-    p.markerX = lab.dK;
-    p.markerLabel = "d_k = " + std::to_string(lab.dK);
-    p.xName = "d_k";
-  }
-  plots[0].id = "##lab-plot-variance";
-  plots[0].title = "1. Variance of the scores q·k";
-  plots[0].y.label = "Var(q·k)  (log₁₀)";
-  plots[0].y.scale = AxisScale::Log10;
-  plots[0].series = {series("unscaled", dk, varU, kUnscaledColor, PlotMarker::Circle),
-                     series("theory d_k", dk, theoryDk, kUnscaledTheory, PlotMarker::None, true),
-                     series("scaled", dk, varS, kScaledColor, PlotMarker::Square),
-                     series("theory 1", dk, one, kScaledTheory, PlotMarker::None, true)};
-  plots[1].id = "##lab-plot-entropy";
-  plots[1].title = "2. Mean entropy of a softmax row";
-  plots[1].y.label = "H (nats)";
-  plots[1].y.includeZero = true;
-  plots[1].series = {series("unscaled", dk, entU, kUnscaledColor, PlotMarker::Circle),
-                     series("scaled", dk, entS, kScaledColor, PlotMarker::Square),
-                     series("uniform: log L = " + fmt(std::log(L), 4), dk, logL, kReferenceColor, PlotMarker::None, true)};
-  plots[2].id = "##lab-plot-max-weight";
-  plots[2].title = "3. Mean max weight of a row";
-  plots[2].y.label = "max p";
-  plots[2].y.min = 0.0;
-  plots[2].y.max = 1.0;
-  plots[2].series = {series("unscaled", dk, maxU, kUnscaledColor, PlotMarker::Circle),
-                     series("scaled", dk, maxS, kScaledColor, PlotMarker::Square),
-                     series("uniform: 1/L = " + fmt(1.0 / L, 3), dk, uniformMax, kReferenceColor, PlotMarker::None, true)};
-  plots[3].id = "##lab-plot-jacobian";
-  plots[3].title = "4. Mean softmax Jacobian norm (the gradient)";
-  plots[3].y.label = "‖J‖";
-  plots[3].y.includeZero = true;
-  plots[3].series = {series("unscaled", dk, jacU, kUnscaledColor, PlotMarker::Circle),
-                     series("scaled", dk, jacS, kScaledColor, PlotMarker::Square)};
-  const char* hoverNames[] = {"variance", "entropy", "max_weight", "jacobian"};
-
   const float avail = ImGui::GetContentRegionAvail().x;
   const int perRow = avail >= 38.0f * em ? 2 : 1;
   const float gap = 1.5f * em;
@@ -251,11 +261,11 @@ void drawSweepPlots(StepContext& ctx) {
   const float height = std::clamp(width * 0.55f, 13.0f * em, 18.0f * em);
   lab.hoverPlot.clear();
   lab.hoverDk = 0;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < static_cast<int>(plots.size()); ++i) {
     plots[i].width = width;
     plots[i].height = height;
     if (i % perRow) ImGui::SameLine(0, gap);
-    const PlotResult r = drawPlot(plots[i], ctx.fonts);
+    const PlotResult r = drawPlot(plots[i], fonts);
     if (r.hovered) {
       lab.hoverPlot = hoverNames[i];
       lab.hoverDk = static_cast<int>(r.x);
@@ -263,23 +273,31 @@ void drawSweepPlots(StepContext& ctx) {
     }
     if (i % perRow == perRow - 1) ImGui::Dummy(ImVec2(0, 0.6f * em));
   }
+}
+
+// The four plots over d_k from the lab's sweep (computed once per set of options, see lab_state.h).
+void drawSweepPlots(StepContext& ctx) {
+  LabState& lab = ctx.state.lab;
+  const std::vector<attn::SaturationPoint>* points = nullptr;
+  try {
+    points = &labSweep(lab);
+  } catch (const std::exception& e) {
+    noteLine(std::string("The sweep failed: ") + e.what(), true);
+    return;
+  }
+  const SweepCurves curves = sweepCurves(*points, lab.keys);
+  std::vector<PlotSpec> plots = {variancePlot(lab, curves), entropyPlot(lab, curves), maxWeightPlot(lab, curves),
+                                 jacobianPlot(lab, curves)};
+  const char* const hoverNames[] = {"variance", "entropy", "max_weight", "jacobian"};  // getState().lab.hover.plot
+  drawPlotsInRows(lab, plots, hoverNames, ctx.fonts);
   noteLine("Each point: " + std::to_string(lab.samples) + " dot products q·k for the variance; rows of L = " +
            std::to_string(lab.keys) + " of them for the softmax measures. Dashed: theory. Hover a plot to read "
            "every curve at one d_k; click to move the slider there.");
 }
 
-// The temperature slider on [1, 2, 3, 4]: the same saturation by hand.
-void drawTemperature(StepContext& ctx, const LabView& view) {
-  LabState& lab = ctx.state.lab;
+// The multiplier τ: three presets and a log-scale slider (0.01 … 100).
+void drawTemperatureControls(LabState& lab) {
   const float em = ImGui::GetFontSize();
-  ImGui::Spacing();
-  ImGui::Separator();
-  ImGui::PushFont(ctx.fonts.heading);
-  ImGui::TextUnformatted("Temperature: the same saturation by hand");
-  ImGui::PopFont();
-  explanation("Multiplying every score by a factor τ (τ = 1/temperature) is what a larger d_k does to unscaled "
-              "scores. On the fixed row s = [1, 2, 3, 4], τ = 1 gives a soft row; τ = 10 gives a one-hot row whose "
-              "smallest weight is about 1e−13.");
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("multiplier τ");
   ImGui::SameLine();
@@ -295,45 +313,67 @@ void drawTemperature(StepContext& ctx, const LabView& view) {
   if (ImGui::SliderScalar("##lab-temperature", ImGuiDataType_Double, &t, &lo, &hi, "×%.4g",
                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
     lab.temperature = std::clamp(t, lo, hi);
-  mathHelp("p = softmax(τ·s). τ → 0: uniform (every weight 1/4). τ → ∞: one-hot on the largest score. "
-           "Dividing by √d_k is choosing τ = 1/√d_k.");
+  helpMarker("p = softmax(τ·s). τ → 0: uniform (every weight 1/4). τ → ∞: one-hot on the largest score. "
+             "Dividing by √d_k is choosing τ = 1/√d_k.");
+}
 
+// A weight in [0, 1] as a horizontal bar `width` px long, one text line high (a table cell).
+void weightBarCell(double weight, float width) {
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetTextLineHeight();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + width, p.y + h - 2), IM_COL32(235, 238, 244, 255));
+  const float bar = static_cast<float>(std::clamp(weight, 0.0, 1.0)) * width;
+  if (bar > 0.5f) dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + bar, p.y + h - 2), kTemperatureColor);
+  ImGui::Dummy(ImVec2(width, h));
+}
+
+// key | s | τ·s | p (8 digits) | bar, one line per key of the fixed row.
+void drawTemperatureTable(StepContext& ctx, const LabView& view) {
+  const float barWidth = 16.0f * ImGui::GetFontSize();
   const LabRow& row = view.temperature;
-  if (ImGui::BeginTable("lab-temperature-table", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
-                                                         ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("key");
-    ImGui::TableSetupColumn("score s");
-    ImGui::TableSetupColumn("τ·s");
-    ImGui::TableSetupColumn("weight p (8 digits)");
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 16.0f * em);
-    ImGui::TableHeadersRow();
-    for (size_t j = 0; j < row.weights.size(); ++j) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::Text("k%d", static_cast<int>(j) + 1);
-      ImGui::PushFont(ctx.fonts.mono);
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(fmt(view.temperatureScores[j], 6).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(fmt(row.scores[j], 6).c_str());
-      ImGui::TableNextColumn();
-      char buf[40];
-      std::snprintf(buf, sizeof buf, "%.8g", row.weights[j]);
-      ImGui::TextUnformatted(replaceMinus(buf).c_str());
-      ImGui::PopFont();
-      ImGui::TableNextColumn();
-      const ImVec2 p = ImGui::GetCursorScreenPos();
-      const float h = ImGui::GetTextLineHeight();
-      const float w = 16.0f * em;
-      ImDrawList* dl = ImGui::GetWindowDrawList();
-      dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + w, p.y + h - 2), IM_COL32(235, 238, 244, 255));
-      const float bar = static_cast<float>(std::clamp(row.weights[j], 0.0, 1.0)) * w;
-      if (bar > 0.5f) dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + bar, p.y + h - 2), kTemperatureColor);
-      ImGui::Dummy(ImVec2(w, h));
-    }
-    ImGui::EndTable();
+  if (!ImGui::BeginTable("lab-temperature-table", 5,
+                         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit))
+    return;
+  ImGui::TableSetupColumn("key");
+  ImGui::TableSetupColumn("score s");
+  ImGui::TableSetupColumn("τ·s");
+  ImGui::TableSetupColumn("weight p (8 digits)");
+  ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, barWidth);
+  ImGui::TableHeadersRow();
+  for (size_t j = 0; j < row.weights.size(); ++j) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("k%d", static_cast<int>(j) + 1);
+    ImGui::PushFont(ctx.fonts.mono);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(fmt(view.temperatureScores[j], 6).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(fmt(row.scores[j], 6).c_str());
+    ImGui::TableNextColumn();
+    char weight[40];
+    std::snprintf(weight, sizeof weight, "%.8g", row.weights[j]);
+    ImGui::TextUnformatted(replaceMinus(weight).c_str());
+    ImGui::PopFont();
+    ImGui::TableNextColumn();
+    weightBarCell(row.weights[j], barWidth);
   }
-  const attn::RowSaturation& s = row.saturation;
+  ImGui::EndTable();
+}
+
+// The temperature section on [1, 2, 3, 4]: the same saturation by hand.
+void drawTemperature(StepContext& ctx, const LabView& view) {
+  ImGui::Spacing();
+  ImGui::Separator();
+  ImGui::PushFont(ctx.fonts.heading);
+  ImGui::TextUnformatted("Temperature: the same saturation by hand");
+  ImGui::PopFont();
+  explanation("Multiplying every score by a factor τ (τ = 1/temperature) is what a larger d_k does to unscaled "
+              "scores. On the fixed row s = [1, 2, 3, 4], τ = 1 gives a soft row; τ = 10 gives a one-hot row whose "
+              "smallest weight is about 1e−13.");
+  drawTemperatureControls(ctx.state.lab);
+  drawTemperatureTable(ctx, view);
+  const attn::RowSaturation& s = view.temperature.saturation;
   ImGui::Text("entropy H = %s nats (uniform: log 4 = 1.386)   max weight = %s   ‖J‖ = %s",
               fmtFixed(s.entropy, 4).c_str(), fmt(s.maxWeight, 8).c_str(), fmt(s.jacobianNorm, 4).c_str());
 }

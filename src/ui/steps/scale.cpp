@@ -9,6 +9,7 @@
 namespace ui {
 
 namespace {
+
 double spread(const attn::Matrix& m) {  // standard deviation of the finite entries
   double sum = 0, sq = 0;
   int n = 0;
@@ -22,38 +23,34 @@ double spread(const attn::Matrix& m) {  // standard deviation of the finite entr
   const double mean = sum / n;
   return std::sqrt(std::max(sq / n - mean * mean, 0.0));
 }
+
+// How the factor was chosen, with its value.
+std::string scaleFormula(const attn::Trace& t, const attn::HeadTrace& h) {
+  const int dK = static_cast<int>(h.Q.cols());
+  switch (t.config.scaleKind) {
+    case attn::ScaleKind::InvSqrtDk:
+      return "S_scaled = S / √d_k = S / √" + std::to_string(dK) + " = S × " + num(t.scale, 6) + " : " + shape(h.S) +
+             " → " + shape(h.S_scaled);
+    case attn::ScaleKind::None:
+      return "Scaling is off: S_scaled = S. Try a large d_k and watch the softmax saturate.";
+    case attn::ScaleKind::Custom:
+      return "S_scaled = S × " + num(t.scale, 6) + " (custom factor; 1/√d_k would be " + num(1.0 / std::sqrt(dK), 6) +
+             ")";
+  }
+  return "";
+}
+
 }  // namespace
 
 void drawScaleStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
-  explanation(stepExplanation("scale"));
-  headPicker(ctx);
-  const attn::HeadTrace& h = t.heads[ctx.state.head];
-  const int dK = static_cast<int>(h.Q.cols()), L = static_cast<int>(h.S.cols());
-  const RowFit fit = fitRow({L, L}, 6.0f);
-  GridSpec s = scoresGrid(ctx, "S", h.S, ctx.state.head);
-  s.caption = "S";
-  fit.apply(s, 0);
-  GridSpec ss = scoresGrid(ctx, "S_scaled", h.S_scaled, ctx.state.head);
-  ss.caption = "S_scaled";
-  fit.apply(ss, 1);
-  const float height = gridSize(s, ctx.fonts).y;
-  drawGrid(s, ctx.grids);
-  std::string op = "× " + num(t.scale, 4);
-  operatorText(op.c_str(), height);
-  drawGrid(ss, ctx.grids);
-  switch (t.config.scaleKind) {
-    case attn::ScaleKind::InvSqrtDk:
-      formulaLine("S_scaled = S / √d_k = S / √" + std::to_string(dK) + " = S × " + num(t.scale, 6) + " : " + shape(h.S) +
-                  " → " + shape(h.S_scaled));
-      break;
-    case attn::ScaleKind::None:
-      formulaLine("Scaling is off: S_scaled = S. Try a large d_k and watch the softmax saturate.");
-      break;
-    case attn::ScaleKind::Custom:
-      formulaLine("S_scaled = S × " + num(t.scale, 6) + " (custom factor; 1/√d_k would be " + num(1.0 / std::sqrt(dK), 6) + ")");
-      break;
-  }
+  const attn::HeadTrace& h = explainAndPickHead(ctx, "scale");
+  const int head = ctx.state.head;
+  const double dK = static_cast<double>(h.Q.cols());
+  // S_scaled = S × scale : (L_q,L_kv) -> (L_q,L_kv). Two grids and a wide operator: more room kept on the right.
+  drawEquation(ctx,
+               {scoresGrid(ctx, "S", h.S, head), "× " + num(t.scale, 4), scoresGrid(ctx, "S_scaled", h.S_scaled, head)},
+               scaleFormula(t, h), 6.0f);
   noteLine("Spread (standard deviation) of the scores: before " + num(spread(h.S), 3) + ", after " +
            num(spread(h.S_scaled), 3) + ".  For N(0,1) entries theory says √d_k = " + num(std::sqrt(dK), 3) +
            " before and 1 after.");

@@ -9,44 +9,36 @@
 
 namespace ui {
 
+namespace {
+
+// q and the keys as arrows (d_k <= 3): the focus query, or the hovered/pinned cell's query and key.
+void drawScoreVectors(StepContext& ctx) {
+  const CellRef& active = ctx.state.activeCell();
+  const bool onScores = active.matrix == "S" && active.head == ctx.state.head;
+  const int query = onScores ? active.row : ctx.state.config().focus;
+  const int key = onScores ? active.col : -1;
+  const float size = std::min(ImGui::GetContentRegionAvail().x, 22.0f * ImGui::GetFontSize());
+  drawVectorView(ctx.trace, ctx.state.head, query, key, size, ctx.fonts);
+}
+
+}  // namespace
+
 void drawScoreStep(StepContext& ctx) {
-  const attn::Trace& t = ctx.trace;
-  explanation(stepExplanation("score"));
-  headPicker(ctx);
-  const attn::HeadTrace& h = t.heads[ctx.state.head];
-  const int dK = static_cast<int>(h.Q.cols()), Lkv = static_cast<int>(h.K.rows());
-  const RowFit fit = fitRow({dK, Lkv, Lkv}, 4.0f);
-  GridSpec q = tokenRowsGrid(ctx, "Q", h.Q, true, ctx.state.head);
-  q.caption = "Q";
-  fit.apply(q, 0);
+  const attn::HeadTrace& h = explainAndPickHead(ctx, "score");
+  const int head = ctx.state.head;
+  GridSpec q = tokenRowsGrid(ctx, "Q", h.Q, true, head);
   q.showLegend = false;
-  GridSpec kt;
-  kt.name = "K";
-  kt.head = ctx.state.head;
-  kt.values = &h.K;
+  GridSpec kt = indexGrid("K", h.K, head);  // drawn transposed: (L_kv,d_k) shown as (d_k,L_kv)
   kt.transposed = true;
   kt.caption = "Kᵀ";
-  kt.colLabels = tokenLabels(t.tokens);
-  fit.apply(kt, 1);
+  kt.colLabels = tokenLabels(ctx.trace.tokens);
   kt.showLegend = false;
-  GridSpec s = scoresGrid(ctx, "S", h.S, ctx.state.head);
-  s.caption = "S";
-  fit.apply(s, 2);
-  const float height = std::max(gridSize(q, ctx.fonts).y, gridSize(kt, ctx.fonts).y);
-  drawGrid(q, ctx.grids);
-  operatorText("·", height);
-  drawGrid(kt, ctx.grids);
-  operatorText("=", height);
-  drawGrid(s, ctx.grids);
-  formulaLine("S = Q·Kᵀ : " + shape(h.Q) + "·(" + std::to_string(dK) + "×" + std::to_string(Lkv) + ") → " + shape(h.S));
-  if (dK <= 3) {
+  // S = Q·Kᵀ : (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv)
+  drawEquation(ctx, {q, "·", kt, "=", scoresGrid(ctx, "S", h.S, head)},
+               "S = Q·Kᵀ : " + shape(h.Q) + "·" + shape(h.K.cols(), h.K.rows()) + " → " + shape(h.S));
+  if (h.Q.cols() <= 3) {
     ImGui::Spacing();
-    int key = -1;
-    const CellRef& a = ctx.state.activeCell();
-    if (a.matrix == "S" && a.head == ctx.state.head) key = a.col;
-    const int focus = a.matrix == "S" && a.head == ctx.state.head ? a.row : ctx.state.config.focus;
-    const float size = std::min(ImGui::GetContentRegionAvail().x, 22.0f * ImGui::GetFontSize());
-    drawVectorView(t, ctx.state.head, focus, key, size, ctx.fonts);
+    drawScoreVectors(ctx);
   } else {
     noteLine("(With d_k ≤ 3 the q and k vectors are drawn here as arrows.)");
   }

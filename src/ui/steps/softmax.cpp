@@ -9,85 +9,100 @@
 
 namespace ui {
 
-void drawSoftmaxStep(StepContext& ctx) {
-  const attn::Trace& t = ctx.trace;
-  explanation(stepExplanation("softmax"));
-  headPicker(ctx);
-  const attn::HeadTrace& h = t.heads[ctx.state.head];
-  const int L = static_cast<int>(h.A.cols());
-  const RowFit fit = fitRow({L, L}, 6.0f);
-  GridSpec sm = scoresGrid(ctx, "S_masked", h.S_masked, ctx.state.head);
-  sm.caption = "S_masked";
-  fit.apply(sm, 0);
-  GridSpec a = weightsGrid(ctx, "A", h.A, ctx.state.head);
-  a.caption = "A = softmax(S_masked)";
-  fit.apply(a, 1);
-  const float height = gridSize(sm, ctx.fonts).y;
-  drawGrid(sm, ctx.grids);
-  operatorText("→", height);
-  drawGrid(a, ctx.grids);
-  formulaLine("A[i, :] = softmax(S_masked[i, :]) = e^(s − max) / Σ e^(s − max) : " + shape(h.S_masked) + " → " +
-              shape(h.A) + ", every row sums to 1");
+namespace {
 
-  const int focus = ctx.state.config.focus;
-  std::vector<double> row(L);
-  for (int j = 0; j < L; ++j) row[j] = h.A(focus, j);
+bool saturated(const attn::RowSaturation& r) { return !r.fullyMasked && r.maxWeight > kSaturatedMaxWeight; }
+
+// The focus query's weights as bars, one per key.
+void drawFocusWeights(StepContext& ctx, const attn::HeadTrace& h) {
+  const attn::Trace& t = ctx.trace;
+  const int focus = ctx.state.config().focus;
+  std::vector<double> row(h.A.cols());
+  for (int j = 0; j < static_cast<int>(row.size()); ++j) row[j] = h.A(focus, j);
   ImGui::Spacing();
   ImGui::Text("Weights of \"%s\" (the focus token):", tokenLabel(t.queryTokens, focus).c_str());
-  drawWeightBars(tokenLabels(t.tokens), row, std::min(ImGui::GetContentRegionAvail().x, 34.0f * ImGui::GetFontSize()), ctx.fonts);
+  drawWeightBars(tokenLabels(t.tokens), row, std::min(ImGui::GetContentRegionAvail().x, 34.0f * ImGui::GetFontSize()),
+                 ctx.fonts);
+}
 
-  // Saturation of every row.
-  ImGui::Spacing();
-  int saturated = 0;
-  for (const auto& r : h.rows) saturated += !r.fullyMasked && r.maxWeight > 0.99;
-  if (ImGui::BeginTable("saturation", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit |
-                                             ImGuiTableFlags_ScrollY,
-                        ImVec2(0, std::min(12.0f, L + 1.5f) * ImGui::GetTextLineHeightWithSpacing()))) {
-    ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("query");
-    ImGui::TableSetupColumn("entropy H");
-    ImGui::TableSetupColumn("max weight");
-    ImGui::TableSetupColumn("exp(H) keys");
-    ImGui::TableSetupColumn("‖J‖ (gradient)");
-    ImGui::TableSetupColumn("");
-    ImGui::TableHeadersRow();
-    for (int i = 0; i < static_cast<int>(h.rows.size()); ++i) {
-      const attn::RowSaturation& r = h.rows[i];
-      ImGui::TableNextRow();
-      if (i == focus) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 236, 210, 255));
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(tokenLabel(t.queryTokens, i).c_str());
-      ImGui::PushFont(ctx.fonts.mono);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.4f", r.entropy);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.4f", r.maxWeight);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2f", r.effectiveTokens);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.4f", r.jacobianNorm);
-      ImGui::PopFont();
-      ImGui::TableNextColumn();
-      if (r.fullyMasked)
-        ImGui::TextDisabled("fully masked");
-      else if (r.maxWeight > 0.99)
-        ImGui::TextColored(ImVec4(0.75f, 0.25f, 0.0f, 1.0f), "saturated");
-    }
-    ImGui::EndTable();
+// One line per query: entropy H, max weight, exp(H) keys in use, ‖J‖, and "saturated" / "fully masked".
+void drawSaturationTable(StepContext& ctx, const attn::HeadTrace& h) {
+  const int L = static_cast<int>(h.A.cols());
+  const int focus = ctx.state.config().focus;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  const float height = std::min(12.0f, L + 1.5f) * ImGui::GetTextLineHeightWithSpacing();  // scrolls past 12 rows
+  if (!ImGui::BeginTable("saturation", 6, flags, ImVec2(0, height))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("query");
+  ImGui::TableSetupColumn("entropy H");
+  ImGui::TableSetupColumn("max weight");
+  ImGui::TableSetupColumn("exp(H) keys");
+  ImGui::TableSetupColumn("‖J‖ (gradient)");
+  ImGui::TableSetupColumn("");
+  ImGui::TableHeadersRow();
+  for (int i = 0; i < static_cast<int>(h.rows.size()); ++i) {
+    const attn::RowSaturation& r = h.rows[i];
+    ImGui::TableNextRow();
+    if (i == focus) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 236, 210, 255));
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(tokenLabel(ctx.trace.queryTokens, i).c_str());
+    ImGui::PushFont(ctx.fonts.mono);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4f", r.entropy);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4f", r.maxWeight);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2f", r.effectiveTokens);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4f", r.jacobianNorm);
+    ImGui::PopFont();
+    ImGui::TableNextColumn();
+    if (r.fullyMasked)
+      ImGui::TextDisabled("fully masked");
+    else if (saturated(r))
+      ImGui::TextColored(ImVec4(0.75f, 0.25f, 0.0f, 1.0f), "saturated");
   }
+  ImGui::EndTable();
+}
+
+// How many rows saturate, and the likely reason (no scaling at a large d_k, or a custom scale above 1/√d_k).
+void drawSaturationWarning(StepContext& ctx, const attn::HeadTrace& h) {
+  const attn::Trace& t = ctx.trace;
+  int count = 0;
+  for (const auto& r : h.rows) count += saturated(r);
+  if (count == 0) return;
+  const int dK = static_cast<int>(h.Q.cols());
+  std::string why = std::to_string(count) + " of " + std::to_string(h.rows.size()) +
+                    " rows are saturated (max weight > " + num(kSaturatedMaxWeight, 2) +
+                    "): they copy one value and pass almost no gradient.";
+  if (t.config.scaleKind == attn::ScaleKind::None && dK >= 16)
+    why += " Scaling is off and d_k = " + std::to_string(dK) + ": the scores have spread ≈ √d_k = " +
+           num(std::sqrt(dK), 3) + " instead of 1, so e^s separates them by huge factors. Turn 1/√d_k back on.";
+  else if (t.config.scaleKind == attn::ScaleKind::Custom && t.scale > 1.0 / std::sqrt(dK))
+    why += " The custom scale is larger than 1/√d_k, which sharpens every row (a low temperature).";
+  noteLine(why, true);
+}
+
+}  // namespace
+
+void drawSoftmaxStep(StepContext& ctx) {
+  const attn::HeadTrace& h = explainAndPickHead(ctx, "softmax");
+  const int head = ctx.state.head;
+  GridSpec weights = weightsGrid(ctx, "A", h.A, head);
+  weights.caption = "A = softmax(S_masked)";
+  // A[i, :] = softmax(S_masked[i, :]) : (L_q,L_kv) -> (L_q,L_kv). Two grids: more room kept on the right.
+  drawEquation(ctx, {scoresGrid(ctx, "S_masked", h.S_masked, head), "→", weights},
+               "A[i, :] = softmax(S_masked[i, :]) = e^(s − max) / Σ e^(s − max) : " + shape(h.S_masked) + " → " +
+                   shape(h.A) + ", every row sums to 1",
+               6.0f);
+  drawFocusWeights(ctx, h);
+  ImGui::Spacing();
+  drawSaturationTable(ctx, h);
+  const int L = static_cast<int>(h.A.cols());
   noteLine("Uniform over " + std::to_string(L) + " keys would be H = log " + std::to_string(L) + " = " +
            num(std::log(static_cast<double>(L)), 4) + "; one-hot is H = 0 and ‖J‖ = 0.");
-  const int dK = static_cast<int>(h.Q.cols());
-  if (saturated > 0) {
-    std::string why = std::to_string(saturated) + " of " + std::to_string(h.rows.size()) +
-                      " rows are saturated (max weight > 0.99): they copy one value and pass almost no gradient.";
-    if (t.config.scaleKind == attn::ScaleKind::None && dK >= 16)
-      why += " Scaling is off and d_k = " + std::to_string(dK) + ": the scores have spread ≈ √d_k = " +
-             num(std::sqrt(dK), 3) + " instead of 1, so e^s separates them by huge factors. Turn 1/√d_k back on.";
-    else if (t.config.scaleKind == attn::ScaleKind::Custom && t.scale > 1.0 / std::sqrt(dK))
-      why += " The custom scale is larger than 1/√d_k, which sharpens every row (a low temperature).";
-    noteLine(why, true);
-  }
+  drawSaturationWarning(ctx, h);
 }
 
 }  // namespace ui

@@ -29,6 +29,9 @@ struct StepInfo {
 const std::vector<StepInfo>& steps();
 int stepIndexOf(const std::string& id);  // -1 if unknown
 const char* stepExplanation(const std::string& id);  // "" if unknown
+// The ten steps of the computation come first (play mode walks them), then the side views.
+inline int lastComputationStep() { return stepIndexOf("combine"); }
+inline int firstSideView() { return lastComputationStep() + 1; }
 
 // Step draw functions (one file each).
 void drawTokenizeStep(StepContext&);

@@ -30,6 +30,18 @@ void noteLine(const std::string& text, bool warning) {
   ImGui::PopStyleColor();
 }
 
+void helpMarker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
 void headPicker(StepContext& ctx) {
   const int heads = static_cast<int>(ctx.trace.heads.size());
   if (heads <= 1) return;
@@ -42,18 +54,19 @@ void headPicker(StepContext& ctx) {
   }
 }
 
-void operatorText(const char* op, float gridHeight) {
-  ImGui::SameLine();
-  const float y = ImGui::GetCursorPosY();
-  ImGui::SetCursorPosY(y + std::max(0.0f, gridHeight * 0.5f - ImGui::GetTextLineHeight() * 0.5f));
-  ImGui::TextUnformatted(op);
-  ImGui::SameLine();
-  ImGui::SetCursorPosY(y);
+const attn::HeadTrace& shownHead(StepContext& ctx) { return ctx.trace.heads[ctx.state.head]; }
+
+const attn::HeadTrace& explainAndPickHead(StepContext& ctx, const char* stepId) {
+  explanation(stepExplanation(stepId));
+  headPicker(ctx);
+  return shownHead(ctx);
 }
 
-std::string shape(const attn::Matrix& m) {
-  return "(" + std::to_string(m.rows()) + "×" + std::to_string(m.cols()) + ")";
+std::string shape(Eigen::Index rows, Eigen::Index cols) {
+  return "(" + std::to_string(rows) + "×" + std::to_string(cols) + ")";
 }
+
+std::string shape(const attn::Matrix& m) { return shape(m.rows(), m.cols()); }
 
 static std::vector<std::string> indexLabels(int n) {
   std::vector<std::string> out;
@@ -61,14 +74,20 @@ static std::vector<std::string> indexLabels(int n) {
   return out;
 }
 
-GridSpec tokenRowsGrid(StepContext& ctx, const std::string& name, const attn::Matrix& m, bool queries, int head) {
+GridSpec indexGrid(const std::string& name, const attn::Matrix& m, int head) {
   GridSpec g;
   g.name = name;
+  g.caption = name;
   g.head = head;
   g.values = &m;
+  return g;
+}
+
+GridSpec tokenRowsGrid(StepContext& ctx, const std::string& name, const attn::Matrix& m, bool queries, int head) {
+  GridSpec g = indexGrid(name, m, head);
   g.rowLabels = tokenLabels(queries ? ctx.trace.queryTokens : ctx.trace.tokens);
   g.colLabels = indexLabels(static_cast<int>(m.cols()));
-  if (queries || !ctx.trace.config.cross) g.focusRow = ctx.state.config.focus;
+  if (queries || !ctx.trace.config.cross) g.focusRow = ctx.state.config().focus;
   return g;
 }
 
@@ -85,18 +104,13 @@ GridSpec weightsGrid(StepContext& ctx, const std::string& name, const attn::Matr
   return g;
 }
 
-float shareWidth(int count) {
-  const float em = ImGui::GetFontSize();
-  return std::max((ImGui::GetContentRegionAvail().x - (count - 1) * 2.5f * em) / count, 4.0f * em);
-}
-
-RowFit fitRow(std::initializer_list<int> columnCounts, float extraEm) {
+RowFit fitRow(const std::vector<int>& columnCounts, float marginEm) {
   const float em = ImGui::GetFontSize();
   const int n = static_cast<int>(columnCounts.size());
   int total = 0;
   for (int c : columnCounts) total += std::max(c, 1);
   // Overhead per grid: its row labels (~5 em) and the operator after it (~2 em).
-  const float avail = std::max(ImGui::GetContentRegionAvail().x - n * 7.0f * em + 2.0f * em - extraEm * em, 4.0f * em);
+  const float avail = std::max(ImGui::GetContentRegionAvail().x - n * 7.0f * em + 2.0f * em - marginEm * em, 4.0f * em);
   const float uniform = avail / total;
   RowFit fit;
   for (int c : columnCounts) {
@@ -117,6 +131,53 @@ void RowFit::apply(GridSpec& spec, int index) const {
     const float em = ImGui::GetFontSize();
     spec.cellHeight = std::clamp(24.0f * em / std::max(rows, 1), 0.2f, 1.45f * em);
   }
+}
+
+namespace {
+
+// An operator between two grids, its text vertically centred on grids `gridHeight` tall. Only its width is laid out
+// (on the row's top line, so the next grid starts level with the previous one): a text item placed lower would
+// stretch the row's height by its offset and could add a needless scrollbar.
+void operatorText(const std::string& op, float gridHeight) {
+  ImGui::SameLine();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const ImVec2 size = ImGui::CalcTextSize(op.c_str());
+  const float offset = std::max(0.0f, gridHeight * 0.5f - ImGui::GetTextLineHeight() * 0.5f);
+  ImGui::GetWindowDrawList()->AddText(ImVec2(at.x, at.y + offset), ImGui::GetColorU32(ImGuiCol_Text), op.c_str());
+  ImGui::Dummy(size);
+  ImGui::SameLine();
+}
+
+int displayedColumns(const GridSpec& g) {
+  return static_cast<int>(g.transposed ? g.values->rows() : g.values->cols());
+}
+
+}  // namespace
+
+void drawEquation(StepContext& ctx, std::initializer_list<EquationTerm> terms, const std::string& formula,
+                  float marginEm) {
+  // 1. Size the cells: every grid of the row shares the width.
+  std::vector<GridSpec> grids;
+  std::vector<int> columns;
+  for (const EquationTerm& term : terms)
+    if (term.grid) {
+      grids.push_back(*term.grid);
+      columns.push_back(displayedColumns(*term.grid));
+    }
+  const RowFit fit = fitRow(columns, marginEm);
+  for (int i = 0; i < static_cast<int>(grids.size()); ++i) fit.apply(grids[i], i);
+  // 2. Grids and operators. The operators are centred on the first grid: in A·B = C (and A + B = C) the result has
+  //    A's rows, so they sit level with the rows of both, however tall B is.
+  const float firstHeight = grids.empty() ? 0.0f : gridSize(grids.front(), ctx.fonts).y;
+  int next = 0;
+  for (const EquationTerm& term : terms) {
+    if (term.grid)
+      drawGrid(grids[next++], ctx.grids);
+    else
+      operatorText(term.op, firstHeight);
+  }
+  // 3. The formula with the shapes.
+  if (!formula.empty()) formulaLine(formula);
 }
 
 }  // namespace ui

@@ -53,11 +53,11 @@ void drawTokenizeStep(StepContext& ctx) {
   formulaLine(std::string(word ? "word-level" : "character-level") + ": \"" + t.config.text + "\" → " +
               std::to_string(t.tokens.size()) + " tokens");
   ImGui::Spacing();
-  tokenChips(ctx, t.tokens, t.config.cross ? -1 : ctx.state.config.focus);
+  tokenChips(ctx, t.tokens, t.config.cross ? -1 : ctx.state.config().focus);
   if (word && !t.config.keepPunctuation) noteLine("Punctuation is dropped here, as in the original example.");
   if (t.config.cross) {
     formulaLine("queries: \"" + t.config.queryText + "\" → " + std::to_string(t.queryTokens.size()) + " tokens");
-    tokenChips(ctx, t.queryTokens, ctx.state.config.focus);
+    tokenChips(ctx, t.queryTokens, ctx.state.config().focus);
   }
   int specials = 0, maxId = 0;
   for (const auto& tok : t.tokens) {

@@ -1,5 +1,6 @@
 // Step 9: O = A·V. Each output row is a mix of the value rows, weighted by that query's softmax row.
 #include <algorithm>
+#include <numeric>
 
 #include "imgui.h"
 #include "ui/explain.h"
@@ -7,35 +8,13 @@
 
 namespace ui {
 
-void drawWeightedSumStep(StepContext& ctx) {
-  const attn::Trace& t = ctx.trace;
-  explanation(stepExplanation("weighted-sum"));
-  headPicker(ctx);
-  const attn::HeadTrace& h = t.heads[ctx.state.head];
-  const int L = static_cast<int>(h.A.cols()), dV = static_cast<int>(h.V.cols());
-  const RowFit fit = fitRow({L, dV, dV}, 4.0f);
-  GridSpec a = weightsGrid(ctx, "A", h.A, ctx.state.head);
-  a.caption = "A";
-  fit.apply(a, 0);
-  GridSpec v = tokenRowsGrid(ctx, "V", h.V, false, ctx.state.head);
-  v.caption = "V";
-  fit.apply(v, 1);
-  v.focusRow = -1;
-  GridSpec o = tokenRowsGrid(ctx, "O", h.O, true, ctx.state.head);
-  o.caption = "O";
-  fit.apply(o, 2);
-  const float height = std::max(gridSize(a, ctx.fonts).y, gridSize(v, ctx.fonts).y);
-  drawGrid(a, ctx.grids);
-  operatorText("·", height);
-  drawGrid(v, ctx.grids);
-  operatorText("=", height);
-  drawGrid(o, ctx.grids);
-  formulaLine("O = A·V : " + shape(h.A) + "·" + shape(h.V) + " → " + shape(h.O));
+namespace {
 
-  // The focus row spelled out, largest weights first.
-  const int focus = ctx.state.config.focus;
+// The focus row spelled out, largest weights first: "o_quick = 0.31·v_fox + 0.22·v_The + …".
+std::string focusMix(const attn::Trace& t, const attn::HeadTrace& h, int focus) {
+  const int L = static_cast<int>(h.A.cols());
   std::vector<int> order(L);
-  for (int j = 0; j < L; ++j) order[j] = j;
+  std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int x, int y) { return h.A(focus, x) > h.A(focus, y); });
   std::string mix = "o_" + tokenLabel(t.queryTokens, focus) + " = ";
   const int shown = std::min(L, 5);
@@ -44,8 +23,21 @@ void drawWeightedSumStep(StepContext& ctx) {
     mix += (k ? " + " : "") + num(h.A(focus, j), 3) + "·v_" + tokenLabel(t.tokens, j);
   }
   if (L > shown) mix += " + … (" + std::to_string(L - shown) + " more)";
+  return mix;
+}
+
+}  // namespace
+
+void drawWeightedSumStep(StepContext& ctx) {
+  const attn::HeadTrace& h = explainAndPickHead(ctx, "weighted-sum");
+  const int head = ctx.state.head;
+  GridSpec v = tokenRowsGrid(ctx, "V", h.V, false, head);
+  v.focusRow = -1;  // V's rows are keys: every one of them flows into the focus row
+  // O = A·V : (L_q,L_kv)·(L_kv,d_v) -> (L_q,d_v)
+  drawEquation(ctx, {weightsGrid(ctx, "A", h.A, head), "·", v, "=", tokenRowsGrid(ctx, "O", h.O, true, head)},
+               "O = A·V : " + shape(h.A) + "·" + shape(h.V) + " → " + shape(h.O));
   ImGui::Spacing();
-  noteLine(mix);
+  noteLine(focusMix(ctx.trace, h, ctx.state.config().focus));
 }
 
 }  // namespace ui

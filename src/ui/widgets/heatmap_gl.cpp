@@ -1,6 +1,7 @@
-// GPU heatmap implementation: shader program, texture cache, and the ImDrawList callback that swaps ImGui's
-// program for ours for exactly one quad. ImGui's OpenGL3 backend binds the texture of each draw command and then
-// draws with whatever program is current; ImDrawCallback_ResetRenderState restores its own state afterwards.
+// GPU heatmap implementation: shader program, texture cache (both in a HeatmapCache that AppState owns), and the
+// ImDrawList callback that swaps ImGui's program for ours for exactly one quad. ImGui's OpenGL3 backend binds the
+// texture of each draw command and then draws with whatever program is current; ImDrawCallback_ResetRenderState
+// restores its own state afterwards.
 #include "ui/widgets/heatmap_gl.h"
 
 #include <algorithm>
@@ -8,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <unordered_map>
+#include <type_traits>
 #include <vector>
 
 #include "ui/gl.h"
@@ -21,33 +22,12 @@ namespace ui {
 
 namespace {
 
-int g_uploads = 0;
-bool g_gpuEnabled = true;
+bool g_gpuEnabled = true;  // setHeatmapGpuEnabled: is there a GL context (a setting, not state)
 
 #ifndef ATTN_UI_NO_GL
-struct Program {
-  GLuint id = 0;
-  GLint projection = -1, values = -1, size = -1, range = -1, stops = -1;
-  bool failed = false;
-};
-Program g_program;
-
-struct CachedTexture {
-  GLuint id = 0;
-  int version = -1;
-  bool transposed = false;
-  int rows = 0, cols = 0;
-};
-std::unordered_map<std::string, CachedTexture> g_textures;
-
-// Uniforms for one heatmap quad, read by the draw callback (lives until the frame is rendered).
-struct QuadUniforms {
-  int cols, rows;
-  float lo, hi;
-  ColorScale scale;
-};
-std::vector<QuadUniforms> g_quads;  // indexed through the callback's UserCallbackData
-int g_quadFrame = -1;
+static_assert(std::is_same<GLuint, unsigned int>::value, "HeatmapCache stores GL names as unsigned int");
+using Program = HeatmapCache::Program;
+using CachedTexture = HeatmapCache::Texture;
 
 GLuint compile(GLenum type, const char* body) {
   const char* sources[2] = {ATTN_GLSL_VERSION, body};
@@ -66,37 +46,38 @@ GLuint compile(GLenum type, const char* body) {
   return shader;
 }
 
-bool ensureProgram() {
-  if (g_program.id || g_program.failed) return g_program.id != 0;
+bool ensureProgram(Program& program) {
+  if (program.id || program.failed) return program.id != 0;
   GLuint vs = compile(GL_VERTEX_SHADER, kShader_heatmap_vert);
   GLuint fs = compile(GL_FRAGMENT_SHADER, kShader_heatmap_frag);
   if (!vs || !fs) {
-    g_program.failed = true;
+    program.failed = true;
     return false;
   }
-  GLuint program = glCreateProgram();
-  glAttachShader(program, vs);
-  glAttachShader(program, fs);
-  glLinkProgram(program);
+  const GLuint id = glCreateProgram();
+  glAttachShader(id, vs);
+  glAttachShader(id, fs);
+  glLinkProgram(id);
   glDeleteShader(vs);
   glDeleteShader(fs);
   GLint ok = 0;
-  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  glGetProgramiv(id, GL_LINK_STATUS, &ok);
   if (!ok) {
     std::fprintf(stderr, "attnlab: heatmap program failed to link\n");
-    glDeleteProgram(program);
-    g_program.failed = true;
+    glDeleteProgram(id);
+    program.failed = true;
     return false;
   }
-  g_program.id = program;
-  g_program.projection = glGetUniformLocation(program, "u_projection");
-  g_program.values = glGetUniformLocation(program, "u_values");
-  g_program.size = glGetUniformLocation(program, "u_size");
-  g_program.range = glGetUniformLocation(program, "u_range");
-  g_program.stops = glGetUniformLocation(program, "u_stops");
+  program.id = id;
+  program.projection = glGetUniformLocation(id, "u_projection");
+  program.values = glGetUniformLocation(id, "u_values");
+  program.size = glGetUniformLocation(id, "u_size");
+  program.range = glGetUniformLocation(id, "u_range");
+  program.stops = glGetUniformLocation(id, "u_stops");
   return true;
 }
 
+// Texels of `values` (or its transpose) into `tex`, one R32F texel per cell.
 void upload(CachedTexture& tex, const attn::Matrix& values, bool transposed) {
   const int rows = transposed ? static_cast<int>(values.cols()) : static_cast<int>(values.rows());
   const int cols = transposed ? static_cast<int>(values.rows()) : static_cast<int>(values.cols());
@@ -116,24 +97,24 @@ void upload(CachedTexture& tex, const attn::Matrix& values, bool transposed) {
   tex.rows = rows;
   tex.cols = cols;
   tex.transposed = transposed;
-  ++g_uploads;
 }
 
 // Runs inside the backend's render loop, right before our quad's draw command.
 void useHeatmapProgram(const ImDrawList*, const ImDrawCmd* cmd) {
-  const QuadUniforms& q = g_quads[static_cast<size_t>(reinterpret_cast<intptr_t>(cmd->UserCallbackData))];
+  const HeatmapCache::Quad& q = *static_cast<const HeatmapCache::Quad*>(cmd->UserCallbackData);
+  const Program& program = *q.program;
   const ImDrawData* drawData = ImGui::GetDrawData();
   const float L = drawData->DisplayPos.x, R = L + drawData->DisplaySize.x;
   const float T = drawData->DisplayPos.y, B = T + drawData->DisplaySize.y;
   const float projection[16] = {2.0f / (R - L), 0, 0, 0, 0, 2.0f / (T - B), 0, 0, 0, 0, -1, 0,
                                 (R + L) / (L - R), (T + B) / (B - T), 0, 1};
-  glUseProgram(g_program.id);
-  glUniformMatrix4fv(g_program.projection, 1, GL_FALSE, projection);
-  glUniform1i(g_program.values, 0);
-  glUniform2i(g_program.size, q.cols, q.rows);
-  glUniform2f(g_program.range, q.lo, q.hi);
+  glUseProgram(program.id);
+  glUniformMatrix4fv(program.projection, 1, GL_FALSE, projection);
+  glUniform1i(program.values, 0);
+  glUniform2i(program.size, q.cols, q.rows);
+  glUniform2f(program.range, q.lo, q.hi);
   const ColorStops& stops = colorStops(q.scale);
-  glUniform3fv(g_program.stops, 5, &stops[0][0]);
+  glUniform3fv(program.stops, 5, &stops[0][0]);
   // Our attribute locations are fixed in the shader (0,1,2); point them at ImGui's vertex buffer, which the
   // backend has bound for this draw list.
   glEnableVertexAttribArray(0);
@@ -166,28 +147,32 @@ void drawCellsOnCpu(ImDrawList* drawList, const attn::Matrix& values, bool trans
 
 }  // namespace
 
-void drawHeatmap(ImDrawList* drawList, const std::string& cacheKey, int version, const attn::Matrix& values,
-                 bool transposed, ColorScale scale, ColorRange range, ImVec2 p0, ImVec2 p1) {
+void drawHeatmap(HeatmapCache& cache, ImDrawList* drawList, const std::string& cacheKey, int version,
+                 const attn::Matrix& values, bool transposed, ColorScale scale, ColorRange range, ImVec2 p0,
+                 ImVec2 p1) {
   if (values.size() == 0) return;
 #ifndef ATTN_UI_NO_GL
-  if (g_gpuEnabled && ensureProgram()) {
-    CachedTexture& tex = g_textures[cacheKey];
+  if (g_gpuEnabled && ensureProgram(cache.program)) {
+    CachedTexture& tex = cache.textures[cacheKey];
     if (tex.version != version || tex.transposed != transposed || !tex.id) {
       upload(tex, values, transposed);
       tex.version = version;
+      ++cache.uploads;
     }
     const int frame = ImGui::GetFrameCount();
-    if (g_quadFrame != frame) {
-      g_quads.clear();
-      g_quadFrame = frame;
+    if (cache.quadFrame != frame) {  // last frame's quads are rendered by now
+      cache.quads.clear();
+      cache.quadFrame = frame;
     }
-    g_quads.push_back({tex.cols, tex.rows, static_cast<float>(range.lo), static_cast<float>(range.hi), scale});
-    drawList->AddCallback(useHeatmapProgram, reinterpret_cast<void*>(static_cast<intptr_t>(g_quads.size() - 1)));
+    cache.quads.push_back({&cache.program, tex.cols, tex.rows, static_cast<float>(range.lo),
+                           static_cast<float>(range.hi), scale});
+    drawList->AddCallback(useHeatmapProgram, &cache.quads.back());
     drawList->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex.id)), p0, p1);
     drawList->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
     return;
   }
 #endif
+  (void)cache;
   (void)cacheKey;
   (void)version;
   drawCellsOnCpu(drawList, values, transposed, scale, range, p0, p1);
@@ -195,16 +180,17 @@ void drawHeatmap(ImDrawList* drawList, const std::string& cacheKey, int version,
 
 void setHeatmapGpuEnabled(bool enabled) { g_gpuEnabled = enabled; }
 
-void releaseHeatmaps() {
+void releaseHeatmaps(HeatmapCache& cache) {
 #ifndef ATTN_UI_NO_GL
-  for (auto& [key, tex] : g_textures)
+  for (auto& [key, tex] : cache.textures)
     if (tex.id) glDeleteTextures(1, &tex.id);
-  g_textures.clear();
-  if (g_program.id) glDeleteProgram(g_program.id);
-  g_program = Program{};
+  cache.textures.clear();
+  if (cache.program.id) glDeleteProgram(cache.program.id);
+  cache.program = Program{};
+  cache.quads.clear();
+#else
+  cache = HeatmapCache{};
 #endif
 }
-
-int heatmapUploadCount() { return g_uploads; }
 
 }  // namespace ui

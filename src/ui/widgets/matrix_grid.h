@@ -43,9 +43,6 @@ struct GridContext {
 ImVec2 gridSize(const GridSpec& spec, const Fonts& fonts);
 void drawGrid(const GridSpec& spec, GridContext& ctx);
 
-// Cell size that fits `cols` columns (plus a label column) into `width` pixels, between `minPx` and 3.4 em.
-float fitCellWidth(int cols, float width, float minPx = 2.0f);
-
 // Short text for a value in a cell of the given width (px), e.g. "0.54", "-1.2", "−∞".
 std::string formatCell(double v, float cellWidth, int decimals = -1);
 

@@ -268,19 +268,222 @@ AxisMap axisMap(const PlotSpec& spec, bool xAxis) {
   return m;
 }
 
+// Sizes shared by the parts of one plot, all derived from the font size.
+struct PlotMetrics {
+  float em = 0, lineH = 0;
+  float width = 0, height = 0;  // the whole plot, title to x title
+  float thickness = 0;          // line width of the series
+  float markerR = 0;            // marker radius
+  float swatchW = 0;            // legend and readout swatch length
+};
+
+PlotMetrics plotMetrics(const PlotSpec& spec) {
+  PlotMetrics m;
+  m.em = ImGui::GetFontSize();
+  m.lineH = ImGui::GetTextLineHeight();
+  m.width = spec.width > 0 ? spec.width : 24.0f * m.em;
+  m.height = spec.height > 0 ? spec.height : 15.0f * m.em;
+  m.thickness = std::max(1.5f, 0.13f * m.em);
+  m.markerR = 0.27f * m.em;
+  m.swatchW = 1.8f * m.em;
+  return m;
+}
+
+// The plot area on screen and the two axes mapped onto it, with their ticks.
+struct PlotFrame {
+  ImVec2 origin;            // top left of the whole plot
+  ImVec2 areaMin, areaMax;  // the data area
+  AxisMap x, y;
+  std::vector<Tick> xTicks, yTicks;
+};
+
+// 1. The title. Returns the y below it.
+float drawTitle(ImDrawList* dl, const PlotSpec& spec, ImVec2 origin, const PlotMetrics& m) {
+  dl->AddText(origin, kTextColor, spec.title.c_str());
+  return origin.y + m.lineH + 0.2f * m.em;
+}
+
+// 2. The legend: entries (swatch and name) flow left to right, wrapping. Returns the y below it.
+float drawLegend(ImDrawList* dl, const PlotSpec& spec, ImVec2 origin, float y, const PlotMetrics& m) {
+  const float entryGap = 1.0f * m.em;
+  float x = origin.x;
+  for (const PlotSeries& s : spec.series) {
+    const float w = m.swatchW + 0.35f * m.em + ImGui::CalcTextSize(s.name.c_str()).x;
+    if (x > origin.x && x + w > origin.x + m.width) x = origin.x, y += m.lineH + 0.15f * m.em;
+    drawSwatch(dl, s, ImVec2(x, y), m.swatchW, m.lineH, m.thickness, m.markerR);
+    dl->AddText(ImVec2(x + m.swatchW + 0.35f * m.em, y), kMutedText, s.name.c_str());
+    x += w + entryGap;
+  }
+  return y + m.lineH + 0.3f * m.em;
+}
+
+// 3a. Where the data area goes below `top`: the y tick labels decide the left margin, so y is mapped first; the
+// bottom keeps room for the x ticks, their labels and the x title; a row above the area holds the marker's label.
+PlotFrame plotFrame(const PlotSpec& spec, ImVec2 origin, float top, const PlotMetrics& m) {
+  PlotFrame f;
+  f.origin = origin;
+  f.x = axisMap(spec, true);
+  f.y = axisMap(spec, false);
+  const float bottomMargin = 0.35f * m.em + m.lineH + 0.25f * m.em + m.lineH;  // tick, labels, gap, x title
+  f.areaMax = ImVec2(origin.x + m.width - 1.1f * m.em, origin.y + m.height - bottomMargin);
+  f.y.p0 = f.areaMax.y;
+  f.y.p1 = top + (spec.markerLabel.empty() || !std::isfinite(spec.markerX) ? 0.5f * m.lineH : m.lineH + 0.2f * m.em);
+  double step = 0;
+  f.yTicks = makeTicks(f.y, std::max(2, static_cast<int>((f.y.p0 - f.y.p1) / (2.2f * m.em))), &step);
+  float yLabelW = 0;
+  for (const Tick& t : f.yTicks) yLabelW = std::max(yLabelW, ImGui::CalcTextSize(t.label.c_str()).x);
+  f.areaMin = ImVec2(origin.x + m.lineH + 0.4f * m.em + yLabelW + 0.55f * m.em, f.y.p1);
+  f.x.p0 = f.areaMin.x;
+  f.x.p1 = f.areaMax.x;
+  f.xTicks = makeTicks(f.x, std::max(2, static_cast<int>((f.x.p1 - f.x.p0) / (2.0f * m.em))), &step);
+  return f;
+}
+
+// 3b. Horizontal grid lines and y tick labels (minor lines on a log10 axis), every label that fits.
+void drawYAxis(ImDrawList* dl, const PlotFrame& f, const PlotMetrics& m) {
+  if (f.y.scale == AxisScale::Log10)
+    for (double v : logMinorTicks(f.y.lo, f.y.hi, 10.0)) {
+      const float py = f.y.toPixel(v);
+      dl->AddLine(ImVec2(f.areaMin.x, py), ImVec2(f.areaMax.x, py), kMinorGridColor);
+      dl->AddLine(ImVec2(f.areaMin.x - 0.2f * m.em, py), ImVec2(f.areaMin.x, py), kAxisColor);
+    }
+  const int stride = labelStride(f.yTicks, false, 0.15f * m.em);
+  for (size_t i = 0; i < f.yTicks.size(); ++i) {
+    const Tick& t = f.yTicks[i];
+    dl->AddLine(ImVec2(f.areaMin.x, t.pixel), ImVec2(f.areaMax.x, t.pixel), kGridColor);
+    dl->AddLine(ImVec2(f.areaMin.x - 0.35f * m.em, t.pixel), ImVec2(f.areaMin.x, t.pixel), kAxisColor);
+    if (i % stride) continue;
+    const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
+    dl->AddText(ImVec2(f.areaMin.x - 0.55f * m.em - ts.x, t.pixel - ts.y * 0.5f), kMutedText, t.label.c_str());
+  }
+}
+
+// 3c. Vertical grid lines and x tick labels, every label that fits, the last one kept inside the plot.
+void drawXAxis(ImDrawList* dl, const PlotFrame& f, const PlotMetrics& m) {
+  const int stride = labelStride(f.xTicks, true, 0.6f * m.em);
+  for (size_t i = 0; i < f.xTicks.size(); ++i) {
+    const Tick& t = f.xTicks[i];
+    dl->AddLine(ImVec2(t.pixel, f.areaMin.y), ImVec2(t.pixel, f.areaMax.y), kGridColor);
+    dl->AddLine(ImVec2(t.pixel, f.areaMax.y), ImVec2(t.pixel, f.areaMax.y + 0.35f * m.em), kAxisColor);
+    if (i % stride) continue;
+    const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
+    const float lx = std::min(t.pixel - ts.x * 0.5f, f.origin.x + m.width - ts.x);
+    dl->AddText(ImVec2(lx, f.areaMax.y + 0.4f * m.em), kMutedText, t.label.c_str());
+  }
+}
+
+// 3d. Axis titles: x centred under the tick labels, y vertical and centred along the left edge.
+void drawAxisTitles(ImDrawList* dl, const PlotSpec& spec, const PlotFrame& f, const PlotMetrics& m) {
+  const ImVec2 xts = ImGui::CalcTextSize(spec.x.label.c_str());
+  dl->AddText(ImVec2(std::max(f.origin.x, (f.areaMin.x + f.areaMax.x - xts.x) * 0.5f),
+                     f.areaMax.y + 0.4f * m.em + m.lineH + 0.25f * m.em),
+              kTextColor, spec.x.label.c_str());
+  const float midY = (f.areaMin.y + f.areaMax.y) * 0.5f;
+  addVerticalText(dl, ImVec2(f.origin.x + m.lineH * 0.5f, midY), ImVec2((f.areaMin.x + f.areaMax.x) * 0.5f, midY),
+                  kTextColor, spec.y.label);
+}
+
+// 4. The reference line (e.g. the slider's value) under the data. Returns its x pixel, NAN when not shown.
+float drawReferenceLine(ImDrawList* dl, const PlotSpec& spec, const PlotFrame& f, const PlotMetrics& m) {
+  if (!std::isfinite(spec.markerX) || (isLog(f.x.scale) && spec.markerX <= 0)) return NAN;
+  const float px = f.x.toPixel(spec.markerX);
+  if (px < f.areaMin.x || px > f.areaMax.x) return NAN;
+  drawDashed(dl, {ImVec2(px, f.areaMin.y), ImVec2(px, f.areaMax.y)}, IM_COL32(214, 110, 20, 200), m.thickness * 0.8f,
+             0.35f * m.em, 0.25f * m.em);
+  return px;
+}
+
+// 5. Every series as a polyline (dashed for theory) with markers, clipped to the plot area (a little wider so
+// markers on the edge stay whole).
+void drawSeries(ImDrawList* dl, const PlotSpec& spec, const PlotFrame& f, const PlotMetrics& m) {
+  const float r = m.markerR;
+  dl->PushClipRect(ImVec2(f.areaMin.x - r - 1, f.areaMin.y - r - 1), ImVec2(f.areaMax.x + r + 1, f.areaMax.y + r + 1),
+                   true);
+  for (const PlotSeries& s : spec.series) {
+    std::vector<ImVec2> pts;
+    for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i)
+      if (usable(s.x[i], s.y[i], spec.x, spec.y)) pts.push_back(ImVec2(f.x.toPixel(s.x[i]), f.y.toPixel(s.y[i])));
+    if (s.dashed)
+      drawDashed(dl, pts, s.color, m.thickness, 0.55f * m.em, 0.35f * m.em);
+    else if (pts.size() > 1)
+      dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.color, ImDrawFlags_None, m.thickness);
+    for (const ImVec2& p : pts) drawMarker(dl, s.marker, p, r, s.color);
+  }
+  dl->PopClipRect();
+}
+
+// 5b. The reference line's label, on top of the data, in the row reserved above the area.
+void drawReferenceLabel(ImDrawList* dl, const PlotSpec& spec, const PlotFrame& f, float markerPx,
+                        const PlotMetrics& m) {
+  if (!std::isfinite(markerPx) || spec.markerLabel.empty()) return;
+  const ImVec2 ls = ImGui::CalcTextSize(spec.markerLabel.c_str());
+  const float lx = std::clamp(markerPx - ls.x * 0.5f, f.areaMin.x, f.areaMax.x - ls.x);
+  dl->AddText(ImVec2(lx, f.areaMin.y - ls.y - 0.15f * m.em), IM_COL32(180, 85, 0, 255), spec.markerLabel.c_str());
+}
+
+// 6a. The sample of the first series whose x is nearest the mouse (-1: none usable).
+int nearestSample(const PlotSeries& first, const AxisMap& x, float mouseX) {
+  int index = -1;
+  float best = std::numeric_limits<float>::infinity();
+  for (size_t i = 0; i < first.x.size(); ++i) {
+    if (!std::isfinite(first.x[i]) || (isLog(x.scale) && first.x[i] <= 0)) continue;
+    const float d = std::fabs(x.toPixel(first.x[i]) - mouseX);
+    if (d < best) best = d, index = static_cast<int>(i);
+  }
+  return index;
+}
+
+// 6b. The hover readout at x: a vertical cursor, a ring on each series' point nearest x, and a box with
+// "<xName> = x" and one line per series (swatch, name, value).
+void drawReadout(ImDrawList* dl, const PlotSpec& spec, const PlotFrame& f, double x, const PlotMetrics& m) {
+  const float em = m.em;
+  const float cx = f.x.toPixel(x);
+  dl->AddLine(ImVec2(cx, f.areaMin.y), ImVec2(cx, f.areaMax.y), IM_COL32(40, 40, 50, 200), 1.0f);
+  std::vector<std::string> lines;
+  std::vector<const PlotSeries*> owners;
+  const std::string head = spec.xName + " = " + fmt(x, 6);
+  float boxW = ImGui::CalcTextSize(head.c_str()).x;
+  for (const PlotSeries& s : spec.series) {
+    int k = -1;
+    double bestD = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+      if (!usable(s.x[i], s.y[i], spec.x, spec.y)) continue;
+      const double d = std::fabs(f.x.transform(s.x[i]) - f.x.transform(x));
+      if (d < bestD) bestD = d, k = static_cast<int>(i);
+    }
+    if (k < 0) continue;
+    const float py = f.y.toPixel(s.y[k]);
+    if (py >= f.areaMin.y && py <= f.areaMax.y)
+      dl->AddCircle(ImVec2(f.x.toPixel(s.x[k]), py), m.markerR + 2.5f, s.color, 16, 1.5f);
+    lines.push_back(s.name + ": " + fmt(s.y[k], spec.digits));
+    owners.push_back(&s);
+    boxW = std::max(boxW, m.swatchW + 0.35f * em + ImGui::CalcTextSize(lines.back().c_str()).x);
+  }
+  const float pad = 0.4f * em;
+  boxW += 2 * pad;
+  const float boxH = (lines.size() + 1) * m.lineH + 2 * pad;
+  float bx = cx + 0.8f * em;
+  if (bx + boxW > f.areaMax.x) bx = cx - 0.8f * em - boxW;
+  bx = std::clamp(bx, f.origin.x, std::max(f.origin.x, f.origin.x + m.width - boxW));
+  const float by = f.areaMin.y + 0.3f * em;
+  dl->AddRectFilled(ImVec2(bx, by), ImVec2(bx + boxW, by + boxH), IM_COL32(255, 255, 255, 238), 3.0f);
+  dl->AddRect(ImVec2(bx, by), ImVec2(bx + boxW, by + boxH), kAxisColor, 3.0f);
+  dl->AddText(ImVec2(bx + pad, by + pad), kTextColor, head.c_str());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const ImVec2 p(bx + pad, by + pad + (i + 1) * m.lineH);
+    drawSwatch(dl, *owners[i], p, m.swatchW, m.lineH, m.thickness, m.markerR * 0.85f);
+    dl->AddText(ImVec2(p.x + m.swatchW + 0.35f * em, p.y), kTextColor, lines[i].c_str());
+  }
+}
+
 }  // namespace
 
 PlotResult drawPlot(const PlotSpec& spec, const Fonts& fonts) {
   (void)fonts;
   PlotResult result;
-  const float em = ImGui::GetFontSize();
-  const float lineH = ImGui::GetTextLineHeight();
-  const float W = spec.width > 0 ? spec.width : 24.0f * em;
-  const float H = spec.height > 0 ? spec.height : 15.0f * em;
-  const float thickness = std::max(1.5f, 0.13f * em);
-  const float markerR = 0.27f * em;
+  const PlotMetrics m = plotMetrics(spec);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton(spec.id, ImVec2(W, H));
+  ImGui::InvisibleButton(spec.id, ImVec2(m.width, m.height));
   {
     ImGuiContext& g = *ImGui::GetCurrentContext();
     (void)g;
@@ -290,160 +493,29 @@ PlotResult drawPlot(const PlotSpec& spec, const Fonts& fonts) {
   result.clicked = itemHovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
-  // 1. Title.
-  float y = origin.y;
-  dl->AddText(ImVec2(origin.x, y), kTextColor, spec.title.c_str());
-  y += lineH + 0.2f * em;
-
-  // 2. Legend: entries flow left to right, wrapping.
-  const float swatchW = 1.8f * em, entryGap = 1.0f * em;
-  {
-    float x = origin.x;
-    for (const PlotSeries& s : spec.series) {
-      const float w = swatchW + 0.35f * em + ImGui::CalcTextSize(s.name.c_str()).x;
-      if (x > origin.x && x + w > origin.x + W) x = origin.x, y += lineH + 0.15f * em;
-      drawSwatch(dl, s, ImVec2(x, y), swatchW, lineH, thickness, markerR);
-      dl->AddText(ImVec2(x + swatchW + 0.35f * em, y), kMutedText, s.name.c_str());
-      x += w + entryGap;
-    }
-    y += lineH + 0.3f * em;
-  }
-
-  // 3. Axes and the plot area. The y tick labels decide the left margin, so map y first.
-  AxisMap xm = axisMap(spec, true), ym = axisMap(spec, false);
-  const float bottomMargin = 0.35f * em + lineH + 0.25f * em + lineH;  // tick, labels, gap, x title
-  const ImVec2 areaMax(origin.x + W - 1.1f * em, origin.y + H - bottomMargin);
-  ym.p0 = areaMax.y;
-  ym.p1 = y + (spec.markerLabel.empty() || !std::isfinite(spec.markerX) ? 0.5f * lineH : lineH + 0.2f * em);
-  double yStep = 0;
-  std::vector<Tick> yTicks = makeTicks(ym, std::max(2, static_cast<int>((ym.p0 - ym.p1) / (2.2f * em))), &yStep);
-  float yLabelW = 0;
-  for (const Tick& t : yTicks) yLabelW = std::max(yLabelW, ImGui::CalcTextSize(t.label.c_str()).x);
-  const ImVec2 areaMin(origin.x + lineH + 0.4f * em + yLabelW + 0.55f * em, ym.p1);
-  xm.p0 = areaMin.x;
-  xm.p1 = areaMax.x;
-  double xStep = 0;
-  std::vector<Tick> xTicks = makeTicks(xm, std::max(2, static_cast<int>((xm.p1 - xm.p0) / (2.0f * em))), &xStep);
-  if (areaMax.x - areaMin.x < 2 * em || areaMax.y - areaMin.y < 2 * em) return result;  // too small to draw
-
-  dl->AddRectFilled(areaMin, areaMax, IM_COL32(255, 255, 255, 255));
-  if (ym.scale == AxisScale::Log10)
-    for (double v : logMinorTicks(ym.lo, ym.hi, 10.0)) {
-      const float py = ym.toPixel(v);
-      dl->AddLine(ImVec2(areaMin.x, py), ImVec2(areaMax.x, py), kMinorGridColor);
-      dl->AddLine(ImVec2(areaMin.x - 0.2f * em, py), ImVec2(areaMin.x, py), kAxisColor);
-    }
-  const int yStride = labelStride(yTicks, false, 0.15f * em);
-  for (size_t i = 0; i < yTicks.size(); ++i) {
-    const Tick& t = yTicks[i];
-    dl->AddLine(ImVec2(areaMin.x, t.pixel), ImVec2(areaMax.x, t.pixel), kGridColor);
-    dl->AddLine(ImVec2(areaMin.x - 0.35f * em, t.pixel), ImVec2(areaMin.x, t.pixel), kAxisColor);
-    if (i % yStride) continue;
-    const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
-    dl->AddText(ImVec2(areaMin.x - 0.55f * em - ts.x, t.pixel - ts.y * 0.5f), kMutedText, t.label.c_str());
-  }
-  const int xStride = labelStride(xTicks, true, 0.6f * em);
-  for (size_t i = 0; i < xTicks.size(); ++i) {
-    const Tick& t = xTicks[i];
-    dl->AddLine(ImVec2(t.pixel, areaMin.y), ImVec2(t.pixel, areaMax.y), kGridColor);
-    dl->AddLine(ImVec2(t.pixel, areaMax.y), ImVec2(t.pixel, areaMax.y + 0.35f * em), kAxisColor);
-    if (i % xStride) continue;
-    const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
-    const float lx = std::min(t.pixel - ts.x * 0.5f, origin.x + W - ts.x);  // keep the last label inside
-    dl->AddText(ImVec2(lx, areaMax.y + 0.4f * em), kMutedText, t.label.c_str());
-  }
-  dl->AddRect(areaMin, areaMax, kAxisColor);
-  // Axis titles: x centred under the tick labels, y vertical and centred along the left edge.
-  const ImVec2 xts = ImGui::CalcTextSize(spec.x.label.c_str());
-  dl->AddText(ImVec2(std::max(origin.x, (areaMin.x + areaMax.x - xts.x) * 0.5f), areaMax.y + 0.4f * em + lineH + 0.25f * em),
-              kTextColor, spec.x.label.c_str());
-  const float midY = (areaMin.y + areaMax.y) * 0.5f;
-  addVerticalText(dl, ImVec2(origin.x + lineH * 0.5f, midY), ImVec2((areaMin.x + areaMax.x) * 0.5f, midY), kTextColor,
-                  spec.y.label);
-
-  // 4. The reference line (e.g. the slider's value), under the data; its label goes on top of the data (step 5).
-  float markerPx = NAN;
-  if (std::isfinite(spec.markerX) && (!isLog(xm.scale) || spec.markerX > 0)) {
-    const float px = xm.toPixel(spec.markerX);
-    if (px >= areaMin.x && px <= areaMax.x) {
-      markerPx = px;
-      drawDashed(dl, {ImVec2(px, areaMin.y), ImVec2(px, areaMax.y)}, IM_COL32(214, 110, 20, 200), thickness * 0.8f,
-                 0.35f * em, 0.25f * em);
-    }
-  }
-
-  // 5. Series, clipped to the plot area (a little wider so markers on the edge stay whole).
-  dl->PushClipRect(ImVec2(areaMin.x - markerR - 1, areaMin.y - markerR - 1), ImVec2(areaMax.x + markerR + 1, areaMax.y + markerR + 1), true);
-  for (const PlotSeries& s : spec.series) {
-    std::vector<ImVec2> pts;
-    for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i)
-      if (usable(s.x[i], s.y[i], spec.x, spec.y)) pts.push_back(ImVec2(xm.toPixel(s.x[i]), ym.toPixel(s.y[i])));
-    if (s.dashed)
-      drawDashed(dl, pts, s.color, thickness, 0.55f * em, 0.35f * em);
-    else if (pts.size() > 1)
-      dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.color, ImDrawFlags_None, thickness);
-    for (const ImVec2& p : pts) drawMarker(dl, s.marker, p, markerR, s.color);
-  }
-  dl->PopClipRect();
-  if (std::isfinite(markerPx) && !spec.markerLabel.empty()) {  // in the row reserved above the area
-    const ImVec2 ls = ImGui::CalcTextSize(spec.markerLabel.c_str());
-    const float lx = std::clamp(markerPx - ls.x * 0.5f, areaMin.x, areaMax.x - ls.x);
-    dl->AddText(ImVec2(lx, areaMin.y - ls.y - 0.15f * em), IM_COL32(180, 85, 0, 255), spec.markerLabel.c_str());
-  }
+  float y = drawTitle(dl, spec, origin, m);
+  y = drawLegend(dl, spec, origin, y, m);
+  const PlotFrame f = plotFrame(spec, origin, y, m);
+  if (f.areaMax.x - f.areaMin.x < 2 * m.em || f.areaMax.y - f.areaMin.y < 2 * m.em) return result;  // too small
+  dl->AddRectFilled(f.areaMin, f.areaMax, IM_COL32(255, 255, 255, 255));
+  drawYAxis(dl, f, m);
+  drawXAxis(dl, f, m);
+  dl->AddRect(f.areaMin, f.areaMax, kAxisColor);
+  drawAxisTitles(dl, spec, f, m);
+  const float markerPx = drawReferenceLine(dl, spec, f, m);
+  drawSeries(dl, spec, f, m);
+  drawReferenceLabel(dl, spec, f, markerPx, m);
 
   // 6. Hover readout: snap to the nearest x sample of the first series that has one.
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  if (itemHovered && mouse.x >= areaMin.x - em && mouse.x <= areaMax.x + em && mouse.y >= areaMin.y &&
-      mouse.y <= areaMax.y && !spec.series.empty()) {
-    const PlotSeries& first = spec.series.front();
-    float best = std::numeric_limits<float>::infinity();
-    for (size_t i = 0; i < first.x.size(); ++i) {
-      if (!std::isfinite(first.x[i]) || (isLog(xm.scale) && first.x[i] <= 0)) continue;
-      const float d = std::fabs(xm.toPixel(first.x[i]) - mouse.x);
-      if (d < best) best = d, result.index = static_cast<int>(i);
-    }
-    if (result.index >= 0) {
-      result.hovered = true;
-      result.x = first.x[result.index];
-      const float cx = xm.toPixel(result.x);
-      dl->AddLine(ImVec2(cx, areaMin.y), ImVec2(cx, areaMax.y), IM_COL32(40, 40, 50, 200), 1.0f);
-      // One line per series: its value at the sample with the nearest x.
-      std::vector<std::string> lines;
-      std::vector<const PlotSeries*> owners;
-      const std::string head = spec.xName + " = " + fmt(result.x, 6);
-      float boxW = ImGui::CalcTextSize(head.c_str()).x;
-      for (const PlotSeries& s : spec.series) {
-        int k = -1;
-        double bestD = std::numeric_limits<double>::infinity();
-        for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
-          if (!usable(s.x[i], s.y[i], spec.x, spec.y)) continue;
-          const double d = std::fabs(xm.transform(s.x[i]) - xm.transform(result.x));
-          if (d < bestD) bestD = d, k = static_cast<int>(i);
-        }
-        if (k < 0) continue;
-        const float py = ym.toPixel(s.y[k]);
-        if (py >= areaMin.y && py <= areaMax.y) dl->AddCircle(ImVec2(xm.toPixel(s.x[k]), py), markerR + 2.5f, s.color, 16, 1.5f);
-        lines.push_back(s.name + ": " + fmt(s.y[k], spec.digits));
-        owners.push_back(&s);
-        boxW = std::max(boxW, swatchW + 0.35f * em + ImGui::CalcTextSize(lines.back().c_str()).x);
-      }
-      const float pad = 0.4f * em;
-      boxW += 2 * pad;
-      const float boxH = (lines.size() + 1) * lineH + 2 * pad;
-      float bx = cx + 0.8f * em;
-      if (bx + boxW > areaMax.x) bx = cx - 0.8f * em - boxW;
-      bx = std::clamp(bx, origin.x, std::max(origin.x, origin.x + W - boxW));
-      const float by = areaMin.y + 0.3f * em;
-      dl->AddRectFilled(ImVec2(bx, by), ImVec2(bx + boxW, by + boxH), IM_COL32(255, 255, 255, 238), 3.0f);
-      dl->AddRect(ImVec2(bx, by), ImVec2(bx + boxW, by + boxH), kAxisColor, 3.0f);
-      dl->AddText(ImVec2(bx + pad, by + pad), kTextColor, head.c_str());
-      for (size_t i = 0; i < lines.size(); ++i) {
-        const ImVec2 p(bx + pad, by + pad + (i + 1) * lineH);
-        drawSwatch(dl, *owners[i], p, swatchW, lineH, thickness, markerR * 0.85f);
-        dl->AddText(ImVec2(p.x + swatchW + 0.35f * em, p.y), kTextColor, lines[i].c_str());
-      }
-    }
-  }
+  const bool overArea = mouse.x >= f.areaMin.x - m.em && mouse.x <= f.areaMax.x + m.em && mouse.y >= f.areaMin.y &&
+                        mouse.y <= f.areaMax.y;
+  if (!itemHovered || !overArea || spec.series.empty()) return result;
+  result.index = nearestSample(spec.series.front(), f.x, mouse.x);
+  if (result.index < 0) return result;
+  result.hovered = true;
+  result.x = spec.series.front().x[result.index];
+  drawReadout(dl, spec, f, result.x, m);
   return result;
 }
 

@@ -30,19 +30,68 @@ void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 col, float thickness) {
                         ImVec2(to.x - u.x * head + u.y * head * 0.5f, to.y - u.y * head - u.x * head * 0.5f), col);
 }
 
+// The key with the largest weight for `query` (the arrow drawn bold when no key is chosen).
+int strongestKey(const attn::HeadTrace& h, int query) {
+  int best = 0;
+  for (int j = 1; j < static_cast<int>(h.K.rows()); ++j)
+    if (h.A(query, j) > h.A(query, best)) best = j;
+  return best;
+}
+
+// q·k = |q||k|cos θ for one query and one key, in the original d_k space.
+struct Angle {
+  double dot = 0, qNorm = 0, kNorm = 0, cosTheta = 0, theta = 0;  // theta in radians
+};
+
+Angle angleBetween(const attn::HeadTrace& h, int query, int key) {
+  Angle a;
+  for (int c = 0; c < static_cast<int>(h.Q.cols()); ++c) {
+    a.dot += h.Q(query, c) * h.K(key, c);
+    a.qNorm += h.Q(query, c) * h.Q(query, c);
+    a.kNorm += h.K(key, c) * h.K(key, c);
+  }
+  a.qNorm = std::sqrt(a.qNorm);
+  a.kNorm = std::sqrt(a.kNorm);
+  a.cosTheta = a.qNorm > 0 && a.kNorm > 0 ? a.dot / (a.qNorm * a.kNorm) : 0;
+  a.theta = std::acos(std::clamp(a.cosTheta, -1.0, 1.0));
+  return a;
+}
+
+// d_k = 2: the arc from q to k around the origin `o`, radius `r` px (exact, as the drawing is not projected).
+void drawAngleArc(ImDrawList* dl, const attn::HeadTrace& h, int query, int key, ImVec2 o, float r) {
+  const float from = std::atan2(static_cast<float>(h.Q(query, 1)), static_cast<float>(h.Q(query, 0)));
+  const float to = std::atan2(static_cast<float>(h.K(key, 1)), static_cast<float>(h.K(key, 0)));
+  const float diff = std::remainder(to - from, 6.2831853f);
+  const int n = 24;
+  for (int i = 0; i < n; ++i) {
+    const float u0 = from + diff * i / n, u1 = from + diff * (i + 1) / n;
+    dl->AddLine(ImVec2(o.x + r * std::cos(u0), o.y - r * std::sin(u0)),
+                ImVec2(o.x + r * std::cos(u1), o.y - r * std::sin(u1)), IM_COL32(120, 60, 160, 255), 2.0f);
+  }
+}
+
+// "θ(q_i, k_j) = 61.2°" and "q·k = |q||k|cos θ = …" under the drawing.
+void angleCaption(const attn::Trace& t, int query, int key, const Angle& a, const Fonts& fonts) {
+  ImGui::PushFont(fonts.body);
+  const std::string caption = "θ(q_" + tokenLabel(t.queryTokens, query) + ", k_" + tokenLabel(t.tokens, key) + ") = " +
+                              num(a.theta * 180.0 / 3.14159265358979, 3) + "°\nq·k = |q||k|cos θ = " + num(a.qNorm, 3) +
+                              " × " + num(a.kNorm, 3) + " × " + num(a.cosTheta, 3) + " = " + num(a.dot, 4);
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(60, 40, 100, 255));
+  ImGui::TextUnformatted(caption.c_str());
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+}
+
 }  // namespace
 
+// A white square with axes, every key as a green arrow (the chosen one bold), the query as an orange arrow, the
+// angle between the query and the chosen key (an arc when d_k = 2), and the dot product spelled out below.
 void drawVectorView(const attn::Trace& t, int head, int focus, int key, float size, const Fonts& fonts) {
   const attn::HeadTrace& h = t.heads[head];
   const int dK = static_cast<int>(h.Q.cols());
   if (dK > 3 || h.Q.rows() == 0) return;
   const int L = static_cast<int>(h.K.rows());
-  if (key < 0) {
-    int best = 0;
-    for (int j = 1; j < L; ++j)
-      if (h.A(focus, j) > h.A(focus, best)) best = j;
-    key = best;
-  }
+  if (key < 0) key = strongestKey(h, focus);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImGui::Dummy(ImVec2(size, size));
@@ -66,6 +115,7 @@ void drawVectorView(const attn::Trace& t, int head, int focus, int key, float si
   if (dK == 3) dl->AddLine(at(ImVec2(0.5f * std::cos(0.5236f) * longest, 0.5f * std::sin(0.5236f) * longest)),
                            at(ImVec2(-0.5f * std::cos(0.5236f) * longest, -0.5f * std::sin(0.5236f) * longest)), axis);
 
+  // The keys, then the query on top.
   const float em = ImGui::GetFontSize();
   for (int j = 0; j < L; ++j) {
     const ImVec2 k = at(project(h.K, j));
@@ -77,38 +127,8 @@ void drawVectorView(const attn::Trace& t, int head, int focus, int key, float si
   arrow(dl, o, qa, IM_COL32(200, 90, 0, 255), 3.0f);
   dl->AddText(ImVec2(qa.x + 3, qa.y + 2), IM_COL32(170, 70, 0, 255), ("q_" + tokenLabel(t.queryTokens, focus)).c_str());
 
-  // Angle between q and the marked key, in the original d_k space.
-  double dot = 0, qn = 0, kn = 0;
-  for (int c = 0; c < dK; ++c) {
-    dot += h.Q(focus, c) * h.K(key, c);
-    qn += h.Q(focus, c) * h.Q(focus, c);
-    kn += h.K(key, c) * h.K(key, c);
-  }
-  qn = std::sqrt(qn);
-  kn = std::sqrt(kn);
-  const double cosTheta = qn > 0 && kn > 0 ? dot / (qn * kn) : 0;
-  const double theta = std::acos(std::clamp(cosTheta, -1.0, 1.0));
-  if (dK == 2) {  // draw the arc exactly in 2D
-    const float a0 = std::atan2(static_cast<float>(h.Q(focus, 1)), static_cast<float>(h.Q(focus, 0)));
-    const float a1 = std::atan2(static_cast<float>(h.K(key, 1)), static_cast<float>(h.K(key, 0)));
-    float from = a0, to = a1;
-    float diff = std::remainder(to - from, 6.2831853f);
-    const int n = 24;
-    const float r = 2.2f * em;
-    for (int i = 0; i < n; ++i) {
-      const float u0 = from + diff * i / n, u1 = from + diff * (i + 1) / n;
-      dl->AddLine(ImVec2(o.x + r * std::cos(u0), o.y - r * std::sin(u0)), ImVec2(o.x + r * std::cos(u1), o.y - r * std::sin(u1)),
-                  IM_COL32(120, 60, 160, 255), 2.0f);
-    }
-  }
-  ImGui::PushFont(fonts.body);
-  const std::string caption = "θ(q_" + tokenLabel(t.queryTokens, focus) + ", k_" + tokenLabel(t.tokens, key) + ") = " +
-                              num(theta * 180.0 / 3.14159265358979, 3) + "°\nq·k = |q||k|cos θ = " + num(qn, 3) + " × " +
-                              num(kn, 3) + " × " + num(cosTheta, 3) + " = " + num(dot, 4);
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(60, 40, 100, 255));
-  ImGui::TextUnformatted(caption.c_str());
-  ImGui::PopStyleColor();
-  ImGui::PopFont();
+  if (dK == 2) drawAngleArc(dl, h, focus, key, o, 2.2f * em);
+  angleCaption(t, focus, key, angleBetween(h, focus, key), fonts);
 }
 
 }  // namespace ui

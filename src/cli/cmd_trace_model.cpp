@@ -1,0 +1,147 @@
+// `attnlab trace --model MODEL.json --text "…" [--source-text "…"]`: a trained model (attnlab train --save) on one
+// input: its tokens, its prediction at every position and every attention block as a Trace of the existing schema
+// (core/train/model_trace.h: each block is a Config that reproduces it).
+//   --text         the decoder's (or only stack's) input in the model's vocabulary; for an encoder–decoder model
+//                  "<bos>" is prepended when missing, and without --text the decoder's input is decoded greedily
+//   --source-text  the encoder's input (encoder–decoder models only, required there)
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <set>
+
+#include "cli/cli_common.h"
+#include "core/errors.h"
+#include "core/train/model_trace.h"
+
+namespace attncli {
+
+namespace {
+
+using attn::InputError;
+namespace tr = attn::train;
+
+constexpr long kMaxModelBytes = 256L * 1024 * 1024;
+
+std::string readModelFile(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) throw InputError("cannot read model file '" + path + "': " + std::strerror(errno));
+  std::string contents;
+  char buffer[1 << 16];
+  size_t count;
+  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
+    contents.append(buffer, count);
+    if (static_cast<long>(contents.size()) > kMaxModelBytes) {
+      std::fclose(file);
+      throw InputError("model file '" + path + "' is larger than 256 MB");
+    }
+  }
+  const bool failed = std::ferror(file);
+  const int readErrno = errno;
+  std::fclose(file);
+  if (failed) throw InputError("cannot read model file '" + path + "': " + std::strerror(readErrno));
+  if (contents.empty()) throw InputError("model file '" + path + "' is empty");
+  return contents;
+}
+
+void writeText(const tr::SavedModel& saved, const tr::ModelTrace& t, int precision) {
+  std::ostream& out = std::cout;
+  out << "attnlab trace --model: task " << (saved.task.empty() ? "(none)" : saved.task) << ", "
+      << t.layers.size() << " attention blocks\n";
+  auto joined = [](const std::vector<std::string>& tokens) {
+    std::string s;
+    for (const auto& tok : tokens) s += (s.empty() ? "" : " ") + tok;
+    return s;
+  };
+  if (saved.config.encoderDecoder) out << "source: " << joined(t.sourceTokens) << "\n";
+  out << "input:  " << joined(t.tokens) << "\n";
+  attn::Matrix probs(static_cast<int>(t.predictions.size()), 1);
+  std::vector<std::string> rows;
+  std::string predicted;
+  for (size_t i = 0; i < t.predictions.size(); ++i) {
+    probs(static_cast<int>(i), 0) = t.predictions[i].probability;
+    rows.push_back(t.predictions[i].input + " -> " + t.predictions[i].token);
+    predicted += (i ? " " : "") + t.predictions[i].token;
+  }
+  out << "predicted: " << predicted << "\n\n";
+  out << formatMatrix(MatrixTable{"predictions (input -> most probable next token)", "", rows, {"probability"}, precision},
+                      probs);
+  for (const tr::LayerTrace& layer : t.layers) {
+    std::vector<std::string> queries, keys;
+    for (const attn::Token& tok : layer.trace.queryTokens) queries.push_back(tok.text);
+    for (const attn::Token& tok : layer.trace.tokens) keys.push_back(tok.text);
+    for (size_t h = 0; h < layer.trace.heads.size(); ++h) {
+      out << "\n";
+      out << formatMatrix(MatrixTable{layer.name + ", head " + std::to_string(h) + ": attention weights A", "",
+                                      queries, keys, precision},
+                          layer.trace.heads[h].A);
+    }
+  }
+}
+
+}  // namespace
+
+struct ModelTraceArgs {
+  std::string modelFile, sourceText;
+  CLI::Option* modelOpt = nullptr;
+  CLI::Option* sourceTextOpt = nullptr;
+};
+
+std::shared_ptr<ModelTraceArgs> addModelTraceOptions(CLI::App* app) {
+  auto args = std::make_shared<ModelTraceArgs>();
+  args->modelFile.clear();
+  args->modelOpt = app->add_option("--model", args->modelFile,
+                                   "Trace a trained model (attnlab train --save) on --text: every layer's Trace");
+  args->sourceTextOpt = app->add_option("--source-text", args->sourceText,
+                                        "With --model, encoder-decoder: the encoder's input (--text: the decoder's)");
+  return args;
+}
+
+bool modelTraceRequested(const ModelTraceArgs& args) {
+  return args.modelOpt->count() > 0 || args.sourceTextOpt->count() > 0;
+}
+
+void runModelTrace(const ModelTraceArgs& args, CLI::App* app, const std::string& text, const std::string& format,
+                   int indent, int precision) {
+  if (args.modelOpt->count() == 0) throw InputError("--source-text needs --model");
+  // The model fixes dimensions, weights, mask and scale: only these options go with --model.
+  static const std::set<std::string> allowed = {"--model", "--text", "--source-text", "--format", "--indent",
+                                                "--precision", "--help"};
+  for (const CLI::Option* option : app->get_options()) {
+    if (option->count() == 0) continue;
+    const std::string name = option->get_name();
+    if (!allowed.count(name))
+      throw InputError(name + " cannot be combined with --model (the model fixes it; --model takes --text, "
+                              "--source-text, --format, --indent, --precision)");
+  }
+  const tr::SavedModel saved = tr::modelFromJson(readModelFile(args.modelFile));
+  const bool textGiven = app->get_option("--text")->count() > 0;
+  std::vector<int> source, input;
+  if (saved.config.encoderDecoder) {
+    if (args.sourceTextOpt->count() == 0)
+      throw InputError("this is an encoder-decoder model (task " + saved.task +
+                       "): give the encoder's input with --source-text (and optionally the decoder's with --text)");
+    source = tr::tokenizeForModel(args.sourceText, saved.sourceVocab, "--source-text");
+    if (textGiven && text.find_first_not_of(" \t\r\n") != std::string::npos) {
+      input = tr::tokenizeForModel(text, saved.vocab, "--text");
+      int bos = -1;
+      for (size_t i = 0; i < saved.vocab.size(); ++i)
+        if (saved.vocab[i] == "<bos>") bos = static_cast<int>(i);
+      if (bos >= 0 && input.front() != bos) input.insert(input.begin(), bos);
+    } else {
+      input = tr::greedyDecode(saved, source);
+    }
+  } else {
+    if (args.sourceTextOpt->count() > 0)
+      throw InputError("--source-text is only for encoder-decoder models; this model (task " + saved.task +
+                       ") reads --text only");
+    if (!textGiven) throw InputError("give the model's input with --text");
+    input = tr::tokenizeForModel(text, saved.vocab, "--text");
+  }
+  const tr::ModelTrace trace = tr::traceModel(saved, source, input);
+  if (format == "json") std::cout << tr::modelTraceToJson(saved, trace, indent) << "\n";
+  else writeText(saved, trace, precision);
+}
+
+}  // namespace attncli

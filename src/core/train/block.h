@@ -1,0 +1,136 @@
+// One multi-head attention block of the trainable model: forward (caching what backward needs), the exact backward
+// pass written out llm.c style (each backward step mirrors a forward step, shapes stated), and a standalone double
+// API for `attnlab backward` (one block given explicitly, gradients of every input).
+//
+// Forward, per head h (row-vector convention, as in the walkthrough; head h uses columns h·d_k … of W_q/W_k):
+//   Q = X_q·W_q (L_q,h·d_k)   K = X·W_k (L_kv,h·d_k)   V = X·W_v (L_kv,h·d_v)
+//   S_h = Q_h·K_hᵀ (L_q,L_kv) ; S_scaled = scale·S_h ; S_masked = S_scaled + M (−inf where blocked)
+//   A_h = softmax rows of S_masked (a fully blocked row: all zeros) ; O_h = A_h·V_h (L_q,d_v)
+//   concat = [O_1 … O_h] (L_q,h·d_v) ; output = concat·W_o (L_q,d_model)
+// Self-attention passes the same X as X_q and X; its input gradient is dX_q + dX.
+// The softmax uses detExp (detmath.h) and the products the fixed-order loops of linalg.h: float results are the same
+// bits natively and in WebAssembly.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/matrix.h"
+#include "core/train/linalg.h"
+
+namespace attn::train {
+
+// Shape and masking of one block (no weights). d_k and d_v are per head.
+struct BlockSpec {
+  int heads = 1;
+  int dK = 1;
+  int dV = 1;
+  bool causal = false;           // key j > query i is blocked (in cross-attention too, as in src/core/mask.h)
+  std::vector<bool> keyPadding;  // per key: true = blocked for every query; empty = no padding
+  double scale = 1.0;            // factor on the raw scores (1/√d_k, 1, or a custom number)
+
+  bool blocked(int query, int key) const {
+    return (causal && key > query) ||
+           (key < static_cast<int>(keyPadding.size()) && keyPadding[static_cast<size_t>(key)]);
+  }
+};
+
+// W_q, W_k (d_model,h·d_k), W_v (d_model,h·d_v), W_o (h·d_v,d_model). Also used for their gradients.
+template <typename T>
+struct BlockWeights {
+  MatrixT<T> Wq, Wk, Wv, Wo;
+};
+
+// What forward keeps for backward (and for the walkthrough's trace of a trained layer).
+template <typename T>
+struct BlockCache {
+  MatrixT<T> Xq, X;              // inputs: queries' source (L_q,d_model), keys/values' source (L_kv,d_model)
+  MatrixT<T> Q, K, V;            // (L_q,h·d_k), (L_kv,h·d_k), (L_kv,h·d_v)
+  std::vector<MatrixT<T>> S;     // per head raw scores Q_h·K_hᵀ (L_q,L_kv)
+  std::vector<MatrixT<T>> A;     // per head weights (L_q,L_kv), rows sum to 1 (0 for a fully blocked row)
+  MatrixT<T> concat;             // (L_q,h·d_v)
+  MatrixT<T> output;             // (L_q,d_model)
+};
+
+// Per head gradients of the intermediates (what `attnlab backward` prints).
+template <typename T>
+struct HeadGradients {
+  MatrixT<T> dA;        // dLoss/dA        (L_q,L_kv)
+  MatrixT<T> dSscaled;  // dLoss/dS_masked = dLoss/dS_scaled (the mask is an additive constant) (L_q,L_kv)
+  MatrixT<T> dS;        // dLoss/dS (raw scores) = scale·dS_scaled (L_q,L_kv)
+};
+
+// Throws attn::InputError when the weights' shapes do not fit spec and the inputs' widths.
+template <typename T>
+void checkBlockShapes(const BlockSpec& spec, const BlockWeights<T>& w, int dModel);
+
+// Row softmax with detExp, in place: blocked cells (−inf) get 0, a fully blocked row becomes all zeros.
+// Subtracts the row max first. (rows,cols) -> (rows,cols).
+template <typename T>
+void softmaxRowsDet(MatrixT<T>& scores);
+
+// Softmax backward for one head: dS_masked = A ⊙ (dA − rowsum(dA ⊙ A)) : (L_q,L_kv) -> (L_q,L_kv).
+// Blocked cells have A = 0 and so get 0; a fully blocked row (all A = 0) gets all 0.
+template <typename T>
+void softmaxRowsBackward(const ConstRef<T>& A, const ConstRef<T>& dA, MutRef<T> dScores);
+
+// Forward of one block; fills cache (which owns copies of X_q and X).
+template <typename T>
+void blockForward(const BlockSpec& spec, const BlockWeights<T>& w, const ConstRef<T>& Xq, const ConstRef<T>& X,
+                  BlockCache<T>& cache);
+
+// Backward of one block given dOut = dLoss/dOutput (L_q,d_model). Accumulates (+=) into dW (same shapes as w),
+// dXq (L_q,d_model) and dX (L_kv,d_model), which must be sized (zero them for fresh gradients). heads, if given,
+// receives each head's dA, dS_scaled, dS.
+template <typename T>
+void blockBackward(const BlockSpec& spec, const BlockWeights<T>& w, const BlockCache<T>& cache,
+                   const ConstRef<T>& dOut, BlockWeights<T>& dW, MutRef<T> dXq, MutRef<T> dX,
+                   std::vector<HeadGradients<T>>* heads = nullptr);
+
+// ---- the walkthrough's intermediates of one block, in double (the lead turns this into an attn::Trace) ----
+struct HeadTraceD {
+  Matrix Q, K, V;                // (L_q,d_k), (L_kv,d_k), (L_kv,d_v): this head's slices
+  Matrix S, S_scaled, S_masked;  // (L_q,L_kv); S_masked holds −inf where blocked
+  Matrix A;                      // (L_q,L_kv)
+  Matrix O;                      // (L_q,d_v)
+  std::vector<bool> fullyMaskedRows;  // per query: every key blocked (A row all 0)
+};
+struct BlockTraceD {
+  std::string name;              // e.g. "layer 0 self-attention", "layer 1 cross-attention", "encoder layer 0 …"
+  bool cross = false;            // X_q and X differ (decoder cross-attention)
+  Matrix Xq, X;                  // (L_q,d_model), (L_kv,d_model): the residual stream entering the block
+  Matrix Wq, Wk, Wv, Wo;         // full weights
+  Matrix maskAdd;                // (L_q,L_kv) of 0 / −inf
+  double scale = 1;
+  std::vector<HeadTraceD> heads;
+  Matrix concat;                 // (L_q,h·d_v)
+  Matrix output;                 // (L_q,d_model): the attention output, before the residual is added
+};
+
+template <typename T>
+BlockTraceD blockTrace(const BlockSpec& spec, const BlockWeights<T>& w, const BlockCache<T>& cache,
+                       const std::string& name, bool cross);
+
+// ---- standalone double API for `attnlab backward` ----
+struct BlockProblem {
+  Matrix X;                   // keys/values' source (L_kv,d_model)
+  std::optional<Matrix> Xq;   // queries' source (L_q,d_model) for cross-attention; absent = self-attention
+  Matrix Wq, Wk, Wv, Wo;      // (d_model,h·d_k), (d_model,h·d_k), (d_model,h·d_v), (h·d_v,d_model)
+  int heads = 1;              // d_k = W_q.cols()/heads, d_v = W_v.cols()/heads
+  bool causal = false;
+  std::vector<bool> keyPadding;  // per key, true = blocked (the Config's padding mask); empty = none
+  double scale = 1.0;         // the factor (Config::scale())
+  Matrix G;                   // dLoss/dOutput (L_q,d_model)
+};
+struct BlockProblemResult {
+  Matrix output;              // the block's forward output concat·W_o (L_q,d_model)
+  Matrix dX;                  // (L_kv,d_model); in self-attention the full input gradient (both paths)
+  std::optional<Matrix> dXq;  // (L_q,d_model), cross-attention only
+  Matrix dWq, dWk, dWv, dWo;
+  std::vector<HeadGradients<double>> heads;  // per head dA, dS_scaled, dS
+  BlockTraceD trace;          // every forward intermediate
+};
+// Throws attn::InputError naming the matrix and both shapes when something does not fit.
+BlockProblemResult solveBlockBackward(const BlockProblem& problem);
+
+}  // namespace attn::train
