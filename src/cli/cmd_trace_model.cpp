@@ -48,7 +48,7 @@ std::string readModelFile(const std::string& path) {
 void writeText(const tr::SavedModel& saved, const tr::ModelTrace& t, int precision) {
   std::ostream& out = std::cout;
   out << "attnlab trace --model: task " << (saved.task.empty() ? "(none)" : saved.task) << ", "
-      << t.layers.size() << " attention blocks\n";
+      << t.layers.size() << (t.layers.size() == 1 ? " attention block\n" : " attention blocks\n");
   auto joined = [](const std::vector<std::string>& tokens) {
     std::string s;
     for (const auto& tok : tokens) s += (s.empty() ? "" : " ") + tok;

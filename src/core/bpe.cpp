@@ -182,24 +182,33 @@ std::shared_ptr<const Gpt2Bpe> Gpt2Bpe::fromBytes(const void* data, std::size_t 
   }
 
   // The package's "left,right" lookup (bpe.h): a pair (x, y) whose comma-joined bytes equal a merge's gets that
-  // merge's rank; merging it makes the token spelled x + y.
-  std::unordered_map<std::string, int> idOfBytes;
-  idOfBytes.reserve(bpe->tokens_.size());
-  for (std::size_t id = 0; id < bpe->tokens_.size(); ++id)
-    if (!idOfBytes.emplace(bpe->tokens_[id], static_cast<int>(id)).second)
-      throw bad("token " + std::to_string(id) + " repeats an earlier one");
+  // merge's rank; merging it makes the token spelled x + y. Only merges whose joined key holds two or more commas
+  // can have such a twin: collect their candidate splits, then find the ids of the few strings involved in one
+  // pass over the tokens (cheaper than a map of all 50,256 token strings).
+  struct Candidate {
+    std::string x, y;
+    int rank;
+  };
+  std::vector<Candidate> candidates;
+  std::unordered_map<std::string, int> wanted;  // string -> id (-1 until found)
   for (const BpeMerge& m : bpe->merges_) {
     const std::string& leftBytes = bpe->tokens_[static_cast<std::size_t>(m.left)];
     const std::string key = leftBytes + ',' + bpe->tokens_[static_cast<std::size_t>(m.right)];
     if (std::count(key.begin(), key.end(), ',') < 2) continue;
     for (std::size_t p = key.find(','); p != std::string::npos; p = key.find(',', p + 1)) {
       if (p == leftBytes.size() || p == 0 || p + 1 == key.size()) continue;
-      const auto x = idOfBytes.find(key.substr(0, p));
-      const auto y = idOfBytes.find(key.substr(p + 1));
-      const auto joined = idOfBytes.find(key.substr(0, p) + key.substr(p + 1));
-      if (x != idOfBytes.end() && y != idOfBytes.end() && joined != idOfBytes.end())
-        bpe->pairs_.emplace(pairKey(x->second, y->second), PairMerge{m.rank, joined->second});
+      candidates.push_back({key.substr(0, p), key.substr(p + 1), m.rank});
+      for (const std::string& s : {candidates.back().x, candidates.back().y, candidates.back().x + candidates.back().y})
+        wanted.emplace(s, -1);
     }
+  }
+  for (std::size_t id = 0; id < bpe->tokens_.size() && !wanted.empty(); ++id) {
+    const auto it = wanted.find(bpe->tokens_[id]);
+    if (it != wanted.end() && it->second < 0) it->second = static_cast<int>(id);
+  }
+  for (const Candidate& c : candidates) {
+    const int x = wanted[c.x], y = wanted[c.y], joined = wanted[c.x + c.y];
+    if (x >= 0 && y >= 0 && joined >= 0) bpe->pairs_.emplace(pairKey(x, y), PairMerge{c.rank, joined});
   }
   return bpe;
 }

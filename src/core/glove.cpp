@@ -121,10 +121,11 @@ std::shared_ptr<const GloveVectors> GloveVectors::fromBytes(const void* data, st
 
   // Derived: the spread of each coordinate (for rows of words GloVe lacks) and the explained variance.
   g->columnRms_.assign(d, 0.0);
-  for (std::size_t j = 0; j < d; ++j) {
+  for (std::size_t j = 0; j < d; ++j) {  // column by column, as stored
     double sum = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      const double v = g->value(static_cast<int>(i), static_cast<int>(j));
+      const double v = j < hd ? g->head_[j * n + i] * static_cast<double>(g->headScale_[i])
+                              : g->tail_[(j - hd) * n + i] * static_cast<double>(g->tailScale_[i]);
       sum += v * v;
     }
     g->columnRms_[j] = std::sqrt(sum / static_cast<double>(n));

@@ -70,6 +70,7 @@ struct AppState {
   double playClock = 0;
   bool showHelp = false;      // "?" overlay
   bool keyboardNav = false;   // Tab: ImGui keyboard navigation of the controls (ui.cpp handleKeys)
+  bool themeApplied = false;  // the light theme is set on the first frame
   unsigned hiddenHeads = 0;   // attention lines: bit h set = head h hidden
   LabState lab;               // the saturation lab's own controls
   StepViews views;            // what step screens remember between frames (steps/step_views.h)

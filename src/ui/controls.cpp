@@ -12,6 +12,7 @@
 #include "ui/config_edit.h"
 #include "ui/explain.h"
 #include "ui/steps/step.h"
+#include "ui/steps/step_common.h"  // helpMarker
 
 namespace ui {
 
@@ -32,18 +33,6 @@ bool inputString(const char* label, std::string* value, float width, const char*
   const ImGuiInputTextFlags flags = ImGuiInputTextFlags_CallbackResize;
   if (hint) return ImGui::InputTextWithHint(label, hint, value->data(), value->capacity() + 1, flags, resizeCallback, value);
   return ImGui::InputText(label, value->data(), value->capacity() + 1, flags, resizeCallback, value);
-}
-
-void helpMarker(const char* text) {
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
 }
 
 // A dimension field: integer input; applied on change (the core checks the range and says so).

@@ -6,9 +6,6 @@
 namespace ui {
 
 void applyTheme() {
-  static bool applied = false;
-  if (applied) return;
-  applied = true;
   ImGui::StyleColorsLight();
   ImGuiStyle& st = ImGui::GetStyle();
   ImVec4* c = st.Colors;

@@ -131,7 +131,10 @@ AppState& App::state() { return *state_; }
 
 void App::frame(const Fonts& fonts) {
   AppState& s = *state_;
-  applyTheme();
+  if (!s.themeApplied) {  // once per App, on its first frame (the platform then keeps it as its base style)
+    applyTheme();
+    s.themeApplied = true;
+  }
   handleKeys(s);
   advancePlay(s);
   s.hoveredShown = s.hovered;  // highlights follow last frame's hover (grids are drawn in any order)

@@ -7,12 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "core/saturation.h"
 #include "ui/steps/step.h"
 
 namespace ui {
 
 // A softmax row whose largest weight is above this counts as saturated (softmax step and saturation lab).
-constexpr double kSaturatedMaxWeight = 0.99;
+constexpr double kSaturatedMaxWeight = attn::kSaturatedMaxWeight;  // core/saturation.h: one threshold
 
 void explanation(const char* text);                 // wrapped paragraph in the body font
 void formulaLine(const std::string& text);          // highlighted formula, e.g. "(5×4)·(4×2) → (5×2)"
