@@ -6,7 +6,8 @@
 //   "text"            string   keys/values sentence (also the queries in self-attention)
 //   (scalar keys are read and written by one table, config_fields.h: the page's setState/getState and the link
 //    use the same keys with the same values)
-//   "tokenizer"       "word" | "char"
+//   "tokenizer"       "word" | "char" | "gpt2" (GPT-2's byte-level BPE; needs its merge table)
+//   "embedding_source" "random" (seeded N(0,1) rows) | "glove" (GloVe vectors, word tokenizer, d_model <= 100)
 //   "keep_punctuation" bool    word tokenizer: keep punctuation tokens
 //   "cross"           bool     cross-attention: queries from "query_text" / "X_q"      (*) true if X_q is given;
 //                              X_q with "cross": false is refused
