@@ -118,19 +118,7 @@ Matrix readGradient(const std::string& text, const std::string& path) {
   return G;
 }
 
-json matrixJson(const Matrix& m) {
-  json data = json::array();
-  for (Eigen::Index r = 0; r < m.rows(); ++r) {
-    json row = json::array();
-    for (Eigen::Index c = 0; c < m.cols(); ++c) {
-      const double x = m(r, c);
-      if (std::isfinite(x)) row.push_back(x);
-      else row.push_back(nullptr);
-    }
-    data.push_back(std::move(row));
-  }
-  return json{{"shape", {m.rows(), m.cols()}}, {"data", std::move(data)}};
-}
+json matrixJson(const Matrix& m) { return json{{"shape", {m.rows(), m.cols()}}, {"data", attn::matrixRowsJson(m)}}; }
 
 std::vector<std::string> texts(const std::vector<attn::Token>& tokens) {
   std::vector<std::string> out;

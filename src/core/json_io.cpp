@@ -183,21 +183,7 @@ CellEdit readEdit(const json& v, size_t index) {
   return e;
 }
 
-json parseJson(const std::string& text) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string detail = e.what();
-    const size_t bracket = detail.find("] ");
-    if (bracket != std::string::npos) detail = detail.substr(bracket + 2);
-    throw InputError("malformed JSON at byte " + std::to_string(e.byte) + ": " + detail);
-  } catch (const json::exception& e) {  // e.g. out_of_range 406: a number too large for a double (1e400)
-    std::string detail = e.what();
-    const size_t bracket = detail.find("] ");
-    if (bracket != std::string::npos) detail = detail.substr(bracket + 2);
-    throw InputError("invalid JSON: " + detail);
-  }
-}
+json parseJson(const std::string& text) { return parseJsonDocument(text); }
 
 void refuseUnknownKeys(const json& j) {
   std::vector<std::string> unknown;
@@ -265,6 +251,24 @@ Config configFromJson(const std::string& text, std::vector<std::string>* warning
   validate(c);  // ranges, shapes (naming both), embedding row lengths, edit cells, X_q without cross
   return c;
 }
+
+json parseJsonDocument(const std::string& text, const std::string& what) {
+  const std::string prefix = what.empty() ? "" : what + ": ";
+  auto detailOf = [](const json::exception& e) {
+    std::string detail = e.what();
+    const size_t bracket = detail.find("] ");
+    return bracket == std::string::npos ? detail : detail.substr(bracket + 2);
+  };
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError(prefix + "malformed JSON at byte " + std::to_string(e.byte) + ": " + detailOf(e));
+  } catch (const json::exception& e) {  // e.g. out_of_range 406: a number too large for a double (1e400)
+    throw InputError(prefix + "invalid JSON: " + detailOf(e));
+  }
+}
+
+json matrixRowsJson(const Matrix& m) { return matrixRows(m); }
 
 std::string configToJson(const Config& config, int indent) {
   return configObject(config).dump(indent, ' ', false, json::error_handler_t::replace);

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "config.h"
 #include "trace.h"
 
@@ -17,5 +19,11 @@ std::string configToJson(const Config& config, int indent = 2);
 // The Trace as JSON: {tokens, query_tokens, config, E, PE, X, ..., heads:[{Q,K,V,S,S_scaled,A,O,...}], concat,
 // output}; each matrix {"shape":[r,c],"formula":"…","data":[[…],…]} row-major; -inf written as null.
 std::string traceToJson(const Trace& trace, int indent = -1);
+
+// Pieces shared by every JSON reader and writer of the project (model files, `attnlab backward`):
+// a document parsed with errors as InputError ("<what>: malformed JSON at byte N: …"), and a matrix as rows
+// [[…], …] with −∞ / +∞ / NaN written as null.
+nlohmann::json parseJsonDocument(const std::string& text, const std::string& what = "");
+nlohmann::json matrixRowsJson(const Matrix& m);
 
 }  // namespace attn

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/json_io.h"
 
 namespace attn::train {
 
@@ -169,21 +170,7 @@ Matrix readParameter(const json& v, const ParameterShape& want) {
   return m;
 }
 
-json parseJson(const std::string& text) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string detail = e.what();
-    const size_t bracket = detail.find("] ");
-    if (bracket != std::string::npos) detail = detail.substr(bracket + 2);
-    throw InputError("model file: malformed JSON at byte " + std::to_string(e.byte) + ": " + detail);
-  } catch (const json::exception& e) {  // e.g. a number too large for a double
-    std::string detail = e.what();
-    const size_t bracket = detail.find("] ");
-    if (bracket != std::string::npos) detail = detail.substr(bracket + 2);
-    throw InputError("model file: invalid JSON: " + detail);
-  }
-}
+json parseJson(const std::string& text) { return parseJsonDocument(text, "model file"); }
 
 // The parameters' sizes must stay reasonable before anything is allocated (a file could claim vocab × d_model of
 // 1e5 × 1024): the same cap `attnlab train` applies.
