@@ -11,7 +11,18 @@
 // softmaxes' saturation (mean largest weight and entropy of a row) on its first 50, and from that step's training
 // batch the gradient norms per parameter group and ‖dL/dS_masked‖ per attention block (Model::lossAndGradient's
 // probe: the gradient at the softmax's input). Steps per second count the training steps only (batch generation,
-// forward, backward, Adam), not the evaluations.
+// forward, backward, Adam), not the evaluations. Each evaluation also records the wall time since the command
+// started (elapsed_seconds: training, evaluations and set-up, i.e. what a user waits), so "seconds to 99%" is read
+// off the first evaluation at >= 99%.
+//
+// For comparisons with other frameworks (tests/bench/train_tfjs.mjs, train_torch.py): --save-init writes the initial
+// weights (Model JSON, before step 1) and --dump-batches the exact training batches with the loss attnlab computed on
+// each and the optimiser's settings:
+//   {"format": "attnlab-batches", "version": 1, "task", "seed", "batch",
+//    "adam": {"lr", "beta1", "beta2", "eps", "warmup", "decay_steps", "final_factor", "clip_norm"},
+//    "steps": [{"step", "loss" (float32 batch mean, as trained), "lr" (the step's learning rate),
+//               "examples": [{"source": [ids] (translation), "input": [ids], "target": [ids],
+//                             "loss_mask": [0|1] (empty = every position counts)}]}]}
 //
 // JSON (--format json): {"task", "config": {"task", "model": <Model JSON config>, "vocab_size", "parameters", "steps",
 //   "batch", "lr", "warmup", "decay_steps", "clip_norm", "seed", "qk_init", "eval_every", "held_out"},
@@ -19,9 +30,11 @@
 //              "grad_norm" (global, before clipping), "grad_norms": [{"group", "norm"}] ("E", "layer0", …, "out"),
 //              "softmax_grad_norm" (all blocks), "softmax_grad_norms": [{"block", "norm"}],
 //              "attention_max_weight", "attention_entropy", "expected_mass": [{"block", "head", "mass"}],
-//              "best_expected_mass": {"block", "head", "mass"} | null}],
-//   "final": <the last step's record>, "first_step_at_99": step | null, "train_seconds", "eval_seconds",
-//   "steps_per_second", "saved" (with --save)}
+//              "best_expected_mass": {"block", "head", "mass"} | null,
+//              "elapsed_seconds" (wall time since the command started, at the end of this evaluation)}],
+//   "final": <the last step's record>, "first_step_at_99": step | null, "seconds_to_99": that evaluation's
+//   elapsed_seconds | null, "train_seconds", "eval_seconds", "steps_per_second", "saved" (with --save),
+//   "saved_init" (with --save-init), "dumped_batches" (with --dump-batches)}
 #include <unistd.h>
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -56,7 +69,7 @@ namespace tr = attn::train;
 constexpr double kMaxParameters = 20e6;  // float: 80 MB of weights, plus gradients and Adam's two moments
 
 struct TrainArgs {
-  std::string task, scale = "default", seed = "1", format = "text", save;
+  std::string task, scale = "default", seed = "1", format = "text", save, saveInit, dumpBatches;
   int layers = 1, heads = 1, dModel = 16, dK = 16, dV = 16, mlpHidden = 0, steps = 1, batch = 1, warmup = 0;
   int evalEvery = 0, heldOut = 500, indent = -1;
   double lr = 1e-3, qkInit = 1.0;
@@ -98,6 +111,7 @@ struct Report {
   std::vector<tr::AttentionMass> masses;                   // per block and head
   double maxWeight = 0;  // saturation: mean over held-out query rows, heads and blocks of the largest weight
   double entropy = 0;    // … and of the row's entropy (nats; log L_kv for a uniform row)
+  double elapsed = 0;    // wall seconds since the command started, at the end of this evaluation
 };
 
 // How saturated the softmaxes are on (up to) the first 50 held-out examples: mean max weight and mean entropy of
@@ -155,6 +169,7 @@ json reportJson(const Report& r, const std::vector<std::string>& blockNames) {
             {"attention_max_weight", r.maxWeight}, {"attention_entropy", r.entropy}, {"expected_mass", masses}};
   const tr::AttentionMass* best = bestMass(r);
   j["best_expected_mass"] = best ? json{{"block", best->blockName}, {"head", best->head}, {"mass", best->mass}} : json();
+  j["elapsed_seconds"] = r.elapsed;
   return j;
 }
 
@@ -192,25 +207,46 @@ class Progress {
   std::chrono::steady_clock::time_point last_{};
 };
 
-// Fails early (before training) when the model cannot be written; removes the probe file it created.
-void checkWritable(const std::string& path) {
+// Fails early (before training) when a file cannot be written; removes the probe file it created. option names the
+// command-line option in the message ("--save", …).
+void checkWritable(const std::string& path, const char* option) {
   std::FILE* existing = std::fopen(path.c_str(), "rb");
   if (existing) std::fclose(existing);
   std::FILE* file = std::fopen(path.c_str(), "ab");
-  if (!file) throw InputError("cannot write --save file '" + path + "': " + std::strerror(errno));
+  if (!file) throw InputError(std::string("cannot write ") + option + " file '" + path + "': " + std::strerror(errno));
   std::fclose(file);
   if (!existing) std::remove(path.c_str());
 }
 
-void writeFile(const std::string& path, const std::string& contents) {
+void writeFile(const std::string& path, const std::string& contents, const char* option) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError("cannot write --save file '" + path + "': " + std::strerror(errno));
+  if (!out) throw InputError(std::string("cannot write ") + option + " file '" + path + "': " + std::strerror(errno));
   out << contents << "\n";
   out.close();
-  if (!out) throw InputError("could not write all of --save file '" + path + "'");
+  if (!out) throw InputError(std::string("could not write all of ") + option + " file '" + path + "'");
+}
+
+// The Model JSON of model's current weights (task, config and vocabularies from info; training summary optional).
+tr::SavedModel savedModel(const tr::TaskInfo& info, const tr::ModelConfig& mc, const tr::Model<float>& model) {
+  tr::SavedModel saved;
+  saved.task = info.name;
+  saved.config = mc;
+  saved.vocab = info.vocab;
+  saved.sourceVocab = info.sourceVocab;
+  saved.params = tr::castParams<double, float>(model.params());
+  return saved;
+}
+
+// One training example of --dump-batches.
+json exampleJson(const tr::Example& ex) {
+  json mask = json::array();
+  for (uint8_t m : ex.lossMask) mask.push_back(static_cast<int>(m));
+  return {{"source", ex.source}, {"input", ex.input}, {"target", ex.target}, {"loss_mask", mask}};
 }
 
 void runTrain(const TrainArgs& args) {
+  using Clock = std::chrono::steady_clock;
+  const auto started = Clock::now();  // elapsed_seconds counts from here (set-up, training and evaluations)
   tr::TaskKind kind;
   if (!tr::parseTaskName(args.task, &kind))
     throw InputError("unknown task '" + args.task + "' (" + taskList() + ")");
@@ -252,7 +288,9 @@ void runTrain(const TrainArgs& args) {
     throw InputError("--qk-init must be a number > 0 and <= 1000, got " + shortestDouble(args.qkInit));
   const int evalEvery = given(args.evalEveryOpt) ? args.evalEvery : std::max(1, steps / 10);
   const uint64_t seed = parseSeed(args.seed, "--seed");
-  if (!args.save.empty()) checkWritable(args.save);
+  if (!args.save.empty()) checkWritable(args.save, "--save");
+  if (!args.saveInit.empty()) checkWritable(args.saveInit, "--save-init");
+  if (!args.dumpBatches.empty()) checkWritable(args.dumpBatches, "--dump-batches");
   const bool text = args.format == "text";
 
   tr::TaskData data(kind, seed);
@@ -272,6 +310,7 @@ void runTrain(const TrainArgs& args) {
     scaleQK(model.params().encoder);
     scaleQK(model.params().layers);
   }
+  if (!args.saveInit.empty()) writeFile(args.saveInit, tr::modelToJson(savedModel(info, mc, model)), "--save-init");
   const std::vector<tr::Example>& heldOut = data.heldOut(args.heldOut);
   // The attention mass needs every block's trace per example: measured on (up to) the first 100 held-out examples.
   const std::vector<tr::Example> massSet(heldOut.begin(), heldOut.begin() + std::min<size_t>(heldOut.size(), 100));
@@ -311,7 +350,8 @@ void runTrain(const TrainArgs& args) {
   int windowSteps = 0;
   bool headerPrinted = false;
   int firstAt99 = -1;
-  using Clock = std::chrono::steady_clock;
+  const bool dumping = !args.dumpBatches.empty();
+  json dumpedSteps = json::array();  // --dump-batches: filled outside the timed parts of a step
   for (int step = 1; step <= steps; ++step) {
     const bool evaluate = step % evalEvery == 0 || step == steps || (args.evalFirst && step == 1);
     const auto t0 = Clock::now();
@@ -328,6 +368,12 @@ void runTrain(const TrainArgs& args) {
     trainSeconds += std::chrono::duration<double>((t1 - t0) + (t3 - t2)).count();
     windowLoss += loss;
     ++windowSteps;
+    if (dumping) {
+      json batchJson = json::array();
+      for (const tr::Example& ex : examples) batchJson.push_back(exampleJson(ex));
+      dumpedSteps.push_back({{"step", step}, {"loss", loss}, {"lr", optimizer.learningRateAt(step)},
+                             {"examples", std::move(batchJson)}});
+    }
     if (evaluate) {
       r.step = step;
       r.loss = windowLoss / windowSteps;
@@ -346,6 +392,7 @@ void runTrain(const TrainArgs& args) {
       windowSteps = 0;
       lastAccuracy = r.accuracy;
       if (firstAt99 < 0 && r.accuracy >= 0.99) firstAt99 = step;
+      r.elapsed = std::chrono::duration<double>(Clock::now() - started).count();
       if (text) {
         progress.clear();
         if (!headerPrinted) {
@@ -373,13 +420,8 @@ void runTrain(const TrainArgs& args) {
   const Report& last = reports.back();
   const double stepsPerSecond = trainSeconds > 0 ? steps / trainSeconds : 0.0;
 
-  tr::SavedModel saved;
   if (!args.save.empty()) {
-    saved.task = info.name;
-    saved.config = mc;
-    saved.vocab = info.vocab;
-    saved.sourceVocab = info.sourceVocab;
-    saved.params = tr::castParams<double, float>(model.params());
+    tr::SavedModel saved = savedModel(info, mc, model);
     saved.training.present = true;
     saved.training.steps = steps;
     saved.training.batch = batch;
@@ -388,8 +430,23 @@ void runTrain(const TrainArgs& args) {
     saved.training.seed = seed;
     saved.training.finalLoss = last.heldOutLoss;
     saved.training.finalAccuracy = last.accuracy;
-    writeFile(args.save, tr::modelToJson(saved));
+    writeFile(args.save, tr::modelToJson(saved), "--save");
   }
+  if (dumping) {
+    const json adamJson = {{"lr", adam.learningRate},  {"beta1", adam.beta1},
+                           {"beta2", adam.beta2},      {"eps", adam.eps},
+                           {"warmup", adam.warmupSteps}, {"decay_steps", adam.decaySteps},
+                           {"final_factor", adam.finalFactor}, {"clip_norm", adam.clipNorm}};
+    const json dump = {{"format", "attnlab-batches"}, {"version", 1},     {"task", info.name},
+                       {"seed", seed},                {"batch", batch},   {"adam", adamJson},
+                       {"steps", std::move(dumpedSteps)}};
+    writeFile(args.dumpBatches, dump.dump(), "--dump-batches");
+  }
+  const double secondsTo99 = [&] {
+    for (const Report& r : reports)
+      if (r.step == firstAt99) return r.elapsed;
+    return -1.0;
+  }();
 
   if (text) {
     out << "\nfinal (step " << last.step << "): held-out accuracy " << fixed(last.accuracy, 4) << ", held-out loss "
@@ -399,11 +456,15 @@ void runTrain(const TrainArgs& args) {
           << ", head " << best->head << ")";
     out << "\n";
     out << "first evaluation at >= 99% held-out accuracy: "
-        << (firstAt99 > 0 ? "step " + std::to_string(firstAt99) : std::string("none")) << "\n";
+        << (firstAt99 > 0 ? "step " + std::to_string(firstAt99) + ", " + fixed(secondsTo99, 3) + " s after the start"
+                          : std::string("none"))
+        << "\n";
     out << "speed: " << steps << " training steps in " << fixed(trainSeconds, 3) << " s = "
         << fixed(stepsPerSecond, 1) << " steps/s (training only; evaluation took " << fixed(evalSeconds, 3)
         << " s)\n";
     if (!args.save.empty()) out << "saved the model to " << args.save << "\n";
+    if (!args.saveInit.empty()) out << "saved the initial model to " << args.saveInit << "\n";
+    if (dumping) out << "wrote the training batches to " << args.dumpBatches << "\n";
     return;
   }
   json config = {{"task", info.name},
@@ -427,10 +488,13 @@ void runTrain(const TrainArgs& args) {
               {"steps", stepsJson},
               {"final", reportJson(last, blockNames)},
               {"first_step_at_99", firstAt99 > 0 ? json(firstAt99) : json()},
+              {"seconds_to_99", firstAt99 > 0 ? json(secondsTo99) : json()},
               {"train_seconds", trainSeconds},
               {"eval_seconds", evalSeconds},
               {"steps_per_second", stepsPerSecond}};
   if (!args.save.empty()) doc["saved"] = args.save;
+  if (!args.saveInit.empty()) doc["saved_init"] = args.saveInit;
+  if (dumping) doc["dumped_batches"] = args.dumpBatches;
   out << doc.dump(args.indent) << "\n";
 }
 
@@ -467,6 +531,10 @@ Command addTrainCommand(CLI::App& parent) {
   addFormatOption(app, &args->format);
   app->add_option("--indent", args->indent, "JSON indent (-1 = one line)")->check(integerIn(-1, 8));
   app->add_option("--save", args->save, "Write the trained model to this JSON file");
+  app->add_option("--save-init", args->saveInit, "Write the initial model (before step 1) to this JSON file");
+  app->add_option("--dump-batches", args->dumpBatches,
+                  "Write every training batch, attnlab's loss on it and the optimiser settings to this JSON file "
+                  "(to train the same model elsewhere: tests/bench/train_tfjs.mjs, train_torch.py)");
   return {app, [args] { runTrain(*args); }};
 }
 

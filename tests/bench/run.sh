@@ -6,10 +6,18 @@
 #   2. incremental recompute (attn::Pipeline) at 64:512:8, native and wasm
 #   3. the page in headless Chromium (page.mjs): gzip sizes, navigation -> first frame, frame CPU time, the frame
 #      after a dimension change at 64:512:8
+#   4. training (issue 11): `attnlab train` steps/s per built-in task at its default size, native and wasm, against
+#      TensorFlow.js (tfjs-core + tfjs-backend-wasm, one thread, SIMD; train_tfjs.mjs) and PyTorch (one CPU thread;
+#      train_torch.py) on the same model, batches and initial weights (attnlab train --save-init --dump-batches);
+#      wasm's seconds to 99% held-out accuracy; the step-1 loss agreement; the table by train_report.py. The four
+#      runs are interleaved per task, TRAIN_REPEATS times.
 # Build folders default to the README's (make native web); override with env vars:
 #   NATIVE_DIR=build/native WEB_DIR=build/site WASM_CLI_DIR=build/wasm-cli OUT=build/bench REPEATS=7
 #   (WEB_DIR is the served page, the web build's deployable folder, not its CMake tree build/web)
 #   SIZES=8:64:4,64:512:8,128:768:12,512:768:12  SKIP_PAGE=1 (no browser part)
+#   TRAIN_TASKS=previous-token,reverse,sort,kv-lookup,translation  TRAIN_REPEATS=3
+#   TRAIN_STEPS=N (tfjs and torch train only the first N of the dumped steps; default all)  SKIP_TRAIN=1
+#   ONLY_TRAIN=1 (only section 4)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 NATIVE_DIR=${NATIVE_DIR:-build/native}
@@ -17,17 +25,23 @@ WEB_DIR=${WEB_DIR:-build/site}
 WASM_CLI_DIR=${WASM_CLI_DIR:-build/wasm-cli}
 OUT=${OUT:-build/bench}
 REPEATS=${REPEATS:-7}
+TRAIN_TASKS=${TRAIN_TASKS:-previous-token,reverse,sort,kv-lookup,translation}
+TRAIN_REPEATS=${TRAIN_REPEATS:-3}
+TRAIN_STEPS=${TRAIN_STEPS:-}
 SIZES=${SIZES:-8:64:4,64:512:8,128:768:12,512:768:12}
 PY=/usr/bin/python3   # Debian's python3 with python3-onnx and python3-numpy (not a pyenv python on PATH)
 
 for f in "$NATIVE_DIR/attnlab" "$WASM_CLI_DIR/attnlab.js"; do
   [ -e "$f" ] || { echo "bench: $f missing; build first (make native web)" >&2; exit 1; }
 done
-"$PY" -c 'import onnx, numpy' 2>/dev/null || { echo "bench: $PY lacks onnx/numpy: apt-get install python3-onnx python3-numpy" >&2; exit 1; }
-[ -d node_modules/onnxruntime-web ] || { echo "bench: node_modules/onnxruntime-web missing: npm ci" >&2; exit 1; }
+if [ -z "${ONLY_TRAIN:-}" ]; then
+  "$PY" -c 'import onnx, numpy' 2>/dev/null || { echo "bench: $PY lacks onnx/numpy: apt-get install python3-onnx python3-numpy" >&2; exit 1; }
+  [ -d node_modules/onnxruntime-web ] || { echo "bench: node_modules/onnxruntime-web missing: npm ci" >&2; exit 1; }
+fi
 
-rm -rf "$OUT/native" "$OUT/wasm" && mkdir -p "$OUT/native" "$OUT/wasm"
 echo "# AttnLab bench $(date -u +%FT%TZ) on $(nproc) cores; load: $(uptime | sed 's/.*load average/load average/')"
+if [ -z "${ONLY_TRAIN:-}" ]; then
+rm -rf "$OUT/native" "$OUT/wasm" && mkdir -p "$OUT/native" "$OUT/wasm"
 echo "# $(node --version) node, onnxruntime-web $(node -p 'require("./node_modules/onnxruntime-web/package.json").version'), sizes $SIZES, repeats $REPEATS"
 
 "$NATIVE_DIR/attnlab" bench --sizes "$SIZES" --repeats "$REPEATS" --dump "$OUT/native" --format json > "$OUT/native.json"
@@ -48,5 +62,35 @@ if [ -z "${SKIP_PAGE:-}" ]; then
   echo
   echo "## the page ($WEB_DIR, headless Chromium)"
   node tests/bench/page.mjs --dir "$WEB_DIR"
+fi
+fi  # ONLY_TRAIN
+
+if [ -z "${SKIP_TRAIN:-}" ]; then
+  echo
+  echo "## training: steps/s per task, native / wasm / TensorFlow.js wasm (1 thread) / PyTorch (1 thread)"
+  [ -d node_modules/@tensorflow/tfjs-backend-wasm ] || { echo "bench: node_modules/@tensorflow missing: npm ci" >&2; exit 1; }
+  "$PY" -c 'import torch' 2>/dev/null || { echo "bench: $PY lacks torch: apt-get install python3-torch" >&2; exit 1; }
+  echo "# tfjs-core $(node -p 'require("./node_modules/@tensorflow/tfjs-core/package.json").version'),"\
+       "torch $("$PY" -c 'import torch; print(torch.__version__)'), repeats $TRAIN_REPEATS"
+  rm -rf "$OUT/train" && mkdir -p "$OUT/train"
+  stepsArg=(); [ -n "$TRAIN_STEPS" ] && stepsArg=(--steps "$TRAIN_STEPS")
+  for task in ${TRAIN_TASKS//,/ }; do
+    dir="$OUT/train/$task"
+    mkdir -p "$dir"
+    # The data and initial weights every framework uses (a run of its own, not timed).
+    "$NATIVE_DIR/attnlab" train --task "$task" --format json --save-init "$dir/init.json" \
+      --dump-batches "$dir/batches.json" > "$dir/dump-run.json"
+    for r in $(seq 1 "$TRAIN_REPEATS"); do
+      "$NATIVE_DIR/attnlab" train --task "$task" --format json > "$dir/native_$r.json"
+      node --no-experimental-fetch "$WASM_CLI_DIR/attnlab.js" train --task "$task" --format json > "$dir/wasm_$r.json"
+      node tests/bench/train_tfjs.mjs --init "$dir/init.json" --batches "$dir/batches.json" "${stepsArg[@]}" \
+        > "$dir/tfjs_$r.json"
+      "$PY" tests/bench/train_torch.py --init "$dir/init.json" --batches "$dir/batches.json" "${stepsArg[@]}" \
+        > "$dir/torch_$r.json"
+      echo "# $task run $r: $("$PY" -c "import json,sys; print(' '.join(k + ' ' + format(json.load(open(sys.argv[1] + '/' + k + '_$r.json'))['steps_per_second'], '.1f') for k in ('native', 'wasm', 'tfjs', 'torch')))" "$dir") steps/s; $(uptime | sed 's/.*load average/load average/')"
+    done
+  done
+  echo
+  "$PY" tests/bench/train_report.py "$OUT/train"
 fi
 echo "# load after: $(uptime | sed 's/.*load average/load average/')"

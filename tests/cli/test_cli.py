@@ -699,11 +699,42 @@ class Train(unittest.TestCase):
         self.assertEqual(r["final"], r["steps"][-1])
         self.assertGreater(r["steps_per_second"], 0)
         self.assertIn("first_step_at_99", r)
+        elapsed = [s["elapsed_seconds"] for s in r["steps"]]
+        self.assertTrue(0 < elapsed[0] <= elapsed[1], elapsed)
+        self.assertEqual(r["seconds_to_99"] is None, r["first_step_at_99"] is None)
+
+    def test_save_init_and_dump_batches(self):
+        # What the training benchmark feeds TensorFlow.js and PyTorch: the initial weights and every batch.
+        with tempfile.TemporaryDirectory() as tmp:
+            init, batches = os.path.join(tmp, "init.json"), os.path.join(tmp, "batches.json")
+            r = run_json("train", "--task", "translation", "--steps", "3", "--held-out", "10", "--format", "json",
+                         "--save-init", init, "--dump-batches", batches)
+            self.assertEqual((r["saved_init"], r["dumped_batches"]), (init, batches))
+            with open(init) as f:
+                m = json.load(f)
+            self.assertEqual((m["format"], m["task"]), ("attnlab-model", "translation"))
+            self.assertNotIn("training", m)
+            with open(batches) as f:
+                d = json.load(f)
+            self.assertEqual((d["format"], d["version"], d["task"], d["batch"]), ("attnlab-batches", 1, "translation", 16))
+            self.assertEqual(d["adam"]["clip_norm"], 1.0)
+            self.assertEqual([s["step"] for s in d["steps"]], [1, 2, 3])
+            self.assertEqual([s["loss"] for s in d["steps"]], [s["loss"] for s in r["steps"]])  # evaluated every step
+            for s in d["steps"]:
+                self.assertEqual(len(s["examples"]), 16)
+                for ex in s["examples"]:
+                    self.assertEqual(len(ex["input"]), len(ex["target"]))
+                    self.assertTrue(ex["source"])
+                    self.assertEqual(ex["input"][0], 0)  # <bos>
+            self.assertLess(d["steps"][0]["lr"], d["steps"][2]["lr"])  # warm-up
 
     def test_same_seed_same_numbers(self):
         args = ["train", "--task", "kv-lookup", "--steps", "6", "--held-out", "20", "--format", "json"]
         a, b = run_json(*args, "--seed", "3"), run_json(*args, "--seed", "3")
         c = run_json(*args, "--seed", "4")
+        for r in (a, b, c):  # wall times differ run to run
+            for s in r["steps"]:
+                del s["elapsed_seconds"]
         self.assertEqual(a["steps"], b["steps"])
         self.assertNotEqual(a["steps"], c["steps"])
 
@@ -743,6 +774,10 @@ class Train(unittest.TestCase):
                  "parameters"),
                 (["train", "--task", "reverse", "--steps", "2", "--save",
                   os.path.join(tmp, "no-such-dir", "m.json")], "cannot write --save file"),
+                (["train", "--task", "reverse", "--steps", "2", "--save-init",
+                  os.path.join(tmp, "no-such-dir", "m.json")], "cannot write --save-init file"),
+                (["train", "--task", "reverse", "--steps", "2", "--dump-batches",
+                  os.path.join(tmp, "no-such-dir", "b.json")], "cannot write --dump-batches file"),
             ]
             for argv, fragment in cases:
                 bad_input_ok(self, argv, fragment)

@@ -23,7 +23,16 @@ RUNS = [
     ("reverse", ["--task", "reverse", "--steps", "60", "--eval-every", "20", "--held-out", "100"]),
     ("translation", ["--task", "translation", "--steps", "8", "--eval-every", "4", "--held-out", "20"]),
 ]
-TIMINGS = {"train_seconds", "eval_seconds", "steps_per_second", "saved"}
+TIMINGS = {"train_seconds", "eval_seconds", "steps_per_second", "seconds_to_99", "saved"}
+
+
+def without_timings(value):
+    """A report field with the per-evaluation wall times (elapsed_seconds) removed."""
+    if isinstance(value, dict):
+        return {k: without_timings(v) for k, v in value.items() if k != "elapsed_seconds"}
+    if isinstance(value, list):
+        return [without_timings(v) for v in value]
+    return value
 
 
 def run(command, args):
@@ -85,7 +94,7 @@ def main():
             for key in set(reports["native"]) | set(reports["wasm"]):
                 if key in TIMINGS:
                     continue
-                if reports["native"].get(key) != reports["wasm"].get(key):  # floats compared exactly
+                if without_timings(reports["native"].get(key)) != without_timings(reports["wasm"].get(key)):  # exactly
                     problems.append(f"{label}: report field {key!r} differs")
             models = {}
             for side in paths:
