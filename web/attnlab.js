@@ -5,6 +5,7 @@
 //  - bridges the clipboard (Emscripten's GLFW clipboard is a stub): text pasted into the page is handed to ImGui,
 //    copies from ImGui go to navigator.clipboard;
 //  - fetches the CJK font (fonts/cjk.ttc, 5 MB) only when the texts in use contain CJK characters;
+//  - fetches the GloVe vectors / GPT-2's merge table (data/*.bin) only when GloVe rows / GPT-2 tokens are chosen;
 //  - keeps the state in the address (#v1.…), with history entries per step, and does the Share panel's work:
 //    copy link, downloads (JSON, CSV, PNG), import of a Config JSON by file picker or drop;
 //  - fills the aria-live region with the current step and the focused row's numbers;
@@ -85,6 +86,7 @@
     attnlabDrawGlyph: drawGlyph,
     attnlabClipboardRead: function () { return clipboardText; },
     attnlabClipboardWrite: writeClipboard,
+    attnlabRequestData: requestData,
   };
   if (missing) {
     // Keep the runtime from even fetching the program: it could not run.
@@ -188,6 +190,58 @@
     var rgba = ctx.getImageData(0, 0, width, height).data;
     var heap = Module.HEAPU8;
     for (var i = 0, n = width * height; i < n; i++) heap[ptr + i] = rgba[i * 4 + 3];
+  }
+
+  // ---- data files (GloVe vectors, GPT-2's merge table), on demand ----
+  // The C++ side asks for data/<file> the first time a Config needs it (src/ui/data_files.h): embedding_source
+  // "glove" -> glove-100d.bin (2.4 MB gzip), tokenizer "gpt2" -> gpt2-bpe.bin (170 KB gzip). Nothing waits: the
+  // page keeps drawing with seeded rows / unmerged bytes, and the trace recomputes when the bytes arrive. A file
+  // that cannot be fetched (HTTP error, offline, or the standalone file opened from disk, where browsers block
+  // file:// requests) is reported with the reason; the rows stay seeded random rows.
+  var dataLoads = {};  // file -> {state, bytes, ms, error}: window.attnlab.dataFiles()
+  function dataCall(name, file, a, b) {
+    var size = Module.lengthBytesUTF8(file) + 1;
+    var filePtr = Module._malloc(size);
+    Module.stringToUTF8(file, filePtr, size);
+    try { return Module.UTF8ToString(Module['_' + name](filePtr, a, b)); } finally { Module._free(filePtr); }
+  }
+  function dataFailed(file, why) {
+    dataLoads[file] = { state: 'failed', error: why };
+    console.warn('AttnLab: data/' + file + ' could not be loaded: ' + why);
+    if (!running) return;
+    var size = Module.lengthBytesUTF8(why) + 1;
+    var whyPtr = Module._malloc(size);
+    Module.stringToUTF8(why, whyPtr, size);
+    try { dataCall('attnlab_data_failed', file, whyPtr); } finally { Module._free(whyPtr); }
+  }
+  function requestData(file) {
+    var started = performance.now();
+    dataLoads[file] = { state: 'loading' };
+    if (standalone || location.protocol === 'file:') {
+      // The standalone file holds no data files and its policy allows no requests; a page opened from disk cannot
+      // fetch (browsers block file:// requests). Answer after this call returns (the C++ side is applying a state).
+      Promise.resolve().then(function () {
+        dataFailed(file, (standalone ? 'the standalone file does not include data/' + file + ' and fetches nothing'
+                                     : 'a page opened from disk cannot fetch data/' + file) +
+          '; open the served page (build/site/ over http, e.g. make serve) for it');
+      });
+      return;
+    }
+    fetch('data/' + file).then(function (response) {
+      if (!response.ok) throw new Error('HTTP ' + response.status + ' for data/' + file);
+      return response.arrayBuffer();
+    }).then(function (buffer) {
+      var bytes = new Uint8Array(buffer);
+      var ptr = Module._malloc(Math.max(1, bytes.length));
+      Module.HEAPU8.set(bytes, ptr);  // read HEAPU8 after malloc: memory may have grown
+      var message;
+      try { message = dataCall('attnlab_data_loaded', file, ptr, bytes.length); } finally { Module._free(ptr); }
+      dataLoads[file] = message ? { state: 'failed', error: message }
+                                : { state: 'ready', bytes: bytes.length, ms: Math.round(performance.now() - started) };
+    }).catch(function (error) {
+      var why = String(error && error.message || error);
+      dataFailed(file, why);
+    });
   }
 
   // ---- share: link in the address, history, downloads, PNG, import ----
@@ -453,6 +507,9 @@
         afterFrame.push(function () { canvas.toBlob(function (blob) { if (name && blob) download(name, blob); resolve(blob); }, 'image/png'); });
       });
     },
+    // The lazily loaded data files as fetched here: {file: {state, bytes, ms, error}} (getState().data has the
+    // C++ side's status).
+    dataFiles: function () { return JSON.parse(JSON.stringify(dataLoads)); },
     // Bytes of the WebAssembly memory (grows, never shrinks).
     memoryBytes: function () { return Module.HEAPU8.buffer.byteLength; },
   };

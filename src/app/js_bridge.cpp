@@ -40,6 +40,14 @@ bool webShare(const char* action, const std::string& name, const char* mime, con
   }, action, name.c_str(), mime, data.data(), static_cast<int>(data.size())) != 0;
 }
 
+// The data files' platform side (ui/data_files.h): asks Module.attnlabRequestData (web/attnlab.js) to fetch
+// data/<file>; it answers later through attnlab_data_loaded / attnlab_data_failed, never before returning.
+void webRequestData(const char* file) {
+  EM_ASM({
+    if (Module["attnlabRequestData"]) Module["attnlabRequestData"](UTF8ToString($0));
+  }, file);
+}
+
 
 // The fragment of the current state, cached while nothing it encodes changed (the page asks every few frames).
 struct UrlCache {
@@ -50,7 +58,10 @@ struct UrlCache {
 }  // namespace
 
 namespace app {
-void connectShare(ui::AppState& state) { state.share.handler = &webShare; }
+void connectShare(ui::AppState& state) {
+  state.share.handler = &webShare;
+  state.data.request = &webRequestData;  // the lazily loaded data files (GloVe, GPT-2), fetched by web/attnlab.js
+}
 }  // namespace app
 
 extern "C" {
@@ -124,6 +135,27 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_announcement() {
 EMSCRIPTEN_KEEPALIVE void attnlab_share_status(const char* text, int ok) {
   app::Context* ctx = app::context();
   if (ctx) ui::setShareStatus(ctx->ui->state(), text ? text : "", ok != 0);
+}
+
+// A data file the page fetched for ui::DataFiles: `bytes` (malloc'ed and freed by the caller). The core parses it
+// and the trace recomputes. Returns "" or the message (a damaged file).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_data_loaded(const char* file, const char* bytes, int size) {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "AttnLab is not running");
+  try {
+    return keep(slot, ui::dataFileLoaded(ctx->ui->state(), file ? file : "", bytes, size > 0 ? size : 0));
+  } catch (const std::exception& e) {
+    return keep(slot, e.what());
+  }
+}
+
+// A data file could not be fetched (`why`: e.g. "HTTP 404"): the page keeps seeded rows / unmerged bytes and says so.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_data_failed(const char* file, const char* why) {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "AttnLab is not running");
+  return keep(slot, ui::dataFileFailed(ctx->ui->state(), file ? file : "", why ? why : "unknown reason"));
 }
 
 

@@ -120,6 +120,24 @@ Config translation() {
   return c;
 }
 
+// Attention as plain similarity, on real word vectors: GloVe rows (d_model = 100, the full vectors), no positional
+// encoding, and W_q = W_k = W_v = W_o = identity (d_k = d_v = d_model), so Q = K = V = X and the weights are
+// softmax(x_i·x_j / √d): every word attends most to itself and then to the words whose vectors point its way (cat to
+// dog, king to queen) with no training at all. Scale off: the rows turn one-hot on the token itself (|x_i|² wins).
+Config similarityAttention() {
+  Config c = base("similarity-attention", "My cat chased your dog while the king and his queen watched.", kGloveDims,
+                  1, kGloveDims);
+  c.embeddingSource = EmbeddingSource::Glove;
+  c.positional = false;
+  const Matrix identity = Matrix::Identity(kGloveDims, kGloveDims);  // (d_model,d_model)
+  c.Wq = identity;
+  c.Wk = identity;
+  c.Wv = identity;
+  c.Wo = identity;
+  c.focus = 1;  // "cat"
+  return c;
+}
+
 Config paperBase() {
   Config c = base("paper-base", "The Law will never be perfect, but its application should be just.", 512, 8, 64);
   return c;
@@ -148,6 +166,10 @@ std::vector<Preset> makePresets() {
       {"translation", "Translation (cross-attention)",
        "French queries starting with <bos> attend to the English source sentence (keys and values).",
        translation()},
+      {"similarity-attention", "Similarity attention (GloVe)",
+       "Real GloVe vectors, W_q = W_k = W_v = identity: softmax(x_i\u00B7x_j/\u221Ad) links related words (cat to dog, "
+       "king to queen) with no training. Turn the scale off: rows go one-hot on the token itself.",
+       similarityAttention()},
       {"paper-base", "The paper's base model size", "d_model 512, h 8, d_k = d_v = 64, as in the paper.",
        paperBase()},
   };

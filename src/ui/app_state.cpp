@@ -5,6 +5,7 @@
 
 #include "core/errors.h"
 #include "core/presets.h"
+#include "ui/model_view.h"
 
 namespace ui {
 
@@ -22,7 +23,11 @@ attn::Config withPresetName(const attn::Config& next) {
   attn::Config out = next;
   const attn::Preset* p = attn::findPreset(next.preset);
   attn::Config comparable = next;
-  if (p) comparable.focus = p->config.focus;
+  if (p) {
+    comparable.focus = p->config.focus;
+    comparable.glove = p->config.glove;  // loaded data files are attached to every Config (data_files.h)
+    comparable.gpt2 = p->config.gpt2;
+  }
   if (!p || comparable != p->config) out.preset.clear();
   return out;
 }
@@ -31,8 +36,10 @@ attn::Config withPresetName(const attn::Config& next) {
 
 std::string AppState::apply(const attn::Config& requested, const std::string& noticeText) {
   try {
-    const attn::Config next = withPresetName(requested);
+    attn::Config next = withPresetName(requested);
+    attachLoadedData(data, next);  // the GloVe / GPT-2 files loaded so far (data_files.h)
     const attn::Config& before = config();
+    const bool gloveBefore = pipeline.hasTrace() && needsGlove(before), gpt2Before = pipeline.hasTrace() && needsGpt2(before);
     const bool textsChanged = !pipeline.hasTrace() || next.text != before.text || next.queryText != before.queryText ||
                               next.compareText != before.compareText || next.cross != before.cross;
     pipeline.update(next);  // throws InputError and keeps the previous trace; clamps the focus into the queries
@@ -43,9 +50,11 @@ std::string AppState::apply(const attn::Config& requested, const std::string& no
     queryBuffer = config().queryText;
     error.clear();
     notice = noticeText;
+    keepOrCloseModel(*this);  // a trained model stays open only while its block is what the walkthrough shows
     // A pinned cell may no longer exist in the new shapes.
     pinned = CellRef{};
     hoveredShown = CellRef{};
+    requestNeededData(*this, gloveBefore, gpt2Before);  // starts loading a data file the new Config needs (never waits)
   } catch (const attn::InputError& e) {
     error = e.what();
   } catch (const std::exception& e) {

@@ -6,11 +6,14 @@
 // focus clamping, the pin and errors all follow from that one path.
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "core/config.h"
 #include "core/pipeline.h"
+#include "ui/data_files.h"
 #include "ui/lab_state.h"
+#include "ui/train_state.h"
 #include "ui/steps/step_views.h"
 
 namespace ui {
@@ -49,6 +52,8 @@ struct InspectorState {
   CellRef typedFor;
 };
 
+struct OpenModel;  // model_view.h: a trained model opened in the walkthrough
+
 struct AppState {
   attn::Pipeline pipeline;    // holds the Trace and the Config that produced it: the one source of truth
   std::string textBuffer;     // the sentence input (may differ from config().text while invalid)
@@ -73,9 +78,12 @@ struct AppState {
   bool themeApplied = false;  // the light theme is set on the first frame
   unsigned hiddenHeads = 0;   // attention lines: bit h set = head h hidden
   LabState lab;               // the saturation lab's own controls
+  TrainState train;           // the Train view: its controls, the running session, the comparison
+  std::shared_ptr<OpenModel> model;  // a trained model shown in the walkthrough (null: the Config's own weights)
   StepViews views;            // what step screens remember between frames (steps/step_views.h)
   ShareState share;           // the Share panel
   InspectorState inspector;   // the inspector's edit field
+  DataFiles data;             // GloVe vectors and GPT-2 merges, loaded when a Config needs them (data_files.h)
 
   // The Config of the current Trace (default Config before the first apply).
   const attn::Config& config() const;

@@ -81,6 +81,19 @@ void editCell(attn::Config& c, const attn::Trace& trace, const CellRef& cell, co
   c.edits.push_back(edit);
 }
 
+attn::Config withEmbeddingSource(const attn::Config& config, attn::EmbeddingSource source, std::string* notice) {
+  attn::Config out = config;
+  out.embeddingSource = source;
+  if (source == attn::EmbeddingSource::Glove && !out.embeddingTable.empty()) {
+    out.embeddingTable.clear();
+    if (notice) {
+      if (!notice->empty()) *notice += "; ";
+      *notice += "the preset's own embedding rows were replaced by GloVe's vectors";
+    }
+  }
+  return out;
+}
+
 bool loadPreset(const std::string& name, attn::Config* out) {
   const attn::Preset* p = attn::findPreset(name);
   if (!p) return false;

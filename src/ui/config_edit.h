@@ -18,6 +18,10 @@ attn::Config withDimensions(const attn::Config& config, int dModel, int heads, i
 // out-of-range value.
 void editCell(attn::Config& config, const attn::Trace& trace, const CellRef& cell, const std::string& typedValue);
 
+// The config with its embedding rows taken from `source`. Choosing GloVe drops the embedding table (a preset's
+// hand-made rows, which would win over GloVe's), as `attnlab trace --embeddings glove` does; *notice says so.
+attn::Config withEmbeddingSource(const attn::Config& config, attn::EmbeddingSource source, std::string* notice);
+
 // Loads a preset by name; false if unknown.
 bool loadPreset(const std::string& name, attn::Config* out);
 

@@ -2,6 +2,7 @@
 #include "ui/controls.h"
 
 #include <algorithm>
+#include <iterator>
 #include <cstdio>
 
 #include "core/config_fields.h"
@@ -11,29 +12,14 @@
 #include "imgui.h"
 #include "ui/config_edit.h"
 #include "ui/explain.h"
+#include "ui/model_view.h"
 #include "ui/steps/step.h"
+#include "ui/widgets/text_util.h"
 #include "ui/steps/step_common.h"  // helpMarker
 
 namespace ui {
 
 namespace {
-
-// ImGui::InputText over std::string (grows the buffer on demand).
-int resizeCallback(ImGuiInputTextCallbackData* data) {
-  if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-    auto* str = static_cast<std::string*>(data->UserData);
-    str->resize(static_cast<size_t>(data->BufTextLen));
-    data->Buf = str->data();
-  }
-  return 0;
-}
-
-bool inputString(const char* label, std::string* value, float width, const char* hint = nullptr) {
-  ImGui::SetNextItemWidth(width);
-  const ImGuiInputTextFlags flags = ImGuiInputTextFlags_CallbackResize;
-  if (hint) return ImGui::InputTextWithHint(label, hint, value->data(), value->capacity() + 1, flags, resizeCallback, value);
-  return ImGui::InputText(label, value->data(), value->capacity() + 1, flags, resizeCallback, value);
-}
 
 // A dimension field: integer input; applied on change (the core checks the range and says so).
 bool dimensionInput(const char* label, int* value, const char* help) {
@@ -62,6 +48,10 @@ void goToStep(AppState& state, int index) {
 namespace {
 
 void drawSentenceInputs(AppState& state, float textW) {
+  if (state.model) {  // a trained model is open: its input, within its vocabulary
+    drawModelInputs(state, textW);
+    return;
+  }
   const float em = ImGui::GetFontSize();
   const bool cross = state.config().cross;
   ImGui::AlignTextToFramePadding();
@@ -139,9 +129,35 @@ namespace {
 
 void tokenizerControl(AppState& state) {
   ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
-  int tok = state.config().tokenizer == attn::TokenizerKind::Word ? 0 : 1;
-  if (ImGui::Combo("Tokenizer", &tok, "word\0character\0"))
-    state.change([&](attn::Config& c) { c.tokenizer = tok == 0 ? attn::TokenizerKind::Word : attn::TokenizerKind::Char; });
+  static const attn::TokenizerKind kKinds[] = {attn::TokenizerKind::Word, attn::TokenizerKind::Char,
+                                               attn::TokenizerKind::Gpt2};
+  int tok = static_cast<int>(std::find(std::begin(kKinds), std::end(kKinds), state.config().tokenizer) - kKinds);
+  if (ImGui::Combo("Tokenizer", &tok, "word\0character\0GPT-2 (BPE)\0"))
+    state.change([&](attn::Config& c) { c.tokenizer = kKinds[tok]; });
+  helpMarker("word: letters and digits form words, punctuation is split off. character: one token per character.\n"
+             "GPT-2 (BPE): GPT-2's own byte-level byte-pair encoding (50,257 ids; its merge table, 170 KB, loads "
+             "when chosen). A space sticks to the word after it and shows as \u0120.");
+}
+
+// Where the embedding rows come from: seeded random numbers, or GloVe's word vectors (loaded when chosen).
+void embeddingSourceControl(AppState& state) {
+  ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+  int source = state.config().embeddingSource == attn::EmbeddingSource::Glove ? 1 : 0;
+  if (ImGui::Combo("Embeddings", &source, "random\0GloVe\0")) {
+    std::string notice;
+    const auto chosen = source == 1 ? attn::EmbeddingSource::Glove : attn::EmbeddingSource::Random;
+    state.change([&](attn::Config& c) { c = withEmbeddingSource(c, chosen, &notice); }, notice);
+    if (state.error.empty() && !notice.empty() && state.notice.empty()) state.notice = notice;
+  }
+  helpMarker("random: each token gets seeded N(0,1) numbers. GloVe: real word vectors (GloVe 6B, 100 dimensions, "
+             "20,000 frequent words; 2.4 MB, loaded when chosen), rotated onto their principal axes, so d_model = k "
+             "keeps the top k components. Word tokens only, d_model at most 100.");
+  if (state.config().embeddingSource != attn::EmbeddingSource::Glove) return;
+  const std::string& status = state.data.gloveStatus;
+  if (status == "ready") return;
+  ImGui::PushStyleColor(ImGuiCol_Text, status == "loading" ? IM_COL32(120, 80, 0, 255) : IM_COL32(190, 30, 30, 255));
+  ImGui::TextWrapped("GloVe: %s", status.c_str());
+  ImGui::PopStyleColor();
 }
 
 void dimensionControls(AppState& state) {
@@ -246,6 +262,7 @@ void focusControl(AppState& state) {
 
 void drawModelControls(AppState& state) {
   tokenizerControl(state);
+  embeddingSourceControl(state);
   dimensionControls(state);
   seedControl(state);
   bool positional = state.config().positional;

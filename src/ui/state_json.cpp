@@ -3,9 +3,12 @@
 //     query_text, query_bos, pad_to, compare_text, d_model, heads, d_k, d_v, seed, positional, mask,
 //     scale ("default" | "none" | number), custom_scale, preset (name; applied first), focus (also a token text)
 //   UI keys: step (index, id, or getState's {index, id, …}), head (0-based), playing, pin ({matrix, head, row,
-//     col} | null), lab ({d_k, temperature, keys, samples, seed}; see lab_state.h)
+//     col} | null), lab ({d_k, temperature, keys, samples, seed}; see lab_state.h), train ({task, layers, heads,
+//     d_model, d_k, scaled, learning_rate, seed, steps, action}; see train_state.h; applied after the rest),
+//     model ({open: "trained", source, input, layer} | null; see model_view.h; applied last)
 //   read-only keys getState adds (setState accepts and ignores them, so setState(getState()) changes nothing):
-//     tokens, token_ids, query_tokens, focus_token, scale_factor, hover, error, notice
+//     tokens, token_ids, query_tokens, focus_token, scale_factor, hover, error, notice, data (the lazily loaded
+//     files: {glove, gpt2}, see data_files.h)
 #include "ui/state_json.h"
 
 #include <nlohmann/json.hpp>
@@ -18,6 +21,8 @@
 #include "core/presets.h"
 #include "ui/config_edit.h"
 #include "ui/steps/step.h"
+#include "ui/model_view.h"
+#include "ui/train_state.h"
 
 namespace ui {
 
@@ -26,12 +31,12 @@ using nlohmann::json;
 namespace {
 
 const std::set<std::string>& uiKeys() {
-  static const std::set<std::string> keys = {"step", "head", "playing", "pin", "lab"};
+  static const std::set<std::string> keys = {"step", "head", "playing", "pin", "lab", "train", "model"};
   return keys;
 }
 const std::set<std::string>& readOnlyKeys() {
   static const std::set<std::string> keys = {"tokens", "token_ids", "query_tokens", "focus_token",
-                                             "scale_factor", "hover", "error", "notice"};
+                                             "scale_factor", "hover", "error", "notice", "data"};
   return keys;
 }
 const char* const kDimensionKeys[] = {"d_model", "heads", "d_k", "d_v"};
@@ -78,6 +83,7 @@ attn::Config requestedConfig(const AppState& s, const json& j, std::string* noti
   for (int i = 0; i < 4; ++i)
     if (j.contains(kDimensionKeys[i])) dims[i] = attn::readIntValue(j.at(kDimensionKeys[i]), kDimensionKeys[i]), dimsGiven = true;
   if (dimsGiven) c = withDimensions(c, dims[0], dims[1], dims[2], dims[3], notice);
+  if (j.contains("embedding_source")) c = withEmbeddingSource(c, c.embeddingSource, notice);
   if (!c.cross) c.Xq.reset();  // the queries' own rows mean nothing in self-attention
   return c;
 }
@@ -119,10 +125,13 @@ struct StateRequest {
   attn::Config config;
   std::string notice;
   int step = 0;
+  bool stepGiven = false;
   std::optional<int> head;
   bool playing = false;
   std::optional<CellRef> pin;
   LabState lab;
+  std::optional<json> train;  // applied after everything else succeeded (an action changes the running session)
+  std::optional<json> model;  // applied last (after train: {train: {action: "step"}, model: {open: "trained"}})
   std::string focusToken;  // focus given as a token text ("" = by index or absent)
   bool focusByIndex = false;
 };
@@ -135,8 +144,11 @@ StateRequest readRequest(const AppState& s, const json& j) {
     const std::string labError = applyLabJson(r.lab, j.at("lab"));
     if (!labError.empty()) throw attn::InputError(labError);
   }
+  if (j.contains("train")) r.train = j.at("train");
+  if (j.contains("model")) r.model = j.at("model");
   r.config = requestedConfig(s, j, &r.notice);
   r.step = requestedStep(s, j);
+  r.stepGiven = j.contains("step");
   if (j.contains("focus")) {
     const json& v = j.at("focus");
     if (v.is_string()) r.focusToken = v.get<std::string>();
@@ -170,6 +182,9 @@ std::string stateToJson(AppState& s) {
   j["playing"] = s.playing;
   j["pin"] = pinJson(s.pinned);
   j["lab"] = labToJson(s.lab);
+  j["train"] = trainToJson(s.train);
+  j["model"] = modelToJson(s);
+  j["data"] = json::parse(dataStatusJson(s));  // {glove, gpt2}: "not loaded" | "loading" | "ready" | "failed: …"
   j["tokens"] = json::array();
   if (s.pipeline.hasTrace()) {
     const attn::Trace& t = s.trace();
@@ -217,9 +232,17 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
     focused.focus = found;
     s.apply(focused, s.notice);
   }
-  s.step = r.step;
+  if (r.train) {
+    const std::string trainError = applyTrainJson(s.train, *r.train);
+    if (!trainError.empty()) return restore(trainError);
+  }
+  if (r.model) {
+    const std::string modelError = applyModelJson(s, *r.model);  // opening one goes to step 1
+    if (!modelError.empty()) return modelError;  // the model view refused and kept what was shown
+  }
+  if (r.stepGiven || !r.model) s.step = r.step;
   s.lab = r.lab;
-  if (r.head) s.head = *r.head;
+  if (r.head && *r.head < s.config().heads) s.head = *r.head;
   s.playing = r.playing;
   if (r.pin) s.pinned = *r.pin;
   return "";

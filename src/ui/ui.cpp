@@ -11,10 +11,12 @@
 #include "ui/controls.h"
 #include "ui/explain.h"
 #include "ui/inspector.h"
+#include "ui/model_view.h"
 #include "ui/share_panel.h"
 #include "ui/state_json.h"
 #include "ui/steps/step.h"
 #include "ui/theme.h"
+#include "ui/train_state.h"
 
 namespace ui {
 
@@ -137,6 +139,7 @@ void App::frame(const Fonts& fonts) {
   }
   handleKeys(s);
   advancePlay(s);
+  advanceTraining(s.train);  // a slice of the Train view's running session (nothing when idle)
   s.hoveredShown = s.hovered;  // highlights follow last frame's hover (grids are drawn in any order)
   s.hovered = CellRef{};
 
@@ -156,6 +159,7 @@ void App::frame(const Fonts& fonts) {
   ImGui::BeginChild("side", ImVec2(sideW, 0), false);
   drawStepList(s);
   ImGui::Spacing();
+  drawModelPanel(s);
   if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) drawModelControls(s);
   drawSharePanel(s);
   ImGui::EndChild();
@@ -163,7 +167,9 @@ void App::frame(const Fonts& fonts) {
 
   ImGui::BeginGroup();
   drawNavigation(s, fonts);
-  const float inspectorH = 5.2f * ImGui::GetTextLineHeightWithSpacing();
+  // The Train view has no cells of the trace to inspect: its step area takes the inspector's room.
+  const bool inspector = s.step != stepIndexOf("train");
+  const float inspectorH = inspector ? 5.2f * ImGui::GetTextLineHeightWithSpacing() : 0.0f;
   // No horizontal scrolling: grids size their cells to the width (wrapped text would chase a growing width).
   ImGui::BeginChild("step", ImVec2(0, -inspectorH), false);
   if (s.pipeline.hasTrace()) {
@@ -175,7 +181,7 @@ void App::frame(const Fonts& fonts) {
     steps()[s.step].draw(ctx);
   }
   ImGui::EndChild();
-  drawInspector(s, fonts);
+  if (inspector) drawInspector(s, fonts);
   ImGui::EndGroup();
 
   ImGui::PopFont();

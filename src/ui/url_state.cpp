@@ -1,65 +1,48 @@
 // URL fragment <-> state (see url_state.h).
 #include "ui/url_state.h"
 
+#include <algorithm>
+#include <memory>
+
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
 #include "core/json_io.h"
+#include "core/train/model_io.h"
+#include "ui/model_view.h"
 #include "ui/steps/step.h"
 
 namespace ui {
 
 namespace {
-constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 constexpr size_t kMaxFragment = 4u << 20;  // 4 MB of text: far beyond any sensible link, still cheap to reject
 }  // namespace
 
-std::string base64UrlEncode(const std::string& bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8) |
-                       static_cast<unsigned char>(bytes[i + 2]);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += kAlphabet[v & 63];
+namespace {
+
+// The open trained model as the link carries it: the model file with 16-bit weights, its inputs and layer (the
+// walkthrough's Config follows from them, so it is not written twice). Null when no model is open or a weight is
+// too large for 16 bits (then the link holds the shown block's Config, with exact numbers).
+nlohmann::json modelLinkJson(const AppState& s) {
+  if (!s.model) return nullptr;
+  try {
+    const std::string file = attn::train::modelToJson(*s.model->model, -1, attn::train::WeightEncoding::Half);
+    return {{"file", nlohmann::json::parse(file)}, {"source", s.model->source}, {"input", s.model->input},
+            {"layer", s.model->layer}};
+  } catch (const attn::InputError&) {
+    return nullptr;
   }
-  if (i < bytes.size()) {  // 1 or 2 bytes left; no '=' padding (it would need escaping in a URL)
-    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    if (i + 1 < bytes.size()) out += kAlphabet[(v >> 6) & 63];
-  }
-  return out;
 }
 
-bool base64UrlDecode(const std::string& text, std::string* bytes) {
-  int values[256];
-  for (int& v : values) v = -1;
-  for (int k = 0; k < 64; ++k) values[static_cast<unsigned char>(kAlphabet[k])] = k;
-  bytes->clear();
-  unsigned buffer = 0;
-  int bits = 0;
-  for (char ch : text) {
-    if (ch == '=') break;
-    const int v = values[static_cast<unsigned char>(ch)];
-    if (v < 0) return false;
-    buffer = (buffer << 6) | static_cast<unsigned>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes->push_back(static_cast<char>((buffer >> bits) & 0xFF));
-    }
-  }
-  return true;
-}
+}  // namespace
 
 std::string encodeUrlState(const AppState& s) {
   nlohmann::json j;
-  j["config"] = nlohmann::json::parse(attn::configToJson(s.config(), -1));
+  const nlohmann::json model = modelLinkJson(s);
+  if (model.is_null())
+    j["config"] = nlohmann::json::parse(attn::configToJson(s.config(), -1));
+  else
+    j["model"] = model;
   j["step"] = steps()[s.step].id;
   j["head"] = s.head;
   j["lab"] = labSettingsToJson(s.lab);
@@ -78,10 +61,26 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) throw attn::InputError("the link's state is damaged (not valid JSON)");
     for (auto it = j.begin(); it != j.end(); ++it)
-      if (it.key() != "config" && it.key() != "step" && it.key() != "head" && it.key() != "lab")
+      if (it.key() != "config" && it.key() != "model" && it.key() != "step" && it.key() != "head" && it.key() != "lab")
         throw attn::InputError("the link's state has an unknown key \"" + it.key() + "\"");
-    if (!j.contains("config") || !j["config"].is_object()) throw attn::InputError("the link's state has no config");
-    const attn::Config config = attn::configFromJson(j["config"].dump());
+    const bool withModel = j.contains("model");
+    if (!withModel && (!j.contains("config") || !j["config"].is_object()))
+      throw attn::InputError("the link's state has no config");
+    const attn::Config config = withModel ? attn::Config{} : attn::configFromJson(j["config"].dump());
+    std::shared_ptr<const attn::train::SavedModel> model;
+    std::string source, input;
+    int layer = 0;
+    if (withModel) {  // a trained model: {file, source, input, layer}
+      const nlohmann::json& m = j["model"];
+      if (!m.is_object() || !m.contains("file") || !m["file"].is_object() || !m.contains("input") ||
+          !m["input"].is_string() || (m.contains("source") && !m["source"].is_string()) ||
+          (m.contains("layer") && !m["layer"].is_number_integer()))
+        throw attn::InputError("the link's trained model is damaged (it needs file, input and layer)");
+      model = std::make_shared<const attn::train::SavedModel>(attn::train::modelFromJson(m["file"].dump()));
+      input = m["input"].get<std::string>();
+      source = m.value("source", std::string());
+      layer = static_cast<int>(std::clamp<int64_t>(m.value("layer", int64_t{0}), -1, 1000));
+    }
 
     int step = s.step;
     if (j.contains("step")) {
@@ -93,7 +92,8 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
       const std::string err = applyLabJson(lab, j["lab"]);
       if (!err.empty()) throw attn::InputError("the link's lab settings: " + err);
     }
-    const std::string err = s.apply(config);
+    const std::string err = withModel ? openModel(s, model, "from a link, 16-bit weights", source, input, layer)
+                                      : s.apply(config);
     if (!err.empty()) return err;
     s.step = step;
     s.lab = lab;

@@ -1,9 +1,12 @@
 // The whole page state in a URL fragment, so a teacher can share exactly what they see.
-// Format: "v1." + base64url(JSON {"config": <Config JSON>, "step": id, "head": int, "lab": {...}}).
+// Format: "v1." + base64url(JSON {"config": <Config JSON>, "step": id, "head": int, "lab": {...}}); with a trained
+// model open (model_view.h), "model": {"file": <Model JSON with "parameters_f16">, "source", "input", "layer"}
+// replaces "config" (the model's 16-bit weights: the link opens the model at once, without retraining).
 // The Config JSON is the same schema the CLI reads, so every check of an imported file applies to links too.
 #pragma once
 #include <string>
 
+#include "core/base64url.h"
 #include "ui/app_state.h"
 
 namespace ui {
@@ -14,7 +17,7 @@ std::string encodeUrlState(const AppState& state);
 // changes. Never throws, whatever the bytes.
 std::string applyUrlState(AppState& state, const std::string& fragment);
 
-std::string base64UrlEncode(const std::string& bytes);
-bool base64UrlDecode(const std::string& text, std::string* bytes);  // false on a character outside the alphabet
+using attn::base64UrlDecode;  // core/base64url.h
+using attn::base64UrlEncode;
 
 }  // namespace ui

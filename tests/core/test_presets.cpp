@@ -10,7 +10,7 @@ using namespace attn;
 
 TEST(CorePresets, AllPresent) {
   for (const char* name : {"quick-fox", "softmax-saturation", "sauerkraut-en", "sauerkraut-zh", "i-love-sushi",
-                           "polysemy", "dog-thief", "law", "translation", "paper-base"}) {
+                           "polysemy", "dog-thief", "law", "translation", "similarity-attention", "paper-base"}) {
     const Preset* p = findPreset(name);
     ASSERT_NE(p, nullptr) << name;
     EXPECT_EQ(p->config.preset, name);
@@ -132,4 +132,28 @@ TEST(CorePresets, PaperBase) {
   const Trace t = computeTrace(c);
   EXPECT_EQ(t.concat.cols(), 512);
   EXPECT_EQ(t.Wo.rows(), 512);
+}
+
+// W_q = W_k = W_v = W_o = identity on GloVe rows, d_k = d_v = d_model = 100, no positional encoding: Q = K = V = X
+// and S = X·Xᵀ (the weights softmax(x_i·x_j/√d)). Without the GloVe file (not loaded) the rows are seeded, and the
+// identities still hold; test_similarity.cpp checks what the real vectors attend to.
+TEST(CorePresets, SimilarityAttentionIsXXTransposed) {
+  const Config& c = findPreset("similarity-attention")->config;
+  EXPECT_EQ(c.embeddingSource, EmbeddingSource::Glove);
+  EXPECT_EQ(c.dModel, 100);
+  EXPECT_EQ(c.dK, c.dModel);
+  EXPECT_EQ(c.dV, c.dModel);
+  EXPECT_FALSE(c.positional);
+  ASSERT_TRUE(c.Wq && c.Wk && c.Wv && c.Wo);
+  EXPECT_TRUE(c.Wq->isIdentity());
+  EXPECT_TRUE(c.Wk->isIdentity());
+  EXPECT_TRUE(c.Wv->isIdentity());
+  const Trace t = computeTrace(c);
+  EXPECT_EQ(t.queryTokens[static_cast<size_t>(c.focus)].text, "cat");
+  const HeadTrace& h = t.heads[0];
+  EXPECT_TRUE(h.Q.isApprox(t.X));
+  EXPECT_TRUE(h.K.isApprox(t.X));
+  EXPECT_TRUE(h.V.isApprox(t.X));
+  EXPECT_TRUE(h.S.isApprox(t.X * t.X.transpose()));
+  EXPECT_NEAR(t.config.scale(), 0.1, 1e-15);  // 1/√100
 }

@@ -56,6 +56,30 @@ TEST(Render, EveryStepOfEveryPreset) {
   }
 }
 
+// The Train view mid-training (curves, small multiples, examples, the comparison), then the trained model in every
+// step of the walkthrough, for a one-stack and an encoder–decoder task.
+TEST(Render, TrainViewAndTrainedModelInEveryStep) {
+  Headless imgui;
+  ui::App app;
+  for (const char* task : {"kv-lookup", "translation"}) {
+    ASSERT_EQ(app.setStateJson(nlohmann::json{{"step", "train"}, {"train", {{"task", task}, {"action", "train"}}}}.dump()), "");
+    for (int f = 0; f < 6; ++f) imgui.frame(app);  // frames train slices
+    EXPECT_GT(app.state().train.session->step(), 0) << task;
+    ASSERT_EQ(app.setStateJson(R"({"train": {"action": "compare"}})"), "");
+    for (int f = 0; f < 4; ++f) imgui.frame(app);
+    ASSERT_EQ(app.setStateJson(R"({"train": {"action": "pause"}, "model": {"open": "trained"}})"), "") << task;
+    const int blocks = static_cast<int>(nlohmann::json::parse(app.getStateJson())["model"]["layers"].size());
+    for (int layer = 0; layer < blocks; ++layer) {
+      ASSERT_EQ(app.setStateJson(nlohmann::json{{"model", {{"layer", layer}}}}.dump()), "");
+      for (int s = 0; s < static_cast<int>(ui::steps().size()); ++s) {
+        ASSERT_EQ(app.setStateJson(nlohmann::json{{"step", s}}.dump()), "");
+        imgui.frame(app);
+      }
+    }
+    app.state().train.comparing = false;
+  }
+}
+
 TEST(Render, BigPresetsDrawTheHeavySteps) {
   Headless imgui;
   ui::App app;

@@ -6,7 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/base64url.h"
 #include "core/errors.h"
+#include "core/half_float.h"
 #include "core/json_io.h"
 
 namespace attn::train {
@@ -228,7 +230,61 @@ ojson modelConfigJson(const ModelConfig& c) {
   return j;
 }
 
-std::string modelToJson(const SavedModel& m, int indent) {
+namespace {
+
+std::string halfWeights(const ModelParams<double>& params) {
+  std::string bytes;
+  for (const auto& entry : parameterList(params)) {
+    const Matrix& m = *entry.second;
+    for (Eigen::Index r = 0; r < m.rows(); ++r)
+      for (Eigen::Index c = 0; c < m.cols(); ++c) {
+        if (!(std::fabs(m(r, c)) <= kHalfMax))
+          throw InputError("parameter " + entry.first + " has a value beyond ±65504, too large for 16-bit weights");
+        const uint16_t h = floatToHalf(static_cast<float>(m(r, c)));
+        bytes += static_cast<char>(h & 0xFF);
+        bytes += static_cast<char>(h >> 8);
+      }
+  }
+  return base64UrlEncode(bytes);
+}
+
+// Fills every parameter (already sized, parameterList order) from a "parameters_f16" string.
+void readHalfWeights(const json& v, ModelParams<double>& params) {
+  if (!v.is_string()) typeError("parameters_f16", "a base64url string", v);
+  std::string bytes;
+  if (!base64UrlDecode(v.get<std::string>(), &bytes))
+    throw InputError("model file: \"parameters_f16\" has a character outside base64url");
+  size_t count = 0;
+  for (const auto& entry : parameterList(params)) count += static_cast<size_t>(entry.second->size());
+  if (bytes.size() != 2 * count)
+    throw InputError("model file: \"parameters_f16\" holds " + std::to_string(bytes.size() / 2) +
+                     " values, the config's parameters need " + std::to_string(count));
+  size_t at = 0;
+  for (const auto& entry : parameterList(params)) {
+    Matrix& m = *entry.second;
+    for (Eigen::Index r = 0; r < m.rows(); ++r)
+      for (Eigen::Index c = 0; c < m.cols(); ++c, at += 2) {
+        const uint16_t h = static_cast<uint16_t>(static_cast<unsigned char>(bytes[at]) |
+                                                 (static_cast<unsigned char>(bytes[at + 1]) << 8));
+        const double x = halfToFloat(h);
+        if (!std::isfinite(x))
+          throw InputError("model file: parameter " + entry.first + " row " + std::to_string(r) + ", col " +
+                           std::to_string(c) + " is not finite");
+        m(r, c) = x;
+      }
+  }
+}
+
+}  // namespace
+
+SavedModel roundedToHalf(const SavedModel& model) {
+  SavedModel out = model;
+  for (const auto& entry : parameterList(out.params))
+    *entry.second = entry.second->unaryExpr([](double x) { return static_cast<double>(halfToFloat(floatToHalf(static_cast<float>(x)))); });
+  return out;
+}
+
+std::string modelToJson(const SavedModel& m, int indent, WeightEncoding encoding) {
   ojson j = ojson::object();
   j["format"] = kModelFormat;
   j["version"] = kModelFormatVersion;
@@ -241,6 +297,10 @@ std::string modelToJson(const SavedModel& m, int indent) {
     j["training"] = {{"steps", t.steps},         {"batch", t.batch},          {"warmup", t.warmup},
                      {"learning_rate", t.learningRate}, {"seed", t.seed}, {"final_loss", t.finalLoss},
                      {"final_accuracy", t.finalAccuracy}};
+  }
+  if (encoding == WeightEncoding::Half) {
+    j["parameters_f16"] = halfWeights(m.params);
+    return j.dump(indent);
   }
   ojson params = ojson::object();
   for (const auto& entry : parameterList(m.params)) params[entry.first] = matrixJson(*entry.second);
@@ -258,7 +318,8 @@ SavedModel modelFromJson(const std::string& text) {
   if (version != kModelFormatVersion)
     throw InputError("model file: format version " + std::to_string(version) + " is not supported (this attnlab reads " +
                      std::to_string(kModelFormatVersion) + ")");
-  requireKnownKeys(j, {"format", "version", "task", "config", "vocab", "source_vocab", "training", "parameters"},
+  requireKnownKeys(j, {"format", "version", "task", "config", "vocab", "source_vocab", "training", "parameters",
+                       "parameters_f16"},
                    "the document");
   SavedModel m;
   if (j.contains("task")) {
@@ -306,13 +367,17 @@ SavedModel modelFromJson(const std::string& text) {
   if (total > kMaxParameters)
     throw InputError("model file: the config has " + std::to_string(static_cast<long long>(total)) +
                      " parameters; at most 20000000 are supported");
-  const json& params = requireKey(j, "parameters", "the document");
+  const bool half = j.contains("parameters_f16");
+  if (half && j.contains("parameters"))
+    throw InputError("model file: give \"parameters\" or \"parameters_f16\", not both");
+  static const json kNoParameters = json::object();
+  const json& params = half ? kNoParameters : requireKey(j, "parameters", "the document");
   if (!params.is_object()) typeError("parameters", "an object {name: matrix}", params);
   std::set<std::string> expected;
   std::string missing;
   for (const ParameterShape& s : shapes) {
     expected.insert(s.name);
-    if (!params.contains(s.name)) missing += (missing.empty() ? "" : ", ") + s.name;
+    if (!half && !params.contains(s.name)) missing += (missing.empty() ? "" : ", ") + s.name;
   }
   std::string unknown;
   for (auto it = params.begin(); it != params.end(); ++it)
@@ -350,6 +415,10 @@ SavedModel modelFromJson(const std::string& text) {
   for (int l = 0; l < c.layers; ++l) p.layers.push_back(sizedLayer(c.encoderDecoder));
   p.Wout = Matrix::Zero(c.dModel, c.vocab);
   p.bout = Matrix::Zero(1, c.vocab);
+  if (half) {
+    readHalfWeights(j["parameters_f16"], p);
+    return m;
+  }
   const auto list = parameterList(p);
   if (list.size() != shapes.size()) throw std::logic_error("model_io: parameterShapes disagrees with parameterList");
   for (size_t i = 0; i < list.size(); ++i) {

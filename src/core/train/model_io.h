@@ -15,6 +15,10 @@
 //   "training": { "steps", "batch", "warmup": int, "learning_rate": number, "seed": int,
 //                 "final_loss", "final_accuracy": number }                 informational, optional
 //   "parameters": { name: {"shape": [rows, cols], "data": [[number × cols] × rows]} }
+//   — or, instead of "parameters" (exactly one of the two) —
+//   "parameters_f16": string   every parameter in parameterList order, row by row, as IEEE half floats (2 bytes
+//                              each, little-endian), base64url without padding: the compact form of links and of the
+//                              page's trained presets (half the bytes of float32; relative error ≤ 2^-11)
 // }
 // Parameter names and shapes are those of parameterList (model.h), e.g. "E" (vocab × d_model), "E_src",
 // "enc0.self.W_q", "layer0.self.W_q" (d_model × heads·d_k), "layer1.cross.W_o" (heads·d_v × d_model),
@@ -61,8 +65,12 @@ struct SavedModel {
 // The ModelConfig as the "config" object above (also what `attnlab train --format json` prints).
 nlohmann::ordered_json modelConfigJson(const ModelConfig& config);
 
-// The Model JSON document. indent < 0: one line.
-std::string modelToJson(const SavedModel& model, int indent = -1);
+enum class WeightEncoding { Decimal, Half };  // "parameters" as shortest decimals, or "parameters_f16"
+
+// The Model JSON document. indent < 0: one line. Half: throws InputError if a weight is beyond ±65504.
+std::string modelToJson(const SavedModel& model, int indent = -1, WeightEncoding encoding = WeightEncoding::Decimal);
+// The model with every parameter rounded to half precision (what a Half document reads back as).
+SavedModel roundedToHalf(const SavedModel& model);
 // Parses and validates a Model JSON document; throws attn::InputError with a user-facing message.
 SavedModel modelFromJson(const std::string& text);
 

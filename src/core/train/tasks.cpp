@@ -404,19 +404,29 @@ std::string TaskData::describe(const Example& ex) const {
 }
 
 template <typename T>
+int predictedToken(const ForwardCache<T>& cache, int t) {
+  Eigen::Index best = 0;
+  for (Eigen::Index v = 1; v < cache.logits.cols(); ++v)
+    if (cache.logits(t, v) > cache.logits(t, best)) best = v;
+  return static_cast<int>(best);
+}
+
+template <typename T>
+void countCorrect(const ForwardCache<T>& cache, const Example& ex, long* correct, long* total) {
+  for (Eigen::Index t = 0; t < cache.logits.rows(); ++t) {
+    if (!(ex.lossMask.empty() || ex.lossMask[static_cast<size_t>(t)])) continue;
+    *correct += predictedToken(cache, static_cast<int>(t)) == ex.target[static_cast<size_t>(t)];
+    ++*total;
+  }
+}
+
+template <typename T>
 double tokenAccuracy(const Model<T>& model, const std::vector<Example>& examples) {
   ForwardCache<T> cache;
   long correct = 0, total = 0;
   for (const Example& ex : examples) {
     model.forward(ex, cache);
-    for (Eigen::Index t = 0; t < cache.logits.rows(); ++t) {
-      if (!(ex.lossMask.empty() || ex.lossMask[static_cast<size_t>(t)])) continue;
-      Eigen::Index best = 0;
-      for (Eigen::Index v = 1; v < cache.logits.cols(); ++v)
-        if (cache.logits(t, v) > cache.logits(t, best)) best = v;
-      correct += best == ex.target[static_cast<size_t>(t)];
-      ++total;
-    }
+    countCorrect(cache, ex, &correct, &total);
   }
   return total > 0 ? static_cast<double>(correct) / static_cast<double>(total) : 0.0;
 }
@@ -506,6 +516,8 @@ void trainOnTask(Model<T>& model, TaskData& data, int steps, int batch, const Ad
 }
 
 #define ATTN_TRAIN_INSTANTIATE_TASKS(T)                                                                        \
+  template int predictedToken<T>(const ForwardCache<T>&, int);                                                \
+  template void countCorrect<T>(const ForwardCache<T>&, const Example&, long*, long*);                         \
   template double tokenAccuracy<T>(const Model<T>&, const std::vector<Example>&);                              \
   template std::vector<AttentionMass> expectedAttentionMass<T>(const Model<T>&, const TaskData&,              \
                                                                const std::vector<Example>&);                  \

@@ -87,6 +87,12 @@ class TaskData {
   std::vector<Example> heldOut_;
 };
 
+// The most probable token at position t of a forward pass (argmax of logits row t; the first on ties).
+template <typename T>
+int predictedToken(const ForwardCache<T>& cache, int t);
+// Counts the counted positions of one forward pass (of `example`) and those whose prediction equals the target.
+template <typename T>
+void countCorrect(const ForwardCache<T>& cache, const Example& example, long* correct, long* total);
 // Share of counted positions whose argmax prediction equals the target.
 template <typename T>
 double tokenAccuracy(const Model<T>& model, const std::vector<Example>& examples);

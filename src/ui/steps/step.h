@@ -46,5 +46,6 @@ void drawWeightedSumStep(StepContext&);
 void drawCombineStep(StepContext&);
 void drawLinesStep(StepContext&);
 void drawSaturationLabStep(StepContext&);
+void drawTrainStep(StepContext&);
 
 }  // namespace ui

@@ -2,6 +2,11 @@
 // StepViews as `state.views`, so no step or widget keeps state in a global or a function-level static.
 #pragma once
 #include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/bpe.h"
+#include "core/glove.h"
 
 #include "ui/widgets/heatmap_gl.h"
 
@@ -14,9 +19,34 @@ struct PermutationDemo {
   double gapWithoutPe = NAN, gapWithPe = NAN;
 };
 
+// The Embed step with GloVe rows (embed.cpp): each token's nearest words (a search over the whole vocabulary, so done
+// once per sentence and d_model) and the analogy panel's words and answers (searched again only when a word or d_model changes).
+struct GloveNeighbourList {
+  std::string token;                               // as in the sentence
+  std::vector<attn::GloveNeighbour> neighbours;    // empty: GloVe lacks the word
+};
+struct GloveViews {
+  std::string neighboursKey;                       // tokens + d_model + file the neighbours were found for
+  std::vector<GloveNeighbourList> neighbours;      // one per distinct word token, in sentence order
+  char analogy[3][48] = {"king", "man", "woman"};  // a − b + c
+  std::string analogyKey;                          // words + d_model + file the answers below are for
+  std::vector<attn::GloveNeighbour> answers;
+  std::string analogyMessage;                      // "" or why there is no answer (an unknown word)
+};
+
+// The Tokenize step with GPT-2 tokens (tokenize.cpp): each token's bytes and the merges that built it, for the
+// chips' hover and the byte view (encoded again only when the text or the merge table changes).
+struct Gpt2Views {
+  std::string key;                      // text + table the tokens below are for
+  std::vector<attn::BpeToken> tokens;   // Gpt2Bpe::encodeDetailed of the sentence
+  bool showBytes = false;               // the byte view: each chip also shows its bytes in hex
+};
+
 struct StepViews {
   PermutationDemo permutation;  // step 3, Add position
   HeatmapCache heatmaps;        // every matrix grid: one texture per matrix drawn (widgets/heatmap_gl.h)
+  GloveViews glove;             // step 2, Embed, with GloVe rows
+  Gpt2Views gpt2;               // step 1, Tokenize, with GPT-2 tokens
 };
 
 }  // namespace ui

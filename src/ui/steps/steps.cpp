@@ -9,13 +9,13 @@ const std::vector<StepInfo>& steps() {
          "A model cannot read letters, so the sentence is cut into tokens and each token gets an id: its row number "
          "in the vocabulary. Word-level cuts at spaces and splits punctuation off; character-level makes every "
          "character a token (a CJK character, an emoji sequence or a letter with its accents counts as one). Real "
-         "models use subwords (BPE), in between the two."},
+         "models use subwords (BPE), in between the two: choose GPT-2's own tokenizer to see them."},
       {"embed", "2. Embed: id → row of E", "2. Embed", drawEmbedStep,
          "Each id picks one row of the embedding table E (vocabulary × d_model): a list of d_model numbers that "
          "stands for the token. The row depends only on the token, not on the sentence, so \"second\" in \"give me a "
          "second\" and in \"I came second\" starts from the very same vector; only attention can bring the context "
-         "in. Here rows are seeded random numbers N(0,1) (a trained model learns them), or a preset's numbers. Click "
-         "a cell, then type a new value to edit it."},
+         "in. Here rows are seeded random numbers N(0,1) (a trained model learns them), a preset's numbers, or GloVe's "
+         "real word vectors (Embeddings: GloVe). Click a cell, then type a new value to edit it."},
       {"position", "3. Add position: X = E + PE", "3. Add position", drawPositionStep,
          "Attention compares every token with every other token, but nothing in that comparison says which came "
          "first: \"dog bites man\" and \"man bites dog\" would look the same. So each position p gets a fixed pattern "
@@ -63,6 +63,11 @@ const std::vector<StepInfo>& steps() {
          "scores is one-hot: one key takes all the weight and the gradient vanishes. Dividing by √d_k keeps the "
          "variance at 1 for every d_k. Move the slider and compare the two rows, then read the same story over all "
          "d_k in the plots."},
+      {"train", "Train a model: watch attention learn", "Train", drawTrainStep,
+         "Everywhere else the weights are random, so the patterns mean nothing. Here a small model of the same "
+         "attention learns a task from examples: pick one, press Train, and watch the loss fall and each head's "
+         "attention form the pattern the task needs (reverse: position t looks at 7−t). Then open the trained model "
+         "in the walkthrough and follow its learned numbers through the ten steps."},
   };
   return kSteps;
 }

@@ -51,4 +51,22 @@ std::string fmtFixed(double v, int decimals) {
   return replaceMinus(buf);
 }
 
+namespace {
+int resizeCallback(ImGuiInputTextCallbackData* data) {
+  if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+    auto* str = static_cast<std::string*>(data->UserData);
+    str->resize(static_cast<size_t>(data->BufTextLen));
+    data->Buf = str->data();
+  }
+  return 0;
+}
+}  // namespace
+
+bool inputString(const char* label, std::string* value, float width, const char* hint) {
+  ImGui::SetNextItemWidth(width);
+  const ImGuiInputTextFlags flags = ImGuiInputTextFlags_CallbackResize;
+  if (hint) return ImGui::InputTextWithHint(label, hint, value->data(), value->capacity() + 1, flags, resizeCallback, value);
+  return ImGui::InputText(label, value->data(), value->capacity() + 1, flags, resizeCallback, value);
+}
+
 }  // namespace ui

@@ -1,0 +1,255 @@
+// A trained model in the walkthrough (see model_view.h).
+#include "ui/model_view.h"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.h"
+#include "imgui.h"
+#include "ui/app_state.h"
+#include "ui/controls.h"
+#include "ui/steps/step.h"
+#include "ui/steps/step_common.h"
+#include "ui/widgets/text_util.h"
+
+namespace ui {
+
+namespace tr = attn::train;
+using json = nlohmann::json;
+
+namespace {
+
+// The Config to compare with what is shown: the focus (a click on a token) and the attached data files aside.
+attn::Config comparable(const attn::Config& c, const attn::Config& reference) {
+  attn::Config out = c;
+  out.focus = reference.focus;
+  out.glove = reference.glove;
+  out.gpt2 = reference.gpt2;
+  out.preset = reference.preset;
+  return out;
+}
+
+struct ModelInputs {
+  std::vector<int> source, input;
+};
+
+ModelInputs tokenize(const tr::SavedModel& m, const std::string& source, const std::string& input) {
+  ModelInputs ids;
+  if (m.config.encoderDecoder) {
+    ids.source = tr::tokenizeForModel(source, m.sourceVocab, "the source sentence");
+    if (ids.source.empty()) throw attn::InputError("type a source sentence for the model");
+    std::string decoder = input;
+    if (decoder.find_first_not_of(" \t") == std::string::npos) {
+      ids.input = tr::greedyDecode(m, ids.source);
+    } else {
+      if (decoder.rfind("<bos>", 0) != 0) decoder = "<bos> " + decoder;  // the decoder always starts with <bos>
+      ids.input = tr::tokenizeForModel(decoder, m.vocab, "the decoder input");
+    }
+  } else {
+    ids.input = tr::tokenizeForModel(input, m.vocab, "the model's input");
+  }
+  if (ids.input.empty()) throw attn::InputError("type an input for the model");
+  return ids;
+}
+
+std::string joined(const std::vector<std::string>& tokens) {
+  std::string out;
+  for (const std::string& t : tokens) out += (out.empty() ? "" : " ") + t;
+  return out;
+}
+
+// Applies block `layer` of `next` (already traced) and makes it the open model. On error nothing changes.
+std::string show(AppState& s, OpenModel next, int layer) {
+  if (layer < 0 || layer >= static_cast<int>(next.trace.layers.size()))
+    return s.refuse("layer must be 0.." + std::to_string(next.trace.layers.size() - 1));
+  attn::Config config = next.trace.layers[static_cast<size_t>(layer)].config;
+  if (s.model && s.model->layer == layer) config.focus = s.config().focus;  // keep the focus token on new inputs
+  const std::shared_ptr<OpenModel> before = s.model;
+  s.model.reset();  // apply() must not close the model it is opening
+  const std::string err = s.apply(config, "");
+  if (!err.empty()) {
+    s.model = before;
+    return err;
+  }
+  next.layer = layer;
+  next.shown = s.config();
+  s.model = std::make_shared<OpenModel>(std::move(next));
+  s.model->inputBuffer = s.model->input;
+  s.model->sourceBuffer = s.model->source;
+  return "";
+}
+
+}  // namespace
+
+std::string openModel(AppState& s, std::shared_ptr<const tr::SavedModel> model, const std::string& origin,
+                      const std::string& source, const std::string& input, int layer) {
+  OpenModel next;
+  try {
+    const ModelInputs ids = tokenize(*model, source, input);
+    next.trace = tr::traceModel(*model, ids.source, ids.input);
+    next.source = joined(next.trace.sourceTokens);
+    next.input = joined(next.trace.tokens);
+  } catch (const attn::InputError& e) {
+    return s.refuse(e.what());
+  }
+  next.model = std::move(model);
+  next.origin = origin;
+  const std::string err = show(s, std::move(next), layer);
+  if (err.empty()) goToStep(s, 0);
+  return err;
+}
+
+std::string setModelInput(AppState& s, const std::string& source, const std::string& input) {
+  if (!s.model) return s.refuse("no trained model is open");
+  OpenModel next = *s.model;
+  try {
+    const ModelInputs ids = tokenize(*next.model, source, input);
+    next.trace = tr::traceModel(*next.model, ids.source, ids.input);
+    next.source = joined(next.trace.sourceTokens);
+    next.input = joined(next.trace.tokens);
+  } catch (const attn::InputError& e) {
+    return s.refuse(e.what());
+  }
+  return show(s, std::move(next), std::min(s.model->layer, static_cast<int>(next.trace.layers.size()) - 1));
+}
+
+std::string showModelLayer(AppState& s, int layer) {
+  if (!s.model) return s.refuse("no trained model is open");
+  return show(s, *s.model, layer);
+}
+
+void keepOrCloseModel(AppState& s) {
+  if (!s.model) return;
+  if (comparable(s.config(), s.model->shown) == s.model->shown) return;
+  s.model.reset();
+  s.notice = "Left the trained model: the settings changed, so the weights are random again.";
+}
+
+void drawOpenInWalkthroughButton(AppState& s) {
+  const TrainState& t = s.train;
+  const bool ready = t.session && t.session->step() > 0 && !t.session->snapshot().examples.empty();
+  ImGui::BeginDisabled(!ready);
+  if (ImGui::Button("Open in walkthrough ▶", ImVec2(12.0f * ImGui::GetFontSize(), 0))) {
+    const tr::ShownExample& example = t.session->snapshot().examples.front();
+    auto saved = std::make_shared<const tr::SavedModel>(t.session->savedModel());
+    openModel(s, saved, "trained on this page, step " + std::to_string(t.session->step()), example.source,
+              example.input, 0);
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(ready ? "Step through the trained model's numbers in the ten steps (layer picker in the side panel)"
+                            : "Train first (at least one step)");
+}
+
+void drawModelInputs(AppState& s, float width) {
+  OpenModel& m = *s.model;
+  const float em = ImGui::GetFontSize();
+  const bool encoderDecoder = m.model->config.encoderDecoder;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(encoderDecoder ? "Source:" : "Model input:");
+  ImGui::SameLine();
+  bool changed = false;
+  if (encoderDecoder) {
+    changed |= inputString("##model-source", &m.sourceBuffer, width * 0.5f - 4 * em, "English sentence");
+    ImGui::SameLine();
+    ImGui::TextUnformatted("Decoder:");
+    ImGui::SameLine();
+    changed |= inputString("##model-input", &m.inputBuffer, width * 0.5f - 4 * em, "empty: the model's translation");
+  } else {
+    changed |= inputString("##model-input", &m.inputBuffer, width, "tokens of the task's vocabulary");
+  }
+  if (!changed) return;
+  const std::string source = m.sourceBuffer, input = m.inputBuffer;
+  if (!setModelInput(s, source, input).empty() && s.model) {  // refused: the fields keep what was typed
+    s.model->sourceBuffer = source;
+    s.model->inputBuffer = input;
+  }
+}
+
+void drawModelPanel(AppState& s) {
+  if (!s.model) return;
+  const OpenModel& m = *s.model;
+  const float em = ImGui::GetFontSize();
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(20, 110, 60, 255));
+  ImGui::TextWrapped("Trained model: %s (%s)", m.model->task.c_str(), m.origin.c_str());
+  ImGui::PopStyleColor();
+  if (m.model->training.present)
+    ImGui::TextWrapped("held-out accuracy %.1f%% after %d steps", 100 * m.model->training.finalAccuracy,
+                       m.model->training.steps);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  const std::string& current = m.trace.layers[static_cast<size_t>(m.layer)].name;
+  if (ImGui::BeginCombo("##model-layer", current.c_str())) {
+    for (int i = 0; i < static_cast<int>(m.trace.layers.size()); ++i)
+      if (ImGui::Selectable(m.trace.layers[static_cast<size_t>(i)].name.c_str(), i == m.layer) && i != m.layer) {
+        showModelLayer(s, i);
+        break;  // s.model changed
+      }
+    ImGui::EndCombo();
+  }
+  helpMarker("The ten steps show one attention block of the model: its input rows X (the residual stream entering "
+             "the block, position already added), its learned W_q, W_k, W_v, W_o, mask and scale.");
+  if (!s.model) return;
+  std::string answer;
+  for (const tr::Prediction& p : s.model->trace.predictions) answer += (answer.empty() ? "" : " ") + p.token;
+  ImGui::TextWrapped("Model's output: %s", answer.c_str());
+  if (ImGui::Button("Close the model", ImVec2(10.0f * em, 0))) {
+    s.model.reset();
+    s.notice = "Closed the trained model; the walkthrough keeps its numbers until a setting changes.";
+  }
+}
+
+json modelToJson(const AppState& s) {
+  if (!s.model) return nullptr;
+  const OpenModel& m = *s.model;
+  json layers = json::array();
+  for (const tr::LayerTrace& l : m.trace.layers) layers.push_back(l.name);
+  json predictions = json::array();
+  for (const tr::Prediction& p : m.trace.predictions)
+    predictions.push_back({{"position", p.position}, {"input", p.input}, {"token", p.token},
+                           {"probability", p.probability}});
+  return {{"origin", m.origin},      {"task", m.model->task}, {"layer", m.layer},     {"layers", layers},
+          {"source", m.source},      {"input", m.input},      {"tokens", m.trace.tokens},
+          {"source_tokens", m.trace.sourceTokens},             {"predictions", predictions}};
+}
+
+std::string applyModelJson(AppState& s, const json& request) {
+  if (request.is_null()) {
+    s.model.reset();
+    return "";
+  }
+  if (!request.is_object()) return s.refuse("model must be an object or null");
+  static const char* kKnown[] = {"open", "source", "input", "layer", "origin", "task", "layers", "tokens",
+                                 "source_tokens", "predictions"};
+  for (auto it = request.begin(); it != request.end(); ++it)
+    if (std::find_if(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return it.key() == k; }) ==
+        std::end(kKnown))
+      return s.refuse("unknown model key \"" + it.key() + "\"");
+  auto text = [&](const char* key, const std::string& fallback) {
+    return request.contains(key) && request[key].is_string() ? request[key].get<std::string>() : fallback;
+  };
+  int layer = s.model ? s.model->layer : 0;
+  if (request.contains("layer")) {
+    if (!request["layer"].is_number_integer()) return s.refuse("model.layer must be an integer");
+    layer = static_cast<int>(std::clamp<int64_t>(request["layer"].get<int64_t>(), -1, 1000));
+  }
+  if (request.contains("open")) {
+    if (request["open"] != "trained") return s.refuse("model.open must be \"trained\"");
+    const TrainState& t = s.train;
+    if (!t.session || t.session->step() == 0) return s.refuse("train a model first (the Train view)");
+    const tr::ShownExample& example = t.session->snapshot().examples.front();
+    auto saved = std::make_shared<const tr::SavedModel>(t.session->savedModel());
+    return openModel(s, saved, "trained on this page, step " + std::to_string(t.session->step()),
+                     text("source", example.source), text("input", example.input),
+                     request.contains("layer") ? layer : 0);
+  }
+  if (!s.model) return s.refuse("no trained model is open (model.open: \"trained\")");
+  if (request.contains("source") || request.contains("input")) {
+    const std::string err = setModelInput(s, text("source", s.model->source), text("input", s.model->input));
+    if (!err.empty() || !request.contains("layer")) return err;
+  }
+  if (request.contains("layer")) return showModelLayer(s, layer);
+  return "";
+}
+
+}  // namespace ui

@@ -1,0 +1,56 @@
+// A trained model opened in the walkthrough: the model, the input it runs on (editable, within its vocabulary), the
+// attention block shown (the layer picker) and that input's ModelTrace. The walkthrough's Config is then the shown
+// block's Config (attn::train::layerConfig: explicit X, W_q, W_k, W_v, W_o, the model's tokens as text), so every
+// step, hover explanation, export and the attention lines work on the learned numbers unchanged.
+// The model stays open while the walkthrough's Config is that block's (the focus token aside); any other change
+// (a preset, a dimension) closes it, with a notice.
+#pragma once
+#include <memory>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/config.h"
+#include "core/train/model_trace.h"
+
+namespace ui {
+
+struct AppState;
+
+struct OpenModel {
+  std::shared_ptr<const attn::train::SavedModel> model;
+  std::string origin;             // "trained on this page", "preset: reverse"
+  std::string source;             // encoder input (encoder–decoder only)
+  std::string input;              // decoder (or only) input, e.g. "3 1 4 1 5 9 2 6" or "<bos> le chat noir dort"
+  int layer = 0;                  // index into trace.layers
+  attn::train::ModelTrace trace;  // the model on source/input
+  attn::Config shown;             // the Config applied for `layer` (focus aside)
+  std::string sourceBuffer, inputBuffer;  // the sentence bar's fields (may hold a refused text)
+};
+
+// Traces `model` on the inputs and shows block `layer` in the walkthrough (step 1). For an encoder–decoder an empty
+// `input` is decoded greedily from the source. Returns "" or the user-facing error (an unknown word names itself
+// and lists the vocabulary); nothing changes then.
+std::string openModel(AppState& s, std::shared_ptr<const attn::train::SavedModel> model, const std::string& origin,
+                      const std::string& source, const std::string& input, int layer);
+// The open model on new inputs (the sentence bar in model mode), keeping the layer.
+std::string setModelInput(AppState& s, const std::string& source, const std::string& input);
+// Another block of the open model (the layer picker).
+std::string showModelLayer(AppState& s, int layer);
+// Whether the walkthrough still shows the open model's block; closes it (and says so) when not. apply() calls it.
+void keepOrCloseModel(AppState& s);
+
+// The Train view's "Open in walkthrough" button (the session's first held-out example as the input).
+void drawOpenInWalkthroughButton(AppState& s);
+// The sentence bar in model mode: the model's input fields (source and decoder input for translation).
+void drawModelInputs(AppState& s, float width);
+// The side panel in model mode: what is open, the layer picker, "Close".
+void drawModelPanel(AppState& s);
+
+// getState().model: null, or {origin, task, layer, layers: [names], source, input, tokens, predictions:
+// [{position, input, token, probability}]}.
+nlohmann::json modelToJson(const AppState& s);
+// setState({model: {open: "trained", source, input, layer} | {layer} | {input, source} | null (close)}).
+std::string applyModelJson(AppState& s, const nlohmann::json& request);
+
+}  // namespace ui

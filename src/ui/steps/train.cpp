@@ -1,0 +1,390 @@
+// Train view: pick a task, press Train, watch the loss fall and the attention pattern form, then open the trained
+// model in the walkthrough. One function per part: the controls, the status line, the curves, the attention of
+// every head of every block on one fixed example (small multiples), a few held-out answers, the scaled-vs-unscaled
+// comparison, and "Open in walkthrough". Every number comes from the core's TrainingSession (TrainState,
+// train_state.h); the frames advance it in slices (ui.cpp calls advanceTraining once per frame).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "imgui.h"
+#include "ui/model_view.h"
+#include "ui/steps/step_common.h"
+#include "ui/train_state.h"
+#include "ui/widgets/colormap.h"
+#include "ui/widgets/plot.h"
+#include "ui/widgets/text_util.h"
+
+namespace ui {
+
+namespace tr = attn::train;
+
+namespace {
+
+constexpr ImU32 kTrainColor = IM_COL32(31, 110, 180, 255);     // blue
+constexpr ImU32 kHeldOutColor = IM_COL32(214, 90, 30, 255);    // orange
+constexpr ImU32 kRightColor = IM_COL32(20, 130, 60, 255);
+constexpr ImU32 kWrongColor = IM_COL32(190, 30, 30, 255);
+const ImU32 kBlockColors[] = {IM_COL32(31, 110, 180, 255), IM_COL32(214, 90, 30, 255), IM_COL32(120, 80, 170, 255),
+                              IM_COL32(20, 130, 60, 255), IM_COL32(150, 110, 20, 255), IM_COL32(200, 60, 120, 255)};
+
+bool intField(const char* label, int* value, int lo, int hi, const char* help) {
+  ImGui::SetNextItemWidth(6.0f * ImGui::GetFontSize());
+  int v = *value;
+  const bool changed = ImGui::InputInt(label, &v, 1, 8, ImGuiInputTextFlags_EnterReturnsTrue) ||
+                       (ImGui::IsItemDeactivatedAfterEdit() && v != *value);
+  helpMarker(help);
+  if (changed) *value = std::clamp(v, lo, hi);
+  return changed;
+}
+
+// Task, sizes, scale, learning rate, seed and steps. A changed task resets the sizes to its defaults.
+void drawTrainControls(TrainState& t) {
+  TrainControls& c = t.controls;
+  const float em = ImGui::GetFontSize();
+  ImGui::SetNextItemWidth(12.0f * em);
+  const tr::TaskInfo current = tr::taskInfo(c.task);
+  if (ImGui::BeginCombo("task", current.name.c_str())) {
+    for (tr::TaskKind kind : tr::allTasks()) {
+      const tr::TaskInfo info = tr::taskInfo(kind);
+      if (ImGui::Selectable(info.name.c_str(), kind == c.task) && kind != c.task) c = defaultTrainControls(kind);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", info.description.c_str(), info.inputFormat.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", current.description.c_str());
+  ImGui::TextWrapped("Example: %s", current.inputFormat.c_str());
+  ImGui::TextWrapped("Expected attention: %s", current.expectedPattern.c_str());
+
+  intField("layers", &c.layers, 1, 3, "Attention layers stacked (each: attention with a residual connection).");
+  ImGui::SameLine(0, 1.5f * em);
+  intField("heads", &c.heads, 1, 16, "Heads per layer; each has its own W_q, W_k, W_v (d_k wide).");
+  ImGui::SameLine(0, 1.5f * em);
+  intField("d_model", &c.dModel, 2, 512, "Width of each token's vector.");
+  ImGui::SameLine(0, 1.5f * em);
+  intField("d_k", &c.dK, 1, 1024, "Width of q and k (and of v here: d_v = d_k).");
+  ImGui::Checkbox("scale scores by 1/√d_k", &c.scaled);
+  helpMarker("Off: the scores go into the softmax unscaled. At large d_k that saturates the softmax; try it, or "
+             "press \"Compare scaled vs unscaled\" below.");
+  ImGui::SameLine(0, 1.5f * em);
+  ImGui::SetNextItemWidth(7.0f * em);
+  float lr = static_cast<float>(c.learningRate);
+  if (ImGui::SliderFloat("learning rate", &lr, 1e-4f, 0.1f, "%.4f", ImGuiSliderFlags_Logarithmic |
+                                                                        ImGuiSliderFlags_AlwaysClamp))
+    c.learningRate = lr;
+  helpMarker("Adam's step size (β1 0.9, β2 0.999) after a short warm-up; it decays linearly to a tenth over the "
+             "planned steps. Gradients are clipped to norm 1.");
+  ImGui::SameLine(0, 1.5f * em);
+  int seed = static_cast<int>(std::min<uint64_t>(c.seed, 1000000));
+  if (intField("seed", &seed, 0, 1000000, "Seeds the training data and the initial weights.")) c.seed = seed;
+  ImGui::SameLine(0, 1.5f * em);
+  intField("steps", &c.steps, 1, 20000, "Planned training steps (batches).");
+}
+
+void drawButtons(TrainState& t) {
+  const float em = ImGui::GetFontSize();
+  const bool finished = t.session && t.session->finished();
+  if (t.running) {
+    if (ImGui::Button("❚❚ Pause", ImVec2(7.0f * em, 0))) trainPause(t);
+  } else if (ImGui::Button(finished ? "▶ Train again" : t.session && t.session->step() > 0 ? "▶ Resume" : "▶ Train",
+                           ImVec2(7.0f * em, 0))) {
+    trainStart(t);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Step", ImVec2(5.0f * em, 0))) trainStep(t);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("One training step (one batch, one Adam update)");
+  ImGui::SameLine();
+  if (ImGui::Button("Reset", ImVec2(5.0f * em, 0))) trainReset(t);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("New untrained weights from the seed");
+}
+
+void drawStatus(const TrainState& t) {
+  if (!t.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);
+    ImGui::TextWrapped("Error: %s", t.error.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (!t.session) {
+    ImGui::TextUnformatted("Not trained yet: the weights are random. Press Train.");
+    return;
+  }
+  const tr::TrainingSession& s = *t.session;
+  const double accuracy = s.evaluations().empty() ? 0.0 : s.evaluations().back().accuracy;
+  ImGui::Text("step %d / %d   ·   loss %s   ·   held-out accuracy %.1f%%   ·   %s", s.step(), s.plannedSteps(),
+              s.losses().empty() ? "–" : fmt(s.losses().back(), 3).c_str(), 100 * accuracy,
+              t.running ? "training" : s.finished() ? "finished" : "paused");
+  ImGui::SameLine();
+  ImGui::TextDisabled("  %.0f steps/s, %.1f ms per frame's slice", t.stepsPerSecond, t.slices.lastSliceMs);
+  helpMarker("Each frame trains as many steps as fit in about 10 ms (planned from the measured speed), so the page "
+             "stays responsive. The numbers do not depend on the slicing: the same task, sizes and seed give the "
+             "same weights as `attnlab train`.");
+  if (s.step() == 0) {
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(120, 80, 0, 255));
+    ImGui::TextUnformatted("random, untrained weights: expect no pattern");
+    ImGui::PopStyleColor();
+  }
+}
+
+// Loss (training and held-out) and held-out accuracy over the steps, side by side.
+void drawCurves(const tr::TrainingSession& s, const Fonts& fonts, float width) {
+  PlotSpec loss;
+  loss.id = "train-loss";
+  loss.title = "Loss (cross-entropy)";
+  loss.x.label = "step";
+  loss.y.label = "loss";
+  loss.y.scale = AxisScale::Log10;
+  loss.xName = "step";
+  PlotSeries train{"training (mean since last point)", {}, {}, kTrainColor, PlotMarker::Circle};
+  PlotSeries held{"held-out", {}, {}, kHeldOutColor, PlotMarker::Square};
+  PlotSpec acc;
+  acc.id = "train-accuracy";
+  acc.title = "Held-out token accuracy";
+  acc.x.label = "step";
+  acc.y.label = "accuracy";
+  acc.y.min = 0;
+  acc.y.max = 1;
+  acc.xName = "step";
+  PlotSeries accuracy{"held-out accuracy", {}, {}, kHeldOutColor, PlotMarker::Square};
+  PlotSeries mass{"attention on the expected positions", {}, {}, IM_COL32(120, 80, 170, 255), PlotMarker::Diamond};
+  for (const tr::Evaluation& e : s.evaluations()) {
+    train.x.push_back(e.step);
+    train.y.push_back(e.trainLoss);
+    held.x.push_back(e.step);
+    held.y.push_back(e.heldOutLoss);
+    accuracy.x.push_back(e.step);
+    accuracy.y.push_back(e.accuracy);
+    mass.x.push_back(e.step);
+    mass.y.push_back(e.expectedMass);
+  }
+  loss.series = {train, held};
+  acc.series = {accuracy};
+  if (!s.evaluations().empty() && !std::isnan(s.evaluations().back().expectedMass)) acc.series.push_back(mass);
+  const float em = ImGui::GetFontSize();
+  const float w = std::max((width - em) / 3.0f, 16.0f * em);
+  loss.width = acc.width = w;
+  loss.height = acc.height = 13.0f * em;
+  drawPlot(loss, fonts);
+  ImGui::SameLine(0, 0.5f * em);
+  drawPlot(acc, fonts);
+
+  // ‖dL/dS‖ per attention block, every step.
+  PlotSpec grad;
+  grad.id = "train-softmax-grad";
+  grad.title = "Gradient through each softmax";
+  grad.x.label = "step";
+  grad.y.label = "‖dL/dS‖";
+  grad.y.scale = AxisScale::Log10;
+  grad.xName = "step";
+  grad.width = w;
+  grad.height = 13.0f * em;
+  const auto& norms = s.softmaxGradNorms();
+  for (size_t b = 0; b < s.blockNames().size(); ++b) {
+    PlotSeries series{s.blockNames()[b], {}, {}, kBlockColors[b % 6], PlotMarker::None};
+    for (size_t i = 0; i < norms.size(); ++i)
+      if (b < norms[i].size()) {
+        series.x.push_back(static_cast<double>(i + 1));
+        series.y.push_back(norms[i][b]);
+      }
+    grad.series.push_back(series);
+  }
+  ImGui::SameLine(0, 0.5f * em);
+  drawPlot(grad, fonts);
+}
+
+// One head's attention weights as a small heatmap (white 0 … deep blue 1) with its token labels; hover: the weight.
+void drawAttentionThumbnail(const attn::Matrix& A, const std::vector<std::string>& rows,
+                            const std::vector<std::string>& cols, float cell, const char* id) {
+  const float em = ImGui::GetFontSize();
+  const float labelW = 3.2f * em;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 grid(origin.x + labelW, origin.y + 1.1f * em);
+  const int nr = static_cast<int>(A.rows()), nc = static_cast<int>(A.cols());
+  ImGui::InvisibleButton(id, ImVec2(labelW + nc * cell, 1.1f * em + nr * cell));
+  const bool hovered = ImGui::IsItemHovered();
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  for (int i = 0; i < nr; ++i)
+    for (int j = 0; j < nc; ++j) {
+      const ImVec2 a(grid.x + j * cell, grid.y + i * cell);
+      draw->AddRectFilled(a, ImVec2(a.x + cell - 1, a.y + cell - 1),
+                          colorAt(ColorScale::Sequential, static_cast<float>(std::clamp(A(i, j), 0.0, 1.0))));
+    }
+  const float small = 0.75f;
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  ImFont* font = ImGui::GetFont();
+  const float fs = ImGui::GetFontSize() * small;
+  if (cell >= fs * 0.9f) {
+    for (int i = 0; i < nr && i < static_cast<int>(rows.size()); ++i)
+      draw->AddText(font, fs, ImVec2(origin.x, grid.y + i * cell + (cell - fs) / 2), text, rows[static_cast<size_t>(i)].c_str());
+    for (int j = 0; j < nc && j < static_cast<int>(cols.size()); ++j) {
+      const std::string& label = cols[static_cast<size_t>(j)];
+      const float tw = font->CalcTextSizeA(fs, FLT_MAX, 0, label.c_str()).x;
+      if (tw <= cell * 1.6f)
+        draw->AddText(font, fs, ImVec2(grid.x + j * cell + (cell - tw) / 2, origin.y + 0.2f * em), text, label.c_str());
+    }
+  }
+  if (hovered) {
+    const int j = static_cast<int>((mouse.x - grid.x) / cell), i = static_cast<int>((mouse.y - grid.y) / cell);
+    if (i >= 0 && i < nr && j >= 0 && j < nc && mouse.x >= grid.x && mouse.y >= grid.y) {
+      const char* q = i < static_cast<int>(rows.size()) ? rows[static_cast<size_t>(i)].c_str() : "?";
+      const char* k = j < static_cast<int>(cols.size()) ? cols[static_cast<size_t>(j)].c_str() : "?";
+      ImGui::SetTooltip("query %d \"%s\" → key %d \"%s\": weight %.3f", i, q, j, k, A(i, j));
+    }
+  }
+}
+
+// Every head of every block on the fixed example, as small multiples updating while it trains.
+void drawAttentionMultiples(const tr::TrainingSession& s, float width) {
+  const tr::AttentionSnapshot& snap = s.snapshot();
+  if (snap.weights.empty()) return;
+  const float em = ImGui::GetFontSize();
+  ImGui::Text("Attention on one held-out example, every head of every layer (step %d)", snap.step);
+  helpMarker("Row i is query token i, column j key token j, the colour its weight a_ij (white 0, deep blue 1). Watch "
+             "the expected pattern form as the model learns.");
+  int maxHeads = 1, maxCols = 1;
+  for (size_t b = 0; b < snap.weights.size(); ++b) {
+    maxHeads = std::max(maxHeads, static_cast<int>(snap.weights[b].size()));
+    for (const attn::Matrix& A : snap.weights[b]) maxCols = std::max(maxCols, static_cast<int>(A.cols()));
+  }
+  const float perThumb = (width - 10.0f * em) / static_cast<float>(maxHeads) - 4.0f * em;
+  const float cell = std::clamp(perThumb / static_cast<float>(maxCols), 0.6f * em, 1.4f * em);
+  for (size_t b = 0; b < snap.weights.size(); ++b) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 9.0f * em);
+    ImGui::TextUnformatted(snap.blockNames[b].c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
+    for (size_t h = 0; h < snap.weights[b].size(); ++h) {
+      ImGui::SameLine(h == 0 ? 10.0f * em : 0, h == 0 ? -1.0f : 1.5f * em);
+      ImGui::BeginGroup();
+      ImGui::TextDisabled("head %d", static_cast<int>(h));
+      char id[48];
+      std::snprintf(id, sizeof id, "##thumb-%d-%d", static_cast<int>(b), static_cast<int>(h));
+      drawAttentionThumbnail(snap.weights[b][h], snap.queryTokens[b], snap.keyTokens[b], cell, id);
+      ImGui::EndGroup();
+    }
+  }
+}
+
+// A few held-out examples with the model's answers, right or wrong.
+void drawExamples(const tr::TrainingSession& s) {
+  const tr::AttentionSnapshot& snap = s.snapshot();
+  if (snap.examples.empty()) return;
+  ImGui::Text("Held-out examples (never trained on), answers at step %d", snap.step);
+  if (!ImGui::BeginTable("train-examples", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                                  ImGuiTableFlags_SizingStretchProp))
+    return;
+  ImGui::TableSetupColumn("input");
+  ImGui::TableSetupColumn("expected");
+  ImGui::TableSetupColumn("model's answer");
+  ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 2.0f * ImGui::GetFontSize());
+  ImGui::TableHeadersRow();
+  auto joined = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const std::string& w : v) out += (out.empty() ? "" : " ") + w;
+    return out;
+  };
+  for (const tr::ShownExample& e : snap.examples) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted((e.source.empty() ? e.input : e.source).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(joined(e.expected).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(joined(e.answer).c_str());
+    ImGui::TableNextColumn();
+    ImGui::PushStyleColor(ImGuiCol_Text, e.correct ? kRightColor : kWrongColor);
+    ImGui::TextUnformatted(e.correct ? "✓" : "✗");
+    ImGui::PopStyleColor();
+  }
+  ImGui::EndTable();
+}
+
+// Two copies trained on the same data and seed, with and without 1/√d_k, at d_k 256: both loss curves and both
+// softmax-gradient norms on the same axes, and a sentence made from the numbers.
+void drawScalingComparison(TrainState& t, const Fonts& fonts, float width) {
+  const float em = ImGui::GetFontSize();
+  const bool paused = t.scaled && t.unscaled && !t.comparing && !(t.scaled->finished() && t.unscaled->finished());
+  if (t.comparing) {
+    if (ImGui::Button("❚❚ Pause comparison", ImVec2(15.0f * em, 0))) t.comparing = false;
+  } else if (ImGui::Button(paused ? "▶ Resume comparison" : "Compare scaled vs unscaled", ImVec2(15.0f * em, 0))) {
+    trainCompare(t);
+  }
+  helpMarker("Trains two copies of a 1-layer model on the reverse task with d_model 64 and d_k 256 — the same data, "
+             "seed and initial weights — one with the scores scaled by 1/√d_k and one without. Without the scale "
+             "the scores are ~16× larger, the softmax starts nearly one-hot and its gradient is tiny.");
+  if (!t.scaled || !t.unscaled) return;
+  ImGui::SameLine();
+  ImGui::TextDisabled("reverse, d_model %d, d_k %d, step %d / %d", t.scaled->options().model.dModel,
+                      t.scaled->options().model.dK, t.scaled->step(), t.scaled->plannedSteps());
+  const ImU32 scaledColor = IM_COL32(31, 110, 180, 255), unscaledColor = IM_COL32(214, 90, 30, 255);
+  PlotSpec loss;
+  loss.id = "compare-loss";
+  loss.title = "Held-out loss";
+  loss.x.label = "step";
+  loss.y.label = "loss";
+  loss.y.scale = AxisScale::Log10;
+  loss.xName = "step";
+  PlotSpec grad;
+  grad.id = "compare-grad";
+  grad.title = "Gradient through the softmax";
+  grad.x.label = "step";
+  grad.y.label = "‖dL/dS‖";
+  grad.y.scale = AxisScale::Log10;
+  grad.xName = "step";
+  const std::pair<const tr::TrainingSession*, const char*> runs[] = {{t.scaled.get(), "scaled by 1/√d_k"},
+                                                                     {t.unscaled.get(), "unscaled"}};
+  for (const auto& run : runs) {
+    const ImU32 color = run.first == t.scaled.get() ? scaledColor : unscaledColor;
+    const PlotMarker marker = run.first == t.scaled.get() ? PlotMarker::Circle : PlotMarker::Triangle;
+    PlotSeries l{run.second, {}, {}, color, marker};
+    for (const tr::Evaluation& e : run.first->evaluations()) {
+      l.x.push_back(e.step);
+      l.y.push_back(e.heldOutLoss);
+    }
+    loss.series.push_back(l);
+    PlotSeries g{run.second, {}, {}, color, PlotMarker::None};
+    const auto& norms = run.first->softmaxGradNorms();
+    for (size_t i = 0; i < norms.size(); ++i) {
+      g.x.push_back(static_cast<double>(i + 1));
+      g.y.push_back(norms[i].empty() ? NAN : norms[i][0]);
+    }
+    grad.series.push_back(g);
+  }
+  const float w = std::max((width - em) / 2.0f, 16.0f * em);
+  loss.width = grad.width = w;
+  loss.height = grad.height = 13.0f * em;
+  drawPlot(loss, fonts);
+  ImGui::SameLine(0, 0.5f * em);
+  drawPlot(grad, fonts);
+  const std::string sentence = tr::describeScalingComparison(*t.scaled, *t.unscaled);
+  ImGui::TextWrapped("%s", sentence.c_str());
+}
+
+}  // namespace
+
+void drawTrainStep(StepContext& ctx) {
+  TrainState& t = ctx.state.train;
+  explanation(stepExplanation("train"));
+  const float width = ImGui::GetContentRegionAvail().x;
+  drawTrainControls(t);
+  drawButtons(t);
+  ImGui::SameLine();
+  drawOpenInWalkthroughButton(ctx.state);
+  drawStatus(t);
+  if (t.session) {
+    drawCurves(*t.session, ctx.fonts, width);
+    ImGui::Spacing();
+    drawAttentionMultiples(*t.session, width);
+    ImGui::Spacing();
+    drawExamples(*t.session);
+  }
+  ImGui::Spacing();
+  ImGui::Separator();
+  drawScalingComparison(t, ctx.fonts, width);
+}
+
+}  // namespace ui

@@ -1,0 +1,334 @@
+// The Train view's state and actions (see train_state.h).
+#include "ui/train_state.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "core/config_fields.h"
+#include "core/errors.h"
+
+namespace ui {
+
+namespace tr = attn::train;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr int kMaxStepsPerSlice = 5000;
+
+bool sameOptions(const tr::SessionOptions& a, const tr::SessionOptions& b) {
+  const tr::ModelConfig &x = a.model, &y = b.model;
+  return a.task == b.task && x.layers == y.layers && x.heads == y.heads && x.dModel == y.dModel && x.dK == y.dK &&
+         x.dV == y.dV && x.scaleMode == y.scaleMode && a.adam.learningRate == b.adam.learningRate &&
+         a.seed == b.seed && a.steps == b.steps;
+}
+
+// Runs one slice of `session`: the steps planned from the measured speed, then updates the speed and the stats.
+void runSlice(tr::TrainingSession& session, double budgetMs, double& stepsPerSecond, SliceStats& stats) {
+  using Clock = std::chrono::steady_clock;
+  const int planned =
+      stepsPerSecond > 0 ? std::clamp(static_cast<int>(stepsPerSecond * budgetMs / 1000.0), 1, kMaxStepsPerSlice) : 1;
+  const int startStep = session.step();
+  const auto start = Clock::now();
+  session.advance([&] { return session.step() - startStep < planned; });
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  const int done = session.step() - startStep;
+  ++stats.slices;
+  stats.plannedSteps += planned;
+  stats.doneSteps += done;
+  if (done < planned && !session.finished()) ++stats.shortSlices;
+  stats.lastSliceMs = ms;
+  stats.maxSliceMs = std::max(stats.maxSliceMs, ms);
+  if (ms > 16.0) ++stats.overBudgetSlices;
+  if (done > 0 && ms > 0) {
+    const double rate = done / (ms / 1000.0);
+    stepsPerSecond = stepsPerSecond > 0 ? 0.7 * stepsPerSecond + 0.3 * rate : rate;
+  }
+}
+
+std::shared_ptr<tr::TrainingSession> newSession(const tr::SessionOptions& options) {
+  return std::make_shared<tr::TrainingSession>(options);  // throws InputError
+}
+
+json evaluationJson(const tr::Evaluation& e) {
+  json j = {{"step", e.step},         {"loss", e.trainLoss},         {"held_out_loss", e.heldOutLoss},
+            {"accuracy", e.accuracy}, {"max_weight", e.maxWeight}};
+  j["expected_mass"] = std::isnan(e.expectedMass) ? json() : json(e.expectedMass);
+  j["expected_mass_at"] = e.expectedMassAt;
+  return j;
+}
+
+json matrixJson(const attn::Matrix& m) {
+  json rows = json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    json row = json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+json sliceJson(const SliceStats& s) {
+  return {{"count", s.slices},           {"planned_steps", s.plannedSteps}, {"done_steps", s.doneSteps},
+          {"short_slices", s.shortSlices}, {"last_ms", s.lastSliceMs},       {"max_ms", s.maxSliceMs},
+          {"over_16ms", s.overBudgetSlices}};
+}
+
+// The numbers of one session (the main run, or one run of the comparison).
+json sessionJson(const tr::TrainingSession& s) {
+  json j;
+  j["step"] = s.step();
+  j["planned_steps"] = s.plannedSteps();
+  j["finished"] = s.finished();
+  j["loss"] = s.losses().empty() ? json() : json(s.losses().back());
+  j["accuracy"] = s.evaluations().empty() ? json() : json(s.evaluations().back().accuracy);
+  const int at99 = s.firstStepAt(0.99);
+  j["first_step_at_99"] = at99 >= 0 ? json(at99) : json();
+  json evaluations = json::array();
+  for (const tr::Evaluation& e : s.evaluations()) evaluations.push_back(evaluationJson(e));
+  j["evaluations"] = evaluations;
+  j["softmax_grad_norms"] = s.softmaxGradNorms().empty() ? json::array() : json(s.softmaxGradNorms().back());
+  j["blocks"] = s.blockNames();
+  return j;
+}
+
+const char* status(const TrainState& t) {
+  if (!t.session) return "idle";
+  if (t.session->finished()) return "finished";
+  return t.running ? "running" : "paused";
+}
+
+}  // namespace
+
+TrainControls defaultTrainControls(tr::TaskKind task) {
+  const tr::SessionOptions o = tr::defaultSessionOptions(task);
+  TrainControls c;
+  c.task = task;
+  c.layers = o.model.layers;
+  c.heads = o.model.heads;
+  c.dModel = o.model.dModel;
+  c.dK = o.model.dK;
+  c.scaled = o.model.scaleMode != tr::ScaleMode::None;
+  c.learningRate = o.adam.learningRate;
+  c.seed = 1;
+  c.steps = o.steps;
+  return c;
+}
+
+tr::SessionOptions sessionOptions(const TrainControls& c) {
+  tr::SessionOptions o = tr::defaultSessionOptions(c.task);
+  o.model.layers = c.layers;
+  if (o.model.encoderDecoder) o.model.encoderLayers = std::min(o.model.encoderLayers, c.layers);
+  o.model.heads = c.heads;
+  o.model.dModel = c.dModel;
+  o.model.dK = c.dK;
+  o.model.dV = c.dK;
+  o.model.scaleMode = c.scaled ? tr::ScaleMode::InvSqrtDk : tr::ScaleMode::None;
+  o.adam.learningRate = c.learningRate;
+  o.seed = c.seed;
+  o.steps = c.steps;
+  return o;
+}
+
+std::string trainStart(TrainState& t) {
+  try {
+    const tr::SessionOptions wanted = sessionOptions(t.controls);
+    if (!t.session || t.session->finished() || !sameOptions(t.session->options(), wanted)) {
+      t.session = newSession(wanted);
+      t.slices = SliceStats{};
+    }
+    t.running = true;
+    t.error.clear();
+  } catch (const attn::InputError& e) {
+    t.error = e.what();
+  }
+  return t.error;
+}
+
+void trainPause(TrainState& t) {
+  t.running = false;
+  t.comparing = false;
+}
+
+std::string trainStep(TrainState& t) {
+  try {
+    const tr::SessionOptions wanted = sessionOptions(t.controls);
+    if (!t.session || !sameOptions(t.session->options(), wanted)) {
+      t.session = newSession(wanted);
+      t.slices = SliceStats{};
+    }
+    t.running = false;
+    t.session->advanceSteps(1);
+    t.error.clear();
+  } catch (const attn::InputError& e) {
+    t.error = e.what();
+  }
+  return t.error;
+}
+
+std::string trainReset(TrainState& t) {
+  try {
+    t.session = newSession(sessionOptions(t.controls));
+    t.slices = SliceStats{};
+    t.running = false;
+    t.error.clear();
+  } catch (const attn::InputError& e) {
+    t.error = e.what();
+  }
+  return t.error;
+}
+
+std::string trainCompare(TrainState& t) {
+  if (t.scaled && t.unscaled && !(t.scaled->finished() && t.unscaled->finished())) {  // paused: resume it
+    t.comparing = true;
+    return "";
+  }
+  t.scaled = newSession(tr::scalingComparisonOptions(true, t.controls.seed));
+  t.unscaled = newSession(tr::scalingComparisonOptions(false, t.controls.seed));
+  t.compareSlices = SliceStats{};
+  t.comparing = true;
+  return "";
+}
+
+void advanceTraining(TrainState& t) {
+  const bool both = t.running && t.comparing;  // share the frame's budget when both run
+  const double budget = both ? kSliceBudgetMs / 2 : kSliceBudgetMs;
+  if (t.running && t.session) {
+    runSlice(*t.session, budget, t.stepsPerSecond, t.slices);
+    if (t.session->finished()) t.running = false;
+  }
+  if (t.comparing && t.scaled && t.unscaled) {
+    // The two runs take turns within the slice so they stay at the same step.
+    runSlice(*t.scaled, budget / 2, t.compareStepsPerSecond, t.compareSlices);
+    const int target = t.scaled->step();
+    t.unscaled->advance([&] { return t.unscaled->step() < target || t.unscaled->evaluating(); });
+    if (t.scaled->finished() && t.unscaled->finished()) t.comparing = false;
+  }
+}
+
+json trainToJson(const TrainState& t) {
+  const TrainControls& c = t.controls;
+  json j = {{"task", tr::taskInfo(c.task).name},
+            {"layers", c.layers},
+            {"heads", c.heads},
+            {"d_model", c.dModel},
+            {"d_k", c.dK},
+            {"scaled", c.scaled},
+            {"learning_rate", c.learningRate},
+            {"seed", c.seed},
+            {"steps", c.steps}};
+  json tasks = json::array();
+  for (tr::TaskKind k : tr::allTasks()) tasks.push_back(tr::taskInfo(k).name);
+  j["tasks"] = tasks;
+  j["status"] = status(t);
+  j["steps_per_second"] = t.stepsPerSecond;
+  j["slices"] = sliceJson(t.slices);
+  j["error"] = t.error;
+  j["run"] = t.session ? sessionJson(*t.session) : json();
+  if (t.session) {
+    const tr::AttentionSnapshot& snap = t.session->snapshot();
+    json attention = json::array();
+    for (size_t b = 0; b < snap.weights.size(); ++b) {
+      json heads = json::array();
+      for (const attn::Matrix& A : snap.weights[b]) heads.push_back(matrixJson(A));
+      attention.push_back({{"block", snap.blockNames[b]},
+                           {"queries", snap.queryTokens[b]},
+                           {"keys", snap.keyTokens[b]},
+                           {"heads", heads}});
+    }
+    j["attention"] = {{"step", snap.step}, {"blocks", attention}};
+    json examples = json::array();
+    for (const tr::ShownExample& e : snap.examples)
+      examples.push_back({{"source", e.source}, {"input", e.input}, {"expected", e.expected}, {"answer", e.answer},
+                          {"correct", e.correct}});
+    j["examples"] = examples;
+  }
+  json compare = {{"running", t.comparing}, {"steps_per_second", t.compareStepsPerSecond},
+                  {"slices", sliceJson(t.compareSlices)}};
+  if (t.scaled && t.unscaled) {
+    compare["d_k"] = t.scaled->options().model.dK;
+    compare["d_model"] = t.scaled->options().model.dModel;
+    compare["scaled"] = sessionJson(*t.scaled);
+    compare["unscaled"] = sessionJson(*t.unscaled);
+    compare["sentence"] = tr::describeScalingComparison(*t.scaled, *t.unscaled);
+  }
+  j["compare"] = compare;
+  return j;
+}
+
+namespace {
+
+int readInt(const json& v, const char* key, int lo, int hi) {
+  if (!v.is_number_integer()) throw attn::InputError(std::string("train.") + key + " must be an integer");
+  const int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi)
+    throw attn::InputError(std::string("train.") + key + " must be " + std::to_string(lo) + ".." + std::to_string(hi));
+  return static_cast<int>(x);
+}
+
+}  // namespace
+
+std::string applyTrainJson(TrainState& t, const nlohmann::json& partial) {
+  static const char* kReadOnly[] = {"tasks", "status", "steps_per_second", "slices", "error", "run",
+                                    "attention", "examples", "compare"};
+  try {
+    if (!partial.is_object()) throw attn::InputError("train must be an object");
+    TrainControls c = t.controls;
+    if (partial.contains("task")) {
+      tr::TaskKind kind;
+      if (!partial["task"].is_string() || !tr::parseTaskName(partial["task"].get<std::string>(), &kind)) {
+        std::string names;
+        for (tr::TaskKind k : tr::allTasks()) names += (names.empty() ? "" : ", ") + tr::taskInfo(k).name;
+        throw attn::InputError("train.task must be one of " + names);
+      }
+      if (kind != c.task) c = defaultTrainControls(kind);
+    }
+    std::string action;
+    for (auto it = partial.begin(); it != partial.end(); ++it) {
+      const std::string& key = it.key();
+      const json& v = it.value();
+      if (key == "task") continue;
+      if (key == "layers") c.layers = readInt(v, "layers", 1, 3);
+      else if (key == "heads") c.heads = readInt(v, "heads", 1, 16);
+      else if (key == "d_model") c.dModel = readInt(v, "d_model", 2, 512);
+      else if (key == "d_k") c.dK = readInt(v, "d_k", 1, 1024);
+      else if (key == "steps") c.steps = readInt(v, "steps", 1, 20000);
+      else if (key == "scaled") {
+        if (!v.is_boolean()) throw attn::InputError("train.scaled must be true or false");
+        c.scaled = v.get<bool>();
+      } else if (key == "learning_rate") {
+        if (!v.is_number() || !(v.get<double>() > 0 && v.get<double>() <= 1))
+          throw attn::InputError("train.learning_rate must be a number > 0 and <= 1");
+        c.learningRate = v.get<double>();
+      } else if (key == "seed") {
+        c.seed = attn::readSeedValue(v, "train.seed");
+      } else if (key == "action") {
+        if (!v.is_string()) throw attn::InputError("train.action must be a string");
+        action = v.get<std::string>();
+        if (action != "train" && action != "pause" && action != "step" && action != "reset" && action != "compare")
+          throw attn::InputError("train.action must be train, pause, step, reset or compare");
+      } else if (std::find(std::begin(kReadOnly), std::end(kReadOnly), key) == std::end(kReadOnly)) {
+        throw attn::InputError("unknown train key \"" + key + "\"");
+      }
+    }
+    tr::validate(sessionOptions(c));  // sizes the model cannot have are refused before anything changes
+    TrainState next = t;
+    next.controls = c;
+    std::string err;
+    if (action == "train") err = trainStart(next);
+    else if (action == "pause") trainPause(next);
+    else if (action == "step") err = trainStep(next);
+    else if (action == "reset") err = trainReset(next);
+    else if (action == "compare") err = trainCompare(next);
+    if (!err.empty()) return err;
+    t = std::move(next);
+    return "";
+  } catch (const attn::InputError& e) {
+    return e.what();
+  }
+}
+
+}  // namespace ui
