@@ -73,7 +73,7 @@ struct TrainArgs {
   int layers = 1, heads = 1, dModel = 16, dK = 16, dV = 16, mlpHidden = 0, steps = 1, batch = 1, warmup = 0;
   int evalEvery = 0, heldOut = 500, indent = -1;
   double lr = 1e-3, qkInit = 1.0;
-  bool mlp = false, noMlp = false, evalFirst = false;
+  bool mlp = false, noMlp = false, evalFirst = false, f16 = false;
   CLI::Option *layersOpt, *headsOpt, *dModelOpt, *dKOpt, *dVOpt, *mlpHiddenOpt, *stepsOpt, *batchOpt, *warmupOpt,
       *lrOpt, *scaleOpt, *evalEveryOpt;
 };
@@ -430,7 +430,8 @@ void runTrain(const TrainArgs& args) {
     saved.training.seed = seed;
     saved.training.finalLoss = last.heldOutLoss;
     saved.training.finalAccuracy = last.accuracy;
-    writeFile(args.save, tr::modelToJson(saved), "--save");
+    writeFile(args.save,
+              tr::modelToJson(saved, -1, args.f16 ? tr::WeightEncoding::Half : tr::WeightEncoding::Decimal), "--save");
   }
   if (dumping) {
     const json adamJson = {{"lr", adam.learningRate},  {"beta1", adam.beta1},
@@ -531,6 +532,9 @@ Command addTrainCommand(CLI::App& parent) {
   addFormatOption(app, &args->format);
   app->add_option("--indent", args->indent, "JSON indent (-1 = one line)")->check(integerIn(-1, 8));
   app->add_option("--save", args->save, "Write the trained model to this JSON file");
+  app->add_flag("--f16", args->f16,
+                "--save writes the weights as 16-bit floats (\"parameters_f16\", half the size; the page's trained "
+                "presets and links use it)");
   app->add_option("--save-init", args->saveInit, "Write the initial model (before step 1) to this JSON file");
   app->add_option("--dump-batches", args->dumpBatches,
                   "Write every training batch, attnlab's loss on it and the optimiser settings to this JSON file "

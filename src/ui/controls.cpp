@@ -74,9 +74,18 @@ void drawSentenceInputs(AppState& state, float textW) {
 void drawPresetMenu(AppState& state, float width) {
   ImGui::SetNextItemWidth(width);
   const attn::Preset* current = attn::findPreset(state.config().preset);
-  if (!ImGui::BeginCombo("##preset", current ? current->title.c_str() : "Presets…")) return;
+  const attn::train::TrainedPreset* trained = trainedPresetShown(state);
+  const char* label = trained ? trained->title.c_str() : current ? current->title.c_str() : "Presets…";
+  if (!ImGui::BeginCombo("##preset", label, ImGuiComboFlags_HeightLarge)) return;
+  ImGui::TextDisabled("Random weights (no learned pattern)");
   for (const attn::Preset& p : attn::presets()) {
-    if (ImGui::Selectable(p.title.c_str(), current == &p)) state.apply(p.config);
+    if (ImGui::Selectable(p.title.c_str(), current == &p && !trained)) state.apply(p.config);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description.c_str());
+  }
+  ImGui::Separator();
+  ImGui::TextDisabled("Trained models (learned weights)");
+  for (const attn::train::TrainedPreset& p : attn::train::trainedPresets()) {
+    if (ImGui::Selectable(p.title.c_str(), trained == &p)) openTrainedPreset(state, p.name);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description.c_str());
   }
   ImGui::EndCombo();

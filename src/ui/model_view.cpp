@@ -100,6 +100,23 @@ std::string openModel(AppState& s, std::shared_ptr<const tr::SavedModel> model, 
   return err;
 }
 
+std::string openTrainedPreset(AppState& s, const std::string& name) {
+  const tr::TrainedPreset* preset = tr::findTrainedPreset(name);
+  if (!preset) {
+    std::string names;
+    for (const tr::TrainedPreset& p : tr::trainedPresets()) names += (names.empty() ? "" : ", ") + p.name;
+    return s.refuse("unknown trained preset \"" + name + "\" (" + names + ")");
+  }
+  const std::string err =
+      openModel(s, tr::trainedPresetModel(name), "preset: " + name, preset->source, preset->input, preset->layer);
+  if (err.empty()) s.model->presetName = name;
+  return err;
+}
+
+const tr::TrainedPreset* trainedPresetShown(const AppState& s) {
+  return s.model && !s.model->presetName.empty() ? tr::findTrainedPreset(s.model->presetName) : nullptr;
+}
+
 std::string setModelInput(AppState& s, const std::string& source, const std::string& input) {
   if (!s.model) return s.refuse("no trained model is open");
   OpenModel next = *s.model;
@@ -168,7 +185,16 @@ void drawModelInputs(AppState& s, float width) {
 }
 
 void drawModelPanel(AppState& s) {
-  if (!s.model) return;
+  if (!s.model) {
+    const attn::Config& c = s.config();
+    if (c.Wq && c.Wk) return;  // a preset's own numbers (the source's example, identity weights on GloVe…)
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(150, 90, 0, 255));
+    ImGui::TextWrapped("Random, untrained weights: expect no pattern.");
+    ImGui::PopStyleColor();
+    helpMarker("W_q, W_k, W_v and W_o are seeded random numbers here, so which token attends to which means nothing "
+               "yet. Open a trained model from the presets menu (\"Trained: …\") or train one in the Train view.");
+    return;
+  }
   const OpenModel& m = *s.model;
   const float em = ImGui::GetFontSize();
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(20, 110, 60, 255));
@@ -208,7 +234,7 @@ json modelToJson(const AppState& s) {
   for (const tr::Prediction& p : m.trace.predictions)
     predictions.push_back({{"position", p.position}, {"input", p.input}, {"token", p.token},
                            {"probability", p.probability}});
-  return {{"origin", m.origin},      {"task", m.model->task}, {"layer", m.layer},     {"layers", layers},
+  return {{"origin", m.origin},      {"preset", m.presetName}, {"task", m.model->task}, {"layer", m.layer},     {"layers", layers},
           {"source", m.source},      {"input", m.input},      {"tokens", m.trace.tokens},
           {"source_tokens", m.trace.sourceTokens},             {"predictions", predictions}};
 }
@@ -219,7 +245,7 @@ std::string applyModelJson(AppState& s, const json& request) {
     return "";
   }
   if (!request.is_object()) return s.refuse("model must be an object or null");
-  static const char* kKnown[] = {"open", "source", "input", "layer", "origin", "task", "layers", "tokens",
+  static const char* kKnown[] = {"open", "source", "input", "layer", "origin", "preset", "task", "layers", "tokens",
                                  "source_tokens", "predictions"};
   for (auto it = request.begin(); it != request.end(); ++it)
     if (std::find_if(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return it.key() == k; }) ==
@@ -234,7 +260,18 @@ std::string applyModelJson(AppState& s, const json& request) {
     layer = static_cast<int>(std::clamp<int64_t>(request["layer"].get<int64_t>(), -1, 1000));
   }
   if (request.contains("open")) {
-    if (request["open"] != "trained") return s.refuse("model.open must be \"trained\"");
+    const std::string open = request["open"].is_string() ? request["open"].get<std::string>() : "";
+    if (open.rfind("preset:", 0) == 0) {
+      const std::string err = openTrainedPreset(s, open.substr(7));
+      if (!err.empty() || !(request.contains("source") || request.contains("input") || request.contains("layer")))
+        return err;
+      return applyModelJson(s, [&] {
+        json rest = request;
+        rest.erase("open");
+        return rest;
+      }());
+    }
+    if (open != "trained") return s.refuse("model.open must be \"trained\" or \"preset:NAME\"");
     const TrainState& t = s.train;
     if (!t.session || t.session->step() == 0) return s.refuse("train a model first (the Train view)");
     const tr::ShownExample& example = t.session->snapshot().examples.front();

@@ -12,6 +12,7 @@
 
 #include "core/config.h"
 #include "core/train/model_trace.h"
+#include "core/train/trained_presets.h"
 
 namespace ui {
 
@@ -19,7 +20,8 @@ struct AppState;
 
 struct OpenModel {
   std::shared_ptr<const attn::train::SavedModel> model;
-  std::string origin;             // "trained on this page", "preset: reverse"
+  std::string origin;             // "trained on this page, step 800", "preset: reverse", "from a link, …"
+  std::string presetName;         // the trained preset it came from ("" = none)
   std::string source;             // encoder input (encoder–decoder only)
   std::string input;              // decoder (or only) input, e.g. "3 1 4 1 5 9 2 6" or "<bos> le chat noir dort"
   int layer = 0;                  // index into trace.layers
@@ -35,6 +37,10 @@ std::string openModel(AppState& s, std::shared_ptr<const attn::train::SavedModel
                       const std::string& source, const std::string& input, int layer);
 // The open model on new inputs (the sentence bar in model mode), keeping the layer.
 std::string setModelInput(AppState& s, const std::string& source, const std::string& input);
+// A trained preset (core/train/trained_presets.h) opened with its example input and block.
+std::string openTrainedPreset(AppState& s, const std::string& name);
+// The trained preset the walkthrough shows (null: none, or the model came from elsewhere).
+const attn::train::TrainedPreset* trainedPresetShown(const AppState& s);
 // Another block of the open model (the layer picker).
 std::string showModelLayer(AppState& s, int layer);
 // Whether the walkthrough still shows the open model's block; closes it (and says so) when not. apply() calls it.
@@ -50,7 +56,7 @@ void drawModelPanel(AppState& s);
 // getState().model: null, or {origin, task, layer, layers: [names], source, input, tokens, predictions:
 // [{position, input, token, probability}]}.
 nlohmann::json modelToJson(const AppState& s);
-// setState({model: {open: "trained", source, input, layer} | {layer} | {input, source} | null (close)}).
+// setState({model: {open: "trained" | "preset:NAME", source, input, layer} | {layer} | {input, source} | null}).
 std::string applyModelJson(AppState& s, const nlohmann::json& request);
 
 }  // namespace ui

@@ -26,27 +26,37 @@ bool sameOptions(const tr::SessionOptions& a, const tr::SessionOptions& b) {
          a.seed == b.seed && a.steps == b.steps;
 }
 
-// Runs one slice of `session`: the steps planned from the measured speed, then updates the speed and the stats.
+// Runs one slice of `session`. A training slice does the steps planned from the measured speed, ending at the next
+// evaluation at the latest, and updates the speed; an evaluation slice (when one is pending) does evaluation chunks
+// until the budget is spent. So a slice never mixes the two and each training slice does exactly what it planned.
 void runSlice(tr::TrainingSession& session, double budgetMs, double& stepsPerSecond, SliceStats& stats) {
   using Clock = std::chrono::steady_clock;
-  const int planned =
-      stepsPerSecond > 0 ? std::clamp(static_cast<int>(stepsPerSecond * budgetMs / 1000.0), 1, kMaxStepsPerSlice) : 1;
-  const int startStep = session.step();
   const auto start = Clock::now();
-  session.advance([&] { return session.step() - startStep < planned; });
-  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  const int done = session.step() - startStep;
-  ++stats.slices;
-  stats.plannedSteps += planned;
-  stats.doneSteps += done;
-  if (done < planned && !session.finished()) ++stats.shortSlices;
+  auto elapsedMs = [&] { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); };
+  if (session.evaluating()) {
+    session.continueEvaluation([&] { return elapsedMs() < budgetMs; });
+    ++stats.evaluationSlices;
+  } else {
+    const int byTime =
+        stepsPerSecond > 0 ? std::clamp(static_cast<int>(stepsPerSecond * budgetMs / 1000.0), 1, kMaxStepsPerSlice) : 1;
+    const int planned = std::min(byTime, session.stepsToNextEvaluation());
+    const int startStep = session.step();
+    session.advance([&] { return session.step() - startStep < planned && !session.evaluating(); });
+    const int done = session.step() - startStep;
+    ++stats.slices;
+    stats.plannedSteps += planned;
+    stats.doneSteps += done;
+    if (done < planned) ++stats.shortSlices;
+    const double ms = elapsedMs();
+    if (done > 0 && ms > 0) {
+      const double rate = done / (ms / 1000.0);
+      stepsPerSecond = stepsPerSecond > 0 ? 0.7 * stepsPerSecond + 0.3 * rate : rate;
+    }
+  }
+  const double ms = elapsedMs();
   stats.lastSliceMs = ms;
   stats.maxSliceMs = std::max(stats.maxSliceMs, ms);
   if (ms > 16.0) ++stats.overBudgetSlices;
-  if (done > 0 && ms > 0) {
-    const double rate = done / (ms / 1000.0);
-    stepsPerSecond = stepsPerSecond > 0 ? 0.7 * stepsPerSecond + 0.3 * rate : rate;
-  }
 }
 
 std::shared_ptr<tr::TrainingSession> newSession(const tr::SessionOptions& options) {
@@ -72,7 +82,7 @@ json matrixJson(const attn::Matrix& m) {
 }
 
 json sliceJson(const SliceStats& s) {
-  return {{"count", s.slices},           {"planned_steps", s.plannedSteps}, {"done_steps", s.doneSteps},
+  return {{"count", s.slices}, {"evaluation_slices", s.evaluationSlices},           {"planned_steps", s.plannedSteps}, {"done_steps", s.doneSteps},
           {"short_slices", s.shortSlices}, {"last_ms", s.lastSliceMs},       {"max_ms", s.maxSliceMs},
           {"over_16ms", s.overBudgetSlices}};
 }

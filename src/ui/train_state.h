@@ -4,7 +4,8 @@
 // decides which calls to make. getState()/setState() expose it under the key "train".
 //
 // Slicing: each frame trains a planned number of steps, planned from the measured steps per second so that a slice
-// takes about kSliceBudgetMs (frames stay under ~16 ms); evaluations run in chunks inside slices. The session's
+// takes about kSliceBudgetMs (frames stay under ~16 ms) and ending at the next evaluation; an evaluation then gets
+// frames of its own, done in chunks within the same budget. The session's
 // numbers never depend on the slicing (session.h), so a model trained on the page is the one `attnlab train` makes.
 #pragma once
 #include <cstdint>
@@ -39,9 +40,10 @@ attn::train::SessionOptions sessionOptions(const TrainControls& controls);
 // How the frames sliced the work so far.
 struct SliceStats {
   int slices = 0;              // frames that trained
+  int evaluationSlices = 0;    // frames that evaluated (held-out set, attention snapshot) instead
   long plannedSteps = 0;       // Σ planned steps per slice
   long doneSteps = 0;          // Σ steps the slices did
-  int shortSlices = 0;         // slices that did fewer steps than planned (only the last one at the run's end may)
+  int shortSlices = 0;         // training slices that did fewer steps than planned (none should)
   double lastSliceMs = 0;
   double maxSliceMs = 0;
   int overBudgetSlices = 0;    // slices longer than 16 ms (a frame's whole time at 60 Hz)

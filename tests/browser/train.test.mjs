@@ -160,4 +160,29 @@ test('scaled vs unscaled: both runs side by side, the unscaled one behind, a sen
   return notes.join('; ');
 });
 
+test('trained presets open at once from the menu; translation cross-attention crosses at the adjective', async () => {
+  const { page, problems, close } = await ctx.openPage();
+  try {
+    const start = Date.now();
+    await setState(page, { step: 'softmax', model: { open: 'preset:translation' } });
+    const ms = Date.now() - start;
+    const state = await page.evaluate(() => window.attnlab.getState());
+    check(state.model && state.model.preset === 'translation', `model ${JSON.stringify(state.model)}`);
+    check(state.train.status === 'idle', `training ran (${state.train.status}) to open a preset`);
+    const predicted = state.model.predictions.map((p) => p.token).join(' ');
+    check(predicted === 'le chat noir dort <eos>', `translation answers "${predicted}"`);
+    const trace = await page.evaluate(() => window.attnlab.trace());
+    const A = trace.heads[0].A.data;
+    const keys = trace.tokens.map((t) => t.text ?? t);
+    const argmax = (row) => keys[row.indexOf(Math.max(...row))];
+    check(argmax(A[1]) === 'cat' && argmax(A[2]) === 'black', `le → ${argmax(A[1])}, chat → ${argmax(A[2])}`);
+    await waitFrames(page, 3);
+    await checkDrawn(page, 'train-preset-translation-softmax-dpr1.png');
+    check(problems.length === 0, problems.join('\n'));
+    return `opened in ${ms} ms (setState + 2 frames)`;
+  } finally {
+    await close();
+  }
+});
+
 run();

@@ -165,3 +165,41 @@ TEST(ModelIo, DamageIsRefusedWithAClearMessage) {
                                           for (int i = 0; i < 30000; ++i) j["vocab"].push_back("w" + std::to_string(i)); }),
                 "at most 20000000", "too many parameters");
 }
+
+namespace {
+
+// "parameters_f16": writing then reading gives exactly the half-rounded model; damage is refused by name.
+TEST(ModelIo, HalfWeightsRoundTripAndDamage) {
+  const SavedModel m = savedFor(TaskKind::Translation, 3);
+  const std::string text = modelToJson(m, -1, WeightEncoding::Half);
+  EXPECT_EQ(text.find("\"parameters\""), std::string::npos);
+  EXPECT_LT(text.size(), modelToJson(m).size() / 3);
+  const SavedModel back = modelFromJson(text);
+  const SavedModel rounded = roundedToHalf(m);
+  const auto a = parameterList(back.params), b = parameterList(rounded.params), c = parameterList(m.params);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(*a[i].second, *b[i].second) << a[i].first;
+    const double rel = ((*a[i].second - *c[i].second).cwiseAbs().array() /
+                        c[i].second->cwiseAbs().array().max(6.1e-5)).maxCoeff();
+    EXPECT_LE(rel, 1.0 / 2048 + 1e-12) << a[i].first;  // 11 significant bits (subnormals aside)
+  }
+  EXPECT_EQ(modelToJson(back, -1, WeightEncoding::Half), text);  // stable
+
+  json j = json::parse(text);
+  json both = j;
+  both["parameters"] = json::object();
+  expectRefused(both.dump(), "not both", "both encodings");
+  json bad = j;
+  bad["parameters_f16"] = "ab$c";
+  expectRefused(bad.dump(), "base64url", "bad character");
+  bad["parameters_f16"] = "AAAA";
+  expectRefused(bad.dump(), "need", "too few values");
+  bad["parameters_f16"] = 7;
+  expectRefused(bad.dump(), "parameters_f16", "not a string");
+  SavedModel huge = m;
+  huge.params.E(0, 0) = 1e5;
+  EXPECT_THROW(modelToJson(huge, -1, WeightEncoding::Half), InputError);
+}
+
+}  // namespace

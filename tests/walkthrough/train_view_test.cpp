@@ -4,6 +4,8 @@
 // the model when a setting changes.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "core/json_io.h"
@@ -39,6 +41,7 @@ TEST(TrainView, TrainsReverseInSlicesToNinetyNinePercent) {
   EXPECT_GT(t["slices"]["count"].get<int>(), 1);
   EXPECT_EQ(t["slices"]["short_slices"], 0);  // every slice but the run's last did its planned steps
   EXPECT_EQ(t["slices"]["done_steps"], 800);
+  EXPECT_GE(t["slices"]["evaluation_slices"].get<int>(), 41);  // step 0 and every 20 steps: frames of their own
   EXPECT_GT(t["steps_per_second"].get<double>(), 0);
   ASSERT_EQ(t["attention"]["blocks"].size(), 1u);
   EXPECT_EQ(t["attention"]["blocks"][0]["heads"][0].size(), 8u);  // 8 query rows
@@ -148,6 +151,41 @@ TEST(TrainView, TheLinkCarriesTheTrainedModel) {
   EXPECT_NE(ui::applyUrlState(opened.state(), "#v1." + ui::base64UrlEncode(damaged.dump())).find("parameters_f16"),
             std::string::npos);
   EXPECT_EQ(state(opened)["model"], before["model"]);
+}
+
+// The trained presets open at once (no training) with their example, and the learned models answer it right; the
+// translation preset opens on decoder layer 0's cross-attention, where "le" looks at "cat" and "chat" at "black".
+TEST(TrainView, TrainedPresetsOpenAndAnswer) {
+  const std::map<std::string, std::string> answers = {
+      {"reverse", "6 2 9 5 1 4 1 3"}, {"kv-lookup", "5"}, {"translation", "le chat noir dort <eos>"}};
+  for (const auto& [name, answer] : answers) {
+    ui::App app;
+    ASSERT_EQ(app.setStateJson(json{{"model", {{"open", "preset:" + name}}}}.dump()), "") << name;
+    const json m = state(app)["model"];
+    EXPECT_EQ(m["preset"], name);
+    EXPECT_EQ(app.state().train.session, nullptr);
+    std::string predicted;
+    for (const json& p : m["predictions"]) predicted += (predicted.empty() ? "" : " ") + p["token"].get<std::string>();
+    if (name == "kv-lookup") predicted = m["predictions"].back()["token"];  // only the last position is asked
+    EXPECT_EQ(predicted, answer) << name;
+    // The link opens the same model.
+    ui::App opened;
+    ASSERT_EQ(ui::applyUrlState(opened.state(), "#" + ui::encodeUrlState(app.state())), "") << name;
+    EXPECT_EQ(state(opened)["model"]["input"], m["input"]) << name;
+  }
+  ui::App app;
+  ASSERT_EQ(app.setStateJson(R"({"model": {"open": "preset:translation"}})"), "");
+  const attn::Trace& t = app.state().trace();
+  ASSERT_TRUE(app.state().config().cross);
+  ASSERT_EQ(t.queryTokens[1].text, "le");
+  auto argmaxKey = [&](int query) {
+    Eigen::Index best;
+    t.heads[0].A.row(query).maxCoeff(&best);
+    return t.tokens[static_cast<size_t>(best)].text;
+  };
+  EXPECT_EQ(argmaxKey(1), "cat");    // "le", about to say "chat"
+  EXPECT_EQ(argmaxKey(2), "black");  // "chat", about to say "noir": the crossing
+  EXPECT_NE(app.setStateJson(R"({"model": {"open": "preset:chess"}})").find("reverse"), std::string::npos);
 }
 
 TEST(TrainView, BadInputIsRefusedAndNothingChanges) {

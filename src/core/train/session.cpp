@@ -133,6 +133,16 @@ int TrainingSession::advance(const std::function<bool()>& keepGoing) {
   return trained;
 }
 
+int TrainingSession::stepsToNextEvaluation() const {
+  if (step_ >= options_.steps) return 0;
+  const int next = std::min(options_.steps, (step_ / options_.evalEvery + 1) * options_.evalEvery);
+  return next - step_;
+}
+
+void TrainingSession::continueEvaluation(const std::function<bool()>& keepGoing) {
+  while (pending_ && keepGoing()) evaluationChunk();
+}
+
 int TrainingSession::advanceSteps(int steps) {
   int trained = 0;
   while (pending_) evaluationChunk();

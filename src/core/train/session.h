@@ -89,6 +89,11 @@ class TrainingSession {
   int advanceSteps(int steps);
   bool finished() const;
   bool evaluating() const;  // an evaluation is part-done
+  // Training steps from now until the next evaluation falls due (the step that makes it due included); 0 when
+  // finished. A caller that slices the work can end a slice there and give the evaluation its own slices.
+  int stepsToNextEvaluation() const;
+  // Does evaluation chunks (≤ 25 examples each) while one is pending and keepGoing() says go on.
+  void continueEvaluation(const std::function<bool()>& keepGoing);
 
   const SessionOptions& options() const { return options_; }
   const TaskInfo& info() const;
