@@ -163,8 +163,10 @@ std::vector<Preset> makePresets() {
       {"dog-thief", "My dog chases after the thief", "A short sentence with two heads to compare.", dogThief()},
       {"law", "The Law will never be perfect",
        "The sentence from the paper's attention visualisations: 8 heads, no causal mask.", law()},
-      {"translation", "Translation (cross-attention)",
-       "French queries starting with <bos> attend to the English source sentence (keys and values).",
+      {"translation", "Translation, random weights",
+       "Cross-attention: French queries starting with <bos> attend to the English source sentence (keys and values). "
+       "The weights are random, so the pattern means nothing: \"Trained: translation\" (below) is the same "
+       "encoder\u2013decoder attention learned, its alignment crossing at the adjective.",
        translation()},
       {"similarity-attention", "Similarity attention (GloVe)",
        "Real GloVe vectors, W_q = W_k = W_v = identity: softmax(x_i\u00B7x_j/\u221Ad) links related words (cat to dog, "

@@ -251,7 +251,9 @@ void crossControl(AppState& state) {
       if (cross && c.queryText.empty()) c.queryText = "<bos> " + c.text;
       if (!cross) c.Xq.reset();  // the queries' own rows mean nothing in self-attention
     });
-  helpMarker("Queries come from a second sentence (e.g. the decoder's output so far), keys and values from the first.");
+  helpMarker("Queries come from a second sentence (e.g. the decoder's output so far), keys and values from the first. "
+             "For a learned example open \"Trained: translation\" in the presets menu: <bos> is the first query and "
+             "the alignment crosses where French puts the adjective after the noun.");
 }
 
 void focusControl(AppState& state) {
