@@ -9,6 +9,7 @@
 
 #include "core/config_fields.h"
 #include "core/errors.h"
+#include "core/json_io.h"
 
 namespace ui {
 
@@ -69,16 +70,6 @@ json evaluationJson(const tr::Evaluation& e) {
   j["expected_mass"] = std::isnan(e.expectedMass) ? json() : json(e.expectedMass);
   j["expected_mass_at"] = e.expectedMassAt;
   return j;
-}
-
-json matrixJson(const attn::Matrix& m) {
-  json rows = json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    json row = json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
-    rows.push_back(row);
-  }
-  return rows;
 }
 
 json sliceJson(const SliceStats& s) {
@@ -243,7 +234,7 @@ json trainToJson(const TrainState& t) {
     json attention = json::array();
     for (size_t b = 0; b < snap.weights.size(); ++b) {
       json heads = json::array();
-      for (const attn::Matrix& A : snap.weights[b]) heads.push_back(matrixJson(A));
+      for (const attn::Matrix& A : snap.weights[b]) heads.push_back(attn::matrixRowsJson(A));
       attention.push_back({{"block", snap.blockNames[b]},
                            {"queries", snap.queryTokens[b]},
                            {"keys", snap.keyTokens[b]},

@@ -16,6 +16,7 @@
 #include "core/embedding.h"
 #include "core/errors.h"
 #include "core/glove.h"
+#include "built_glove.h"
 #include "core/pipeline.h"
 #include "core/presets.h"
 #include "core/tokenizer.h"
@@ -79,23 +80,6 @@ std::shared_ptr<const GloveVectors> tinyGlove() {
   }();
   return glove;
 }
-
-std::shared_ptr<const GloveVectors> builtGlove() {
-#ifdef ATTNLAB_TEST_DATA_DIR
-  static const std::shared_ptr<const GloveVectors> glove = [] {
-    std::ifstream in(std::string(ATTNLAB_TEST_DATA_DIR) + "/glove-100d.bin", std::ios::binary);
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return bytes.empty() ? nullptr : GloveVectors::fromBytes(bytes.data(), bytes.size());
-  }();
-  return glove;
-#else
-  return nullptr;
-#endif
-}
-
-#define REQUIRE_GLOVE(name)                                                                     \
-  const auto name = builtGlove();                                                              \
-  if (!name) GTEST_SKIP() << "glove-100d.bin not built (tools/data; needs npm ci)"
 
 std::vector<std::string> words(const std::vector<attn::GloveNeighbour>& list) {
   std::vector<std::string> out;

@@ -10,28 +10,12 @@
 #include <vector>
 
 #include "core/glove.h"
+#include "built_glove.h"
 #include "core/pipeline.h"
 #include "core/presets.h"
 #include "core/similarity.h"
 
 namespace {
-
-std::shared_ptr<const attn::GloveVectors> builtGlove() {
-#ifdef ATTNLAB_TEST_DATA_DIR
-  static const std::shared_ptr<const attn::GloveVectors> glove = [] {
-    std::ifstream in(std::string(ATTNLAB_TEST_DATA_DIR) + "/glove-100d.bin", std::ios::binary);
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return bytes.empty() ? nullptr : attn::GloveVectors::fromBytes(bytes.data(), bytes.size());
-  }();
-  return glove;
-#else
-  return nullptr;
-#endif
-}
-
-#define REQUIRE_GLOVE(name)        \
-  const auto name = builtGlove(); \
-  if (!name) GTEST_SKIP() << "glove-100d.bin not built (tools/data; needs npm ci)"
 
 int indexOf(const attn::Trace& t, const std::string& text) {
   for (int i = 0; i < static_cast<int>(t.tokens.size()); ++i)

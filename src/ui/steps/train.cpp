@@ -127,25 +127,30 @@ void drawStatus(const TrainState& t) {
   }
 }
 
+// A plot over training steps (x: step), its y axis logarithmic or not, width × height in px.
+PlotSpec stepsPlot(const char* id, const char* title, const char* yLabel, bool logY, float width, float height) {
+  PlotSpec p;
+  p.id = id;
+  p.title = title;
+  p.x.label = "step";
+  p.y.label = yLabel;
+  p.y.scale = logY ? AxisScale::Log10 : AxisScale::Linear;
+  p.xName = "step";
+  p.width = width;
+  p.height = height;
+  return p;
+}
+
 // Loss (training and held-out) and held-out accuracy over the steps, side by side.
 void drawCurves(const tr::TrainingSession& s, const Fonts& fonts, float width) {
-  PlotSpec loss;
-  loss.id = "train-loss";
-  loss.title = "Loss (cross-entropy)";
-  loss.x.label = "step";
-  loss.y.label = "loss";
-  loss.y.scale = AxisScale::Log10;
-  loss.xName = "step";
+  const float em = ImGui::GetFontSize();
+  const float w = std::max((width - em) / 3.0f, 16.0f * em), h = 13.0f * em;
+  PlotSpec loss = stepsPlot("train-loss", "Loss (cross-entropy)", "loss", true, w, h);
   PlotSeries train{"training (mean since last point)", {}, {}, kTrainColor, PlotMarker::Circle};
   PlotSeries held{"held-out", {}, {}, kHeldOutColor, PlotMarker::Square};
-  PlotSpec acc;
-  acc.id = "train-accuracy";
-  acc.title = "Held-out token accuracy";
-  acc.x.label = "step";
-  acc.y.label = "accuracy";
+  PlotSpec acc = stepsPlot("train-accuracy", "Held-out token accuracy", "accuracy", false, w, h);
   acc.y.min = 0;
   acc.y.max = 1;
-  acc.xName = "step";
   PlotSeries accuracy{"held-out accuracy", {}, {}, kHeldOutColor, PlotMarker::Square};
   PlotSeries mass{"attention on the expected positions", {}, {}, IM_COL32(120, 80, 170, 255), PlotMarker::Diamond};
   for (const tr::Evaluation& e : s.evaluations()) {
@@ -161,24 +166,12 @@ void drawCurves(const tr::TrainingSession& s, const Fonts& fonts, float width) {
   loss.series = {train, held};
   acc.series = {accuracy};
   if (!s.evaluations().empty() && !std::isnan(s.evaluations().back().expectedMass)) acc.series.push_back(mass);
-  const float em = ImGui::GetFontSize();
-  const float w = std::max((width - em) / 3.0f, 16.0f * em);
-  loss.width = acc.width = w;
-  loss.height = acc.height = 13.0f * em;
   drawPlot(loss, fonts);
   ImGui::SameLine(0, 0.5f * em);
   drawPlot(acc, fonts);
 
   // ‖dL/dS‖ per attention block, every step.
-  PlotSpec grad;
-  grad.id = "train-softmax-grad";
-  grad.title = "Gradient through each softmax";
-  grad.x.label = "step";
-  grad.y.label = "‖dL/dS‖";
-  grad.y.scale = AxisScale::Log10;
-  grad.xName = "step";
-  grad.width = w;
-  grad.height = 13.0f * em;
+  PlotSpec grad = stepsPlot("train-softmax-grad", "Gradient through each softmax", "‖dL/dS‖", true, w, h);
   const auto& norms = s.softmaxGradNorms();
   for (size_t b = 0; b < s.blockNames().size(); ++b) {
     PlotSeries series{s.blockNames()[b], {}, {}, kBlockColors[b % 6], PlotMarker::None};
@@ -321,20 +314,9 @@ void drawScalingComparison(TrainState& t, const Fonts& fonts, float width) {
   ImGui::TextDisabled("reverse, d_model %d, d_k %d, step %d / %d", t.scaled->options().model.dModel,
                       t.scaled->options().model.dK, t.scaled->step(), t.scaled->plannedSteps());
   const ImU32 scaledColor = IM_COL32(31, 110, 180, 255), unscaledColor = IM_COL32(214, 90, 30, 255);
-  PlotSpec loss;
-  loss.id = "compare-loss";
-  loss.title = "Held-out loss";
-  loss.x.label = "step";
-  loss.y.label = "loss";
-  loss.y.scale = AxisScale::Log10;
-  loss.xName = "step";
-  PlotSpec grad;
-  grad.id = "compare-grad";
-  grad.title = "Gradient through the softmax";
-  grad.x.label = "step";
-  grad.y.label = "‖dL/dS‖";
-  grad.y.scale = AxisScale::Log10;
-  grad.xName = "step";
+  const float w = std::max((width - em) / 2.0f, 16.0f * em), h = 13.0f * em;
+  PlotSpec loss = stepsPlot("compare-loss", "Held-out loss", "loss", true, w, h);
+  PlotSpec grad = stepsPlot("compare-grad", "Gradient through the softmax", "‖dL/dS‖", true, w, h);
   const std::pair<const tr::TrainingSession*, const char*> runs[] = {{t.scaled.get(), "scaled by 1/√d_k"},
                                                                      {t.unscaled.get(), "unscaled"}};
   for (const auto& run : runs) {
@@ -354,9 +336,6 @@ void drawScalingComparison(TrainState& t, const Fonts& fonts, float width) {
     }
     grad.series.push_back(g);
   }
-  const float w = std::max((width - em) / 2.0f, 16.0f * em);
-  loss.width = grad.width = w;
-  loss.height = grad.height = 13.0f * em;
   drawPlot(loss, fonts);
   ImGui::SameLine(0, 0.5f * em);
   drawPlot(grad, fonts);
