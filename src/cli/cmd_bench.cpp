@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/bench_pass.h"
 #include "cli/cli_common.h"
 #include "core/attention_kernels.h"
 #include "core/errors.h"
@@ -21,11 +22,6 @@
 namespace attncli {
 
 namespace {
-
-struct BenchSize {
-  int tokens = 0, dModel = 0, heads = 0;
-  int dK() const { return dModel / heads; }
-};
 
 struct BenchArgs {
   std::string sizes = "8:64:4,64:512:8,128:768:12,512:768:12";
@@ -95,24 +91,6 @@ double pipelineFlops(const BenchSize& s) {
   return 3 * 2 * L * d * (h * dk) + h * 2 * L * L * dk + h * 2 * L * L * dv + 2 * L * (h * dv) * d;
 }
 
-// Reproducible "normal" numbers, bit for bit the same natively and in WebAssembly (std::normal_distribution is not:
-// libstdc++ and Emscripten's libc++ implement it differently): mt19937_64's sequence is fixed by the standard, 53 bits
-// of each draw make a uniform in [0,1) exactly, and the sum of 12 uniforms minus 6 has mean 0 and variance 1
-// (Irwin-Hall; exact in double arithmetic, no libm). The benchmark only needs N(0,1)-like magnitudes, and the same
-// inputs on every platform so the outputs can be compared (tests/bench/run.sh).
-double portableNormal(std::mt19937_64& rng) {
-  double sum = 0;
-  for (int i = 0; i < 12; ++i) sum += static_cast<double>(rng() >> 11) * 0x1.0p-53;
-  return sum - 6.0;
-}
-
-template <typename T>
-attn::MatrixT<T> randomMatrix(int rows, int cols, double stddev, std::mt19937_64& rng) {
-  attn::MatrixT<T> m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<T>(stddev * portableNormal(rng));
-  return m;
-}
-
 double medianOf(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const size_t n = values.size();
@@ -122,27 +100,6 @@ double medianOf(std::vector<double> values) {
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// One full multi-head pass with the core kernels: (L,d_model) -> (L,d_model).
-template <typename T>
-attn::MatrixT<T> attentionPass(const attn::MatrixT<T>& X, const attn::MatrixT<T>& Wq, const attn::MatrixT<T>& Wk,
-                     const attn::MatrixT<T>& Wv, const attn::MatrixT<T>& Wo, const BenchSize& s) {
-  namespace k = attn::kernels;
-  const int dK = s.dK();
-  const attn::MatrixT<T> Q = k::project<T>(X, Wq);  // (L,d_model)·(d_model,h·d_k) -> (L,h·d_k)
-  const attn::MatrixT<T> K = k::project<T>(X, Wk);  // (L,h·d_k)
-  const attn::MatrixT<T> V = k::project<T>(X, Wv);  // (L,h·d_v)
-  const T scale = static_cast<T>(1.0 / std::sqrt(static_cast<double>(dK)));
-  std::vector<attn::MatrixT<T>> outputs(s.heads);
-  for (int h = 0; h < s.heads; ++h) {
-    // head h owns columns h·d_k … (h+1)·d_k−1
-    attn::MatrixT<T> weights =
-        k::scaleScores<T>(k::scores<T>(Q.middleCols(h * dK, dK), K.middleCols(h * dK, dK)), scale);
-    k::softmaxRowsInPlace<T>(weights);                                      // (L,L)
-    outputs[h] = k::weightedSum<T>(weights, V.middleCols(h * dK, dK));   // (L,L)·(L,d_v) -> (L,d_v)
-  }
-  return k::outputProjection<T>(k::concatHeads<T>(outputs), Wo);  // (L,h·d_v)·(h·d_v,d_model) -> (L,d_model)
 }
 
 // Raw little-endian float32, row-major, no header (numpy.fromfile(path, "<f4").reshape(rows, cols)).
@@ -159,14 +116,8 @@ void writeFloat32(const std::string& path, const attn::MatrixT<T>& m) {
 
 template <typename T>
 BenchResult benchKernels(const BenchSize& size, int repeats, const std::string& dumpDir) {
-  std::mt19937_64 rng(42);
-  const int width = size.heads * size.dK();
-  const double glorot = 1.0 / std::sqrt(static_cast<double>(size.dModel));
-  const auto X = randomMatrix<T>(size.tokens, size.dModel, 1.0, rng);
-  const auto Wq = randomMatrix<T>(size.dModel, width, glorot, rng);
-  const auto Wk = randomMatrix<T>(size.dModel, width, glorot, rng);
-  const auto Wv = randomMatrix<T>(size.dModel, width, glorot, rng);
-  const auto Wo = randomMatrix<T>(width, size.dModel, glorot, rng);
+  const BenchInputs<T> in = makeBenchInputs<T>(size);
+  const auto &X = in.X, &Wq = in.Wq, &Wk = in.Wk, &Wv = in.Wv, &Wo = in.Wo;
 
   // Warm-up (caches, allocator, page faults); its output is what --dump writes.
   const attn::MatrixT<T> first = attentionPass<T>(X, Wq, Wk, Wv, Wo, size);

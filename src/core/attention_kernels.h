@@ -12,6 +12,7 @@
 #include <wasm_simd128.h>
 #endif
 
+#include "exp_f32.h"
 #include "matrix.h"
 
 namespace attn::kernels {
@@ -29,7 +30,8 @@ using ConstRef = Eigen::Ref<const MatrixT<T>>;
 // One block of R rows of C: C(i..i+R-1, j0..j0+nj-1) = A(i..i+R-1, :)·panel, 2·R f32x4 accumulators.
 // With `accumulate` the block continues the sums already in C (the previous K block's), in the same k order.
 template <int R>
-inline void gemmF32Block(int K, const float* A, int lda, const float* P, float* C, int ldc, int nj, bool accumulate) {
+inline void gemmF32Block(int K, const float* A, int lda, const float* P, float* C, int ldc, int nj, bool accumulate,
+                         const float* outScale) {
   v128_t acc[R][2];
   for (int r = 0; r < R; ++r) {
     if (!accumulate) {
@@ -51,6 +53,13 @@ inline void gemmF32Block(int K, const float* A, int lda, const float* P, float* 
       acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(x, b1));
     }
   }
+  if (outScale) {  // the finished sums times a scale, as a separate rounding: fl(fl(Σ)·scale)
+    const v128_t scale = wasm_f32x4_splat(*outScale);
+    for (int r = 0; r < R; ++r) {
+      acc[r][0] = wasm_f32x4_mul(acc[r][0], scale);
+      acc[r][1] = wasm_f32x4_mul(acc[r][1], scale);
+    }
+  }
   for (int r = 0; r < R; ++r) {
     float* c = C + static_cast<size_t>(r) * ldc;
     if (nj == 8) {
@@ -65,7 +74,10 @@ inline void gemmF32Block(int K, const float* A, int lda, const float* P, float* 
   }
 }
 
-inline void gemmF32Simd(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc) {
+// C = A·B (transB false) or A·Bᵀ (transB true, B given as (N,K)), optionally times `outScale` after the sums:
+// (M,K)·(K,N) -> (M,N). The transposed case packs its panel straight from B's rows (no transposed copy).
+inline void gemmF32Simd(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+                        bool transB = false, const float* outScale = nullptr) {
   constexpr int kBlock = 256;  // K rows per panel: 256x8 floats (8 KB) + 6 A rows (6 KB) stay in L1
   std::vector<float> panel(static_cast<size_t>(std::min(K, kBlock)) * 8);
   const auto at = [](int index) { return static_cast<size_t>(index); };
@@ -73,19 +85,29 @@ inline void gemmF32Simd(int M, int N, int K, const float* A, int lda, const floa
     const int nj = std::min(8, N - j0);
     for (int k0 = 0; k0 < K; k0 += kBlock) {
       const int kc = std::min(kBlock, K - k0);
-      // Pass 1: panel(k, c) = B(k0 + k, j0 + c)
-      for (int k = 0; k < kc; ++k) {
-        const float* b = B + at(k0 + k) * ldb + j0;
-        float* p = panel.data() + at(k) * 8;
-        for (int c = 0; c < 8; ++c) p[c] = c < nj ? b[c] : 0.0f;
+      // Pass 1: panel(k, c) = B(k0 + k, j0 + c), or Bᵀ's: B(j0 + c, k0 + k)
+      if (!transB) {
+        for (int k = 0; k < kc; ++k) {
+          const float* b = B + at(k0 + k) * ldb + j0;
+          float* p = panel.data() + at(k) * 8;
+          for (int c = 0; c < 8; ++c) p[c] = c < nj ? b[c] : 0.0f;
+        }
+      } else {
+        for (int c = 0; c < 8; ++c) {
+          const float* b = B + at(j0 + c) * ldb + k0;
+          for (int k = 0; k < kc; ++k) panel[at(k) * 8 + at(c)] = c < nj ? b[k] : 0.0f;
+        }
       }
       // Pass 2: 6 rows at a time (12 accumulators + 2 panel vectors + 1 broadcast fit x86's 16 SIMD registers)
       const bool acc = k0 > 0;
+      const float* scale = k0 + kc == K ? outScale : nullptr;  // scaled once, after the last K block
       const float* P = panel.data();
       int i = 0;
-      for (; i + 6 <= M; i += 6) gemmF32Block<6>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc);
-      for (; i + 2 <= M; i += 2) gemmF32Block<2>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc);
-      for (; i < M; ++i) gemmF32Block<1>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc);
+      for (; i + 6 <= M; i += 6)
+        gemmF32Block<6>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc, scale);
+      for (; i + 2 <= M; i += 2)
+        gemmF32Block<2>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc, scale);
+      for (; i < M; ++i) gemmF32Block<1>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc, scale);
     }
   }
 }
@@ -124,8 +146,13 @@ MatrixT<T> scores(const ConstRef<T>& Q, const ConstRef<T>& K) {
   // S = Q·Kᵀ : (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv)
 #if defined(__wasm_simd128__)
   if constexpr (std::is_same_v<T, float>) {
-    const MatrixT<T> keysT = K.transpose();  // Kᵀ : (L_kv,d_k) -> (d_k,L_kv), row-major for the kernel
-    return productF32(Q, keysT);
+    MatrixT<float> S(Q.rows(), K.rows());
+    if (S.size() == 0) return S;
+    if (Q.cols() == 0) return S.setZero();
+    gemmF32Simd(static_cast<int>(Q.rows()), static_cast<int>(K.rows()), static_cast<int>(Q.cols()), Q.data(),
+                static_cast<int>(Q.outerStride()), K.data(), static_cast<int>(K.outerStride()), S.data(),
+                static_cast<int>(S.outerStride()), true);
+    return S;
   }
 #endif
   return Q * K.transpose();
@@ -135,6 +162,27 @@ MatrixT<T> scores(const ConstRef<T>& Q, const ConstRef<T>& K) {
 template <typename T>
 MatrixT<T> scaleScores(const ConstRef<T>& S, T scale) {
   return S * scale;
+}
+
+// Scores and scale in one pass: (Q·Kᵀ)·scale : (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv). The same numbers as
+// scaleScores(scores(Q, K), scale) (each cell's sum is rounded, then multiplied by the scale), without writing and
+// rereading the unscaled (L_q,L_kv) matrix; in wasm float32 the kernel packs Kᵀ from K's rows and scales at the store.
+template <typename T>
+MatrixT<T> scaledScores(const ConstRef<T>& Q, const ConstRef<T>& K, T scale) {
+#if defined(__wasm_simd128__)
+  if constexpr (std::is_same_v<T, float>) {
+    MatrixT<float> S(Q.rows(), K.rows());
+    if (S.size() == 0) return S;
+    if (Q.cols() == 0) return S.setZero();
+    gemmF32Simd(static_cast<int>(Q.rows()), static_cast<int>(K.rows()), static_cast<int>(Q.cols()), Q.data(),
+                static_cast<int>(Q.outerStride()), K.data(), static_cast<int>(K.outerStride()), S.data(),
+                static_cast<int>(S.outerStride()), true, &scale);
+    return S;
+  }
+#endif
+  MatrixT<T> S = scores<T>(Q, K);  // evaluated first: the scale is a second rounding, as in the wasm kernel
+  S *= scale;
+  return S;
 }
 
 // Additive mask: (L_q,L_kv) + (L_q,L_kv) -> (L_q,L_kv); the mask holds 0 or -inf.
@@ -171,6 +219,70 @@ bool softmaxRowInPlace(T* row, int n) {
   }
   // Pass 3: normalise; sum >= 1 because the max entry contributed e^0.
   for (int j = 0; j < n; ++j) row[j] /= sum;
+  return false;
+}
+
+// float32 softmax row (the benchmark's precision): the same contract as above, with expF32 (exp_f32.h) instead of
+// libm, and the sum over 4 lanes — lane l adds the entries j ≡ l (mod 4) below n rounded down to 4, in order — then
+// (lane0 + lane1) + (lane2 + lane3), then the last n mod 4 entries in order. Under WebAssembly SIMD the loops run
+// four at a time; elsewhere one at a time in exactly that order, so both give the same bits. (The double Trace keeps
+// the generic version: its numbers are the reference checks'.)
+template <>
+inline bool softmaxRowInPlace<float>(float* row, int n) {
+  const float negInf = -std::numeric_limits<float>::infinity();
+  const float posInf = std::numeric_limits<float>::infinity();
+  const int n4 = n - n % 4;
+  float maxValue = negInf;  // max is exact in any order (an entry equal to it wins either way)
+  for (int j = 0; j < n; ++j)
+    if (row[j] > maxValue) maxValue = row[j];
+  if (maxValue == negInf) {
+    for (int j = 0; j < n; ++j) row[j] = 0.0f;
+    return true;
+  }
+  if (maxValue == posInf) {
+    int count = 0;
+    for (int j = 0; j < n; ++j) count += row[j] == posInf;
+    for (int j = 0; j < n; ++j) row[j] = row[j] == posInf ? 1.0f / static_cast<float>(count) : 0.0f;
+    return false;
+  }
+  // Pass 2: e^(s − max) (masked -inf -> exactly 0) and the sum in the lane order above.
+  float sum = 0.0f;
+#if defined(__wasm_simd128__)
+  {
+    const v128_t shift = wasm_f32x4_splat(maxValue);
+    v128_t lanes = wasm_f32x4_splat(0.0f);
+    for (int j = 0; j < n4; j += 4) {
+      const v128_t e = expF32x4(wasm_f32x4_sub(wasm_v128_load(row + j), shift));
+      wasm_v128_store(row + j, e);
+      lanes = wasm_f32x4_add(lanes, e);
+    }
+    sum = (wasm_f32x4_extract_lane(lanes, 0) + wasm_f32x4_extract_lane(lanes, 1)) +
+          (wasm_f32x4_extract_lane(lanes, 2) + wasm_f32x4_extract_lane(lanes, 3));
+  }
+#else
+  {
+    float lanes[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int j = 0; j < n4; j += 4) {
+      for (int l = 0; l < 4; ++l) {
+        row[j + l] = expF32(row[j + l] - maxValue);
+        lanes[l] += row[j + l];
+      }
+    }
+    sum = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+  }
+#endif
+  for (int j = n4; j < n; ++j) {
+    row[j] = expF32(row[j] - maxValue);
+    sum += row[j];
+  }
+  // Pass 3: normalise (sum >= 1: the max entry contributed e^0), a division per entry as in the generic version.
+#if defined(__wasm_simd128__)
+  const v128_t divisor = wasm_f32x4_splat(sum);
+  for (int j = 0; j < n4; j += 4) wasm_v128_store(row + j, wasm_f32x4_div(wasm_v128_load(row + j), divisor));
+  for (int j = n4; j < n; ++j) row[j] /= sum;
+#else
+  for (int j = 0; j < n; ++j) row[j] /= sum;
+#endif
   return false;
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """The comparison table of tests/bench/run.sh: native vs WebAssembly (node) vs onnxruntime-web (wasm, node), float32,
 same inputs, with ratios and the max |difference| of the outputs.
-  report.py OUT   (reads OUT/native.json, OUT/wasm.json, OUT/ort.json and the dumps in OUT/native, OUT/wasm)"""
+  report.py OUT   (reads OUT/native.json, OUT/wasm.json, OUT/ort.json and the dumps in OUT/native, OUT/wasm; and
+                   OUT/interleaved.json from interleaved_bench.mjs, if present, for the second table)"""
+import os
 import json
 import sys
 
@@ -33,3 +35,23 @@ for n in native:
           f"{w['gflops']:.2f} | {diff_w:.1e}{'' if same_inputs else ' (INPUTS DIFFER)'} | "
           f"{o['max_abs_diff_vs_native']:.1e} |")
 print("wasm/native < 2 is the goal (WebAssembly within 2x of native); ort/wasm > 1 means AttnLab's wasm is faster.")
+
+inter_path = f"{out}/interleaved.json"
+if os.path.exists(inter_path):
+    rows = json.load(open(inter_path))
+    print()
+    print("# interleaved in one node process (interleaved_bench.mjs): AttnLab wasm and onnxruntime-web wasm (1 thread, "
+          "SIMD) called alternately, ours then ort; ms median [min–max]; ratio = ort/ours per pair, median "
+          "(interquartile range) [min–max], > 1 = AttnLab faster")
+    print("| L:d_model:heads | pairs | AttnLab wasm ms | onnxruntime-web ms | ort/ours | pairs AttnLab faster | "
+          "max abs diff ours vs native | ort vs native | load (1 min) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    fmt = lambda v: f"{v:.3f}" if v < 10 else f"{v:.1f}"
+    diff = lambda v: f"{v:.1e}" if isinstance(v, (int, float)) else str(v)
+    for r in rows:
+        a, b, q = r["ours_ms"], r["ort_ms"], r["ratio_ort_over_ours"]
+        print(f"| {r['L']}:{r['d_model']}:{r['heads']} | {r['pairs']} | {fmt(a['median'])} [{fmt(a['min'])}–{fmt(a['max'])}] | "
+              f"{fmt(b['median'])} [{fmt(b['min'])}–{fmt(b['max'])}] | **{q['median']:.2f}x** ({q['q1']:.2f}–{q['q3']:.2f}) "
+              f"[{q['min']:.2f}–{q['max']:.2f}] | {r['pairs_ours_faster']}/{r['pairs']} | "
+              f"{diff(r['max_abs_diff_ours_vs_native'])}{'' if r['same_inputs_as_native_dump'] else ' (INPUTS DIFFER)'} | "
+              f"{diff(r['max_abs_diff_ort_vs_native'])} | {r['load_before']:.1f} → {r['load_after']:.1f} |")

@@ -3,6 +3,9 @@
 #   1. `attnlab bench` native and as WebAssembly under node, float32, same inputs (--dump), and onnxruntime-web's
 #      wasm backend under node on an ONNX model of the same attention with the same weights (make_onnx.py,
 #      ort_bench.mjs); the table with ratios and the outputs' max |difference| (report.py)
+#   1b. the same pass, AttnLab's wasm (build/wasm-cli/attnlab_bench.js) and onnxruntime-web side by side in ONE node
+#      process, calls alternating ABAB…, PAIRS pairs per size (interleaved_bench.mjs): medians, spreads, the ratio
+#      ort/ours with its quartiles, max |diff| vs native (report.py prints the second table)
 #   2. incremental recompute (attn::Pipeline) at 64:512:8, native and wasm
 #   3. the page in headless Chromium (page.mjs): gzip sizes, navigation -> first frame, frame CPU time, the frame
 #      after a dimension change at 64:512:8
@@ -14,7 +17,7 @@
 # Build folders default to the README's (make native web); override with env vars:
 #   NATIVE_DIR=build/native WEB_DIR=build/site WASM_CLI_DIR=build/wasm-cli OUT=build/bench REPEATS=7
 #   (WEB_DIR is the served page, the web build's deployable folder, not its CMake tree build/web)
-#   SIZES=8:64:4,64:512:8,128:768:12,512:768:12  SKIP_PAGE=1 (no browser part)
+#   SIZES=8:64:4,64:512:8,128:768:12,512:768:12  PAIRS=21 (interleaved pairs per size)  SKIP_PAGE=1 (no browser part)
 #   TRAIN_TASKS=previous-token,reverse,sort,kv-lookup,translation  TRAIN_REPEATS=3
 #   TRAIN_STEPS=N (tfjs and torch train only the first N of the dumped steps; default all)  SKIP_TRAIN=1
 #   ONLY_TRAIN=1 (only section 4)
@@ -25,13 +28,14 @@ WEB_DIR=${WEB_DIR:-build/site}
 WASM_CLI_DIR=${WASM_CLI_DIR:-build/wasm-cli}
 OUT=${OUT:-build/bench}
 REPEATS=${REPEATS:-7}
+PAIRS=${PAIRS:-21}
 TRAIN_TASKS=${TRAIN_TASKS:-previous-token,reverse,sort,kv-lookup,translation}
 TRAIN_REPEATS=${TRAIN_REPEATS:-3}
 TRAIN_STEPS=${TRAIN_STEPS:-}
 SIZES=${SIZES:-8:64:4,64:512:8,128:768:12,512:768:12}
 PY=/usr/bin/python3   # Debian's python3 with python3-onnx and python3-numpy (not a pyenv python on PATH)
 
-for f in "$NATIVE_DIR/attnlab" "$WASM_CLI_DIR/attnlab.js"; do
+for f in "$NATIVE_DIR/attnlab" "$WASM_CLI_DIR/attnlab.js" "$WASM_CLI_DIR/attnlab_bench.js"; do
   [ -e "$f" ] || { echo "bench: $f missing; build first (make native web)" >&2; exit 1; }
 done
 if [ -z "${ONLY_TRAIN:-}" ]; then
@@ -49,6 +53,9 @@ node --no-experimental-fetch "$WASM_CLI_DIR/attnlab.js" bench --sizes "$SIZES" -
   --dump "$OUT/wasm" --format json > "$OUT/wasm.json"
 "$PY" tests/bench/make_onnx.py "$OUT/native" "$SIZES" | sed 's/^/# onnx: /'
 node tests/bench/ort_bench.mjs "$OUT/native" "$SIZES" "$REPEATS" > "$OUT/ort.json"
+echo "# interleaved (one node process, ABAB, $PAIRS pairs per size): load $(uptime | sed 's/.*load average: //')"
+node tests/bench/interleaved_bench.mjs --module "$WASM_CLI_DIR/attnlab_bench.js" --dir "$OUT/native" \
+  --sizes "$SIZES" --pairs "$PAIRS" > "$OUT/interleaved.json"
 echo
 "$PY" tests/bench/report.py "$OUT"
 
