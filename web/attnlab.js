@@ -9,6 +9,8 @@
 //  - keeps the state in the address (#v1.…), with history entries per step, and does the Share panel's work:
 //    copy link, downloads (JSON, CSV, PNG), import of a Config JSON by file picker or drop;
 //  - fills the aria-live region with the current step and the focused row's numbers;
+//  - lays a real HTML input over each text field of the canvas (phone keyboards, IME, paste, screen readers);
+//  - turns touches into scrolling with inertia, taps into clicks and a long press into a pin;
 //  - defines window.attnlab = {ready, getState(), setState(partial), trace(), frameStats(), ...}.
 // No network request goes anywhere but the page's own folder.
 (function () {
@@ -76,6 +78,7 @@
     attnlabFirstFrame: function () {
       running = true;
       openLinkOfAddress();
+      maybeShowGoalCard();
       setState('ready');
       resolveReady(window.attnlab);
     },
@@ -116,14 +119,15 @@
 
   // ---- clipboard ----
   // Ctrl+V: the keydown reaches GLFW, then the browser fires `paste` with the text, then the next frame's ImGui
-  // asks for the clipboard (attnlabClipboardRead): it gets the pasted text. Copies made in the UI are kept here
+  // asks for the clipboard (attnlabClipboardRead): it gets the pasted text (a text field's HTML input, below,
+  // takes the paste itself). Copies made in the UI are kept here
   // (so paste inside the page works even without clipboard permission) and offered to the system clipboard.
   var clipboardText = null;
   document.addEventListener('paste', function (event) {
     var data = event.clipboardData;
     if (!data) return;
     clipboardText = data.getData('text/plain');
-    event.preventDefault();
+    if (!isTextInput(event.target)) event.preventDefault();  // a text field's HTML input pastes by itself
   });
   function writeClipboard(text) {
     clipboardText = text;
@@ -244,6 +248,28 @@
     });
   }
 
+  // ---- first visit: the goal card (src/ui/first_run.h) ----
+  // "Follow 'quick' through 10 steps: press →", once per browser (remembered in localStorage). Never for a shared
+  // link (the address holds a state), with ?intro=0 in the address, or in an automated browser (navigator.webdriver:
+  // tests and screenshot services are not first-time learners). ?intro=1 shows it there too (still once per browser).
+  var addressHadState = /^#v\d/.test(location.hash);
+  var INTRO_KEY = 'attnlab.introSeen';
+  function introFlag() {
+    var m = /[?&]intro=([^&#]*)/.exec(location.search);
+    return m ? m[1] : null;
+  }
+  function maybeShowGoalCard() {
+    var flag = introFlag();
+    if (flag === '0' || flag === 'off' || flag === 'false') return;
+    var asked = flag === '1' || flag === 'on' || flag === 'true';
+    if (!asked && (addressHadState || navigator.webdriver)) return;
+    try {
+      if (window.localStorage.getItem(INTRO_KEY) === '1') return;
+      window.localStorage.setItem(INTRO_KEY, '1');
+    } catch (e) { /* storage blocked (file://, privacy mode): show it, it cannot be remembered */ }
+    try { window.attnlab.setState({ goal_card: true }); } catch (e) { console.warn('AttnLab: ' + e); }
+  }
+
   // ---- share: link in the address, history, downloads, PNG, import ----
   // The address's fragment ("#v1.<base64url JSON>") is the whole state (src/ui/url_state.h). On start the page
   // applies it (a bad one: defaults and the reason in the UI's message line). While running, the fragment follows
@@ -311,6 +337,7 @@
       var pending = afterFrame;
       afterFrame = [];
       for (var i = 0; i < pending.length; i++) pending[i]();
+      try { syncTextFields(); } catch (e) { console.warn('AttnLab: ' + e); }
       if (++frameCounter % 6 === 0) {
         try { syncAddress(); announce(); } catch (e) { console.warn('AttnLab: ' + e); }
       }
@@ -426,6 +453,211 @@
     lastImport = importFile(files[0]);
   });
 
+  // ---- text fields as real HTML inputs ----
+  // Every text field on the canvas (the sentence, queries, a trained model's input, a cell's new value) gets an
+  // <input> laid over it after each frame (ui/widgets/text_fields.h lists them), transparent until it has focus.
+  // A tap or click lands on the input itself, so the phone keyboard appears (iOS opens it only for a focus inside
+  // the touch itself), IME composition, the platform's paste/undo/selection and screen readers all work. What is
+  // typed goes back with attnlab_text_edit: as typed (not during a composition), and as a commit on Enter or when
+  // the field is left. Emscripten's GLFW listens for keys on window (capture) and would take them too (and swallow
+  // Backspace): the listener below, registered before the runtime starts, keeps keys typed into an input from it.
+  var textLayer = document.createElement('div');
+  textLayer.id = 'text-fields';
+  document.body.appendChild(textLayer);
+  var textInputs = {};        // field id -> <input>
+  var lastTextFields = '';
+  var focusedTextField = null;
+  function isTextInput(target) { return target && target.classList && target.classList.contains('text-field'); }
+  // (stopImmediatePropagation here also keeps the event from the input's own listeners: its keys are handled here.)
+  ['keydown', 'keypress', 'keyup'].forEach(function (type) {
+    window.addEventListener(type, function (event) {
+      if (!isTextInput(event.target)) return;
+      event.stopImmediatePropagation();
+      if (type === 'keydown') textFieldKey(event.target, event);
+    }, true);
+  });
+  function textFieldKey(input, event) {
+    if (event.isComposing) return;
+    if (event.key === 'Enter') {
+      sendText(input, true);
+      input.dataset.original = input.value;  // committed: leaving the field sends nothing more
+      input.blur();
+    } else if (event.key === 'Escape') {
+      input.value = input.dataset.original || '';
+      sendText(input, false);
+      input.blur();
+    }
+  }
+  function sendText(input, commit) {
+    if (!running) return;
+    var text = input.value;
+    var size = Module.lengthBytesUTF8(text) + 1;
+    var ptr = Module._malloc(size);
+    try {
+      Module.stringToUTF8(text, ptr, size);
+      Module._attnlab_text_edit(Number(input.dataset.fieldId), ptr, commit ? 1 : 0);
+    } finally { Module._free(ptr); }
+  }
+  function makeTextInput(field) {
+    var input = document.createElement('input');
+    input.type = 'text';
+    input.className = 'text-field';
+    input.autocomplete = 'off';
+    input.spellcheck = false;
+    input.setAttribute('autocapitalize', 'off');
+    input.setAttribute('autocorrect', 'off');
+    input.dataset.fieldId = String(field.id);
+    input.dataset.commitOnEnter = field.commit_on_enter ? '1' : '';
+    input.addEventListener('input', function (event) {
+      if (event.isComposing || input.dataset.commitOnEnter) return;  // IME: the text arrives at compositionend
+      sendText(input, false);
+    });
+    input.addEventListener('compositionend', function () { if (!input.dataset.commitOnEnter) sendText(input, false); });
+    input.addEventListener('focus', function () {
+      focusedTextField = input;
+      input.dataset.original = input.value;
+      input.classList.add('editing');
+    });
+    input.addEventListener('blur', function () {
+      if (input.value !== input.dataset.original || !input.dataset.commitOnEnter) sendText(input, true);
+      focusedTextField = null;
+      input.classList.remove('editing');
+      if (document.activeElement === document.body) canvas.focus();
+    });
+    textLayer.appendChild(input);
+    return input;
+  }
+  function syncTextFields() {
+    var json = Module.UTF8ToString(Module._attnlab_text_fields());
+    if (json === lastTextFields) return;
+    lastTextFields = json;
+    var fields = JSON.parse(json);
+    var rect = canvas.getBoundingClientRect();
+    var seen = {};
+    for (var i = 0; i < fields.length; i++) {
+      var f = fields[i];
+      if (f.width <= 0 || f.height <= 0) continue;
+      seen[f.id] = true;
+      var input = textInputs[f.id] || (textInputs[f.id] = makeTextInput(f));
+      input.style.left = (rect.left + f.x) + 'px';
+      input.style.top = (rect.top + f.y) + 'px';
+      input.style.width = f.width + 'px';
+      input.style.height = f.height + 'px';
+      input.style.fontSize = Math.max(10, f.height * 0.62) + 'px';
+      input.placeholder = f.hint || '';
+      input.setAttribute('aria-label', f.hint || f.label.replace(/^#+/, '').replace(/-/g, ' '));
+      if (input !== focusedTextField && input.value !== f.text) input.value = f.text;
+    }
+    for (var id in textInputs) {
+      if (seen[id]) continue;
+      if (textInputs[id] === focusedTextField) textInputs[id].blur();
+      textInputs[id].remove();
+      delete textInputs[id];
+    }
+  }
+
+  // ---- touch: a drag scrolls (with inertia), a tap is a click, a long press pins and keeps the hover ----
+  // Emscripten's GLFW turns a touch into a mouse button held down, so a drag selected or dragged instead of
+  // scrolling and the hover tooltip of a tap stayed on screen. Touches on the canvas are taken here (window,
+  // capture: before GLFW's listeners on the canvas) and become: drags → wheel deltas in CSS pixels (1:1, through
+  // attnlab_wheel like a trackpad), then an inertial glide; a tap → a mouse click at the point, after which the
+  // mouse leaves (no sticky tooltip); a press held still for LONG_PRESS_MS → a click that stays (the cell is
+  // pinned, its arithmetic shown, as hovering does with a mouse). Text fields are HTML inputs above the canvas:
+  // taps on them never come here.
+  var LONG_PRESS_MS = 500, TAP_SLOP_PX = 8;
+  var touch = null;     // {id, x, y, lastX, lastY, lastT, vx, vy, dragging, longPressed, timer}
+  var glide = null;     // {vx, vy, t} in CSS px per ms
+  function mouseAt(type, x, y) {
+    canvas.dispatchEvent(new MouseEvent(type, { clientX: x, clientY: y, screenX: x, screenY: y, button: 0,
+                                                buttons: type === 'mousedown' ? 1 : 0, bubbles: true, cancelable: true }));
+  }
+  function scrollBy(dx, dy) {
+    if (running) Module._attnlab_wheel(dx, dy, 0, 0, window.devicePixelRatio || 1, window.innerHeight || 800);
+  }
+  function glideStep(time) {
+    if (!glide) return;
+    var dt = Math.min(50, time - glide.t);
+    glide.t = time;
+    scrollBy(glide.vx * dt, glide.vy * dt);
+    var decay = Math.exp(-dt / 325);  // the time constant of iOS's scroll deceleration
+    glide.vx *= decay; glide.vy *= decay;
+    if (Math.abs(glide.vx) + Math.abs(glide.vy) < 0.02) { glide = null; leaveSoon(); return; }
+    nativeRequestAnimationFrame(glideStep);
+  }
+  function onTouchStart(event) {
+    if (event.target !== canvas) return;
+    event.stopPropagation();
+    event.preventDefault();
+    glide = null;
+    if (event.touches.length !== 1) { if (touch) clearTimeout(touch.timer); touch = null; return; }
+    var t = event.touches[0];
+    touch = { id: t.identifier, x: t.clientX, y: t.clientY, lastX: t.clientX, lastY: t.clientY,
+              lastT: performance.now(), vx: 0, vy: 0, dragging: false, longPressed: false, timer: 0 };
+    mouseAt('mousemove', t.clientX, t.clientY);
+    var pressed = touch;
+    touch.timer = setTimeout(function () {
+      if (touch !== pressed || pressed.dragging) return;
+      pressed.longPressed = true;
+      mouseAt('mousedown', pressed.x, pressed.y);
+      mouseAt('mouseup', pressed.x, pressed.y);
+    }, LONG_PRESS_MS);
+  }
+  function onTouchMove(event) {
+    if (event.target !== canvas) return;
+    event.stopPropagation();
+    event.preventDefault();
+    if (!touch) return;
+    var t = null;
+    for (var i = 0; i < event.touches.length; i++) if (event.touches[i].identifier === touch.id) t = event.touches[i];
+    if (!t) return;
+    if (!touch.dragging && Math.hypot(t.clientX - touch.x, t.clientY - touch.y) > TAP_SLOP_PX) {
+      touch.dragging = true;  // the mouse stays where the finger landed: ImGui scrolls the window under it
+      clearTimeout(touch.timer);
+    }
+    if (!touch.dragging) return;
+    var now = performance.now(), dt = Math.max(1, now - touch.lastT);
+    var dx = touch.lastX - t.clientX, dy = touch.lastY - t.clientY;  // finger up = content up = scroll down
+    scrollBy(dx, dy);
+    touch.vx = 0.8 * (dx / dt) + 0.2 * touch.vx;
+    touch.vy = 0.8 * (dy / dt) + 0.2 * touch.vy;
+    touch.lastX = t.clientX; touch.lastY = t.clientY; touch.lastT = now;
+  }
+  function onTouchEnd(event) {
+    if (event.target !== canvas) return;
+    event.stopPropagation();
+    event.preventDefault();
+    if (!touch) return;
+    var ended = touch;
+    touch = null;
+    clearTimeout(ended.timer);
+    if (ended.dragging) {
+      if (event.type === 'touchend' && performance.now() - ended.lastT < 200) {  // lifted while moving: a flick
+        glide = { vx: ended.vx, vy: ended.vy, t: performance.now() };
+        nativeRequestAnimationFrame(glideStep);
+      } else {
+        leaveSoon();
+      }
+      return;
+    }
+    if (ended.longPressed || event.type !== 'touchend') return;  // the long press already clicked and stays
+    mouseAt('mousedown', ended.x, ended.y);
+    mouseAt('mouseup', ended.x, ended.y);
+    leaveSoon();
+  }
+  // The mouse leaves the canvas a few frames after a tap or a scroll has been seen, so hover tooltips do not stick.
+  function leaveSoon() {
+    var frames = 0;
+    var leave = function () {
+      if (++frames < 3) nativeRequestAnimationFrame(leave);
+      else if (!touch && !glide) mouseAt('mousemove', -1e5, -1e5);
+    };
+    nativeRequestAnimationFrame(leave);
+  }
+  window.addEventListener('touchstart', onTouchStart, { capture: true, passive: false });
+  window.addEventListener('touchmove', onTouchMove, { capture: true, passive: false });
+  window.addEventListener('touchend', onTouchEnd, { capture: true, passive: false });
+  window.addEventListener('touchcancel', onTouchEnd, { capture: true, passive: false });
+
   // ---- window.attnlab ----
   function callString(name, arg) {
     if (!running) throw new Error('AttnLab is not running yet (await window.attnlab.ready)');
@@ -510,6 +742,9 @@
     // The lazily loaded data files as fetched here: {file: {state, bytes, ms, error}} (getState().data has the
     // C++ side's status).
     dataFiles: function () { return JSON.parse(JSON.stringify(dataLoads)); },
+    // The canvas's text fields of the last frame and the HTML inputs over them: [{id, label, hint, text, x, y,
+    // width, height}] in CSS pixels relative to the canvas.
+    textFields: function () { return JSON.parse(callString('attnlab_text_fields')); },
     // Bytes of the WebAssembly memory (grows, never shrinks).
     memoryBytes: function () { return Module.HEAPU8.buffer.byteLength; },
   };

@@ -27,6 +27,7 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "ui/widgets/text_fields.h"
 
 namespace {
 
@@ -164,8 +165,9 @@ void prepareFonts(app::Context& ctx, GLFWwindow* window, int winW, int fbW) {
   glfwGetWindowContentScale(window, &contentScale, &unused);
   if (!(contentScale > 0.0f)) contentScale = 1.0f;
   const float framebufferScale = static_cast<float>(fbW) / static_cast<float>(winW);
-  const float rasterScale = contentScale;
-  const float styleScale = contentScale / framebufferScale;
+  const float zoom = ctx.ui->uiScale();  // presentation mode: larger type (first_run.h)
+  const float rasterScale = contentScale * zoom;
+  const float styleScale = contentScale / framebufferScale * zoom;
   ImGui::GetIO().FontGlobalScale = 1.0f / framebufferScale;
   bool rebuilt = app::prepareFrame(rasterScale, styleScale);
   if (ctx.fonts.wantsFallbackFont() && loadFallbackFont(ctx))  // CJK just appeared: read the system font
@@ -187,6 +189,7 @@ void drawFrame(app::Context& ctx, GLFWwindow* window, int fbW, int fbH) {
   app::afterUiFrame();
   ImGui::Render();
   app::endFrameItems();
+  ui::endFrameTextFields();
   glViewport(0, 0, fbW, fbH);
   glClearColor(0.985f, 0.985f, 0.99f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);

@@ -14,6 +14,7 @@
 #include "ui/share_panel.h"
 #include "ui/steps/step.h"
 #include "ui/url_state.h"
+#include "ui/widgets/text_fields.h"
 
 namespace {
 
@@ -206,6 +207,20 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_items() {
   app::Context* ctx = app::context();
   if (!ctx) return keep(slot, "[]");
   return keep(slot, app::itemsJson(ctx->stats.devicePixelRatio));
+}
+
+// The text fields of the last frame (ui/widgets/text_fields.h): where attnlab.js lays its HTML inputs.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_text_fields() {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "[]");
+  return keep(slot, ui::textFieldsJson(ctx->stats.devicePixelRatio));
+}
+
+// What the HTML input over field `id` holds; commit: Enter or leaving the field.
+EMSCRIPTEN_KEEPALIVE void attnlab_text_edit(unsigned int id, const char* text, int commit) {
+  if (!app::context() || !text) return;
+  ui::overlayEdit(id, text, commit != 0);
 }
 
 }  // extern "C"

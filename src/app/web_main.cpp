@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "app/app_common.h"
+#include "app/web_wheel.h"
+#include "ui/widgets/text_fields.h"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
@@ -121,7 +123,8 @@ void drawFrame() {
   if (width < 1 || height < 1) return;  // hidden (display: none, zero-size window): nothing to draw
   if (width != g_width || height != g_height) resizeBackingStore(width, height);
 
-  const bool rebuilt = app::prepareFrame(dpr, dpr);
+  const float zoom = dpr * ctx.ui->uiScale();  // presentation mode: larger type, rasterised sharp
+  const bool rebuilt = app::prepareFrame(zoom, zoom);
   if (rebuilt && ctx.stats.frames > 0) {  // before the first frame the backend creates the texture itself
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
@@ -144,6 +147,7 @@ void drawFrame() {
 
   ImGui::Render();
   app::endFrameItems();
+  ui::endFrameTextFields();
   glViewport(0, 0, width, height);
   glClearColor(0.985f, 0.985f, 0.99f, 1.0f);  // the UI's window background (and the page's, web/style.css)
   glClear(GL_COLOR_BUFFER_BIT);
@@ -217,6 +221,7 @@ int main() {
   app::enableItemHooks();
   ImGui_ImplGlfw_InitForOpenGL(g_window, true);
   app::installKeyTiming(g_window);
+  app::installWheel();  // after the backend: the wheel goes through web_wheel.cpp, not GLFW
   ImGuiIO& io = ImGui::GetIO();
   io.SetClipboardTextFn = setClipboard;  // replace the backend's (stub) GLFW clipboard functions
   io.GetClipboardTextFn = getClipboard;

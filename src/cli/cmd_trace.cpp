@@ -35,6 +35,8 @@ struct TraceArgs {
   std::string seed = "1", format = "json", embeddings = "random", dataDir;
   int dModel = 8, heads = 2, dK = 4, dV = 4, padTo = 0, indent = -1, precision = 4;
   bool noPe = false, bos = false, dropPunctuation = false;
+  bool directionOnly = false;  // --direction-only (core/overrides.h)
+  CLI::Option* directionOnlyOpt = nullptr;
   // The options whose presence overrides a preset/config file value.
   CLI::Option *textOpt, *queryTextOpt, *tokenizerOpt, *maskOpt, *scaleOpt, *seedOpt, *dModelOpt, *headsOpt, *dKOpt,
       *dVOpt, *padToOpt, *noPeOpt, *bosOpt, *dropPunctOpt, *embeddingsOpt;
@@ -114,6 +116,7 @@ attn::Config buildConfig(const TraceArgs& args) {
   if (given(args.padToOpt)) config.padTo = args.padTo;
   if (given(args.noPeOpt)) config.positional = false;
   if (given(args.bosOpt)) config.queryBos = true;
+  if (given(args.directionOnlyOpt)) config.directionOnly = true;
   if (given(args.dropPunctOpt)) config.keepPunctuation = false;
 
   const bool dimensionsOverridden = given(args.dModelOpt) || given(args.headsOpt) || given(args.dKOpt) ||
@@ -339,6 +342,8 @@ Command addTraceCommand(CLI::App& parent) {
   args->padToOpt = app->add_option("--pad-to", args->padTo, "Pad the keys/values sentence to N tokens")
                        ->check(integerIn(0, attn::limits::kMaxTokens));
   args->bosOpt = app->add_flag("--bos", args->bos, "Prepend <bos> to the queries");
+  args->directionOnlyOpt = app->add_flag("--direction-only", args->directionOnly,
+                                         "Scale every row of Q and K to length 1 (scores = cos θ)");
   args->dropPunctOpt = app->add_flag("--drop-punctuation", args->dropPunctuation, "Drop punctuation tokens");
   addFormatOption(app, &args->format);
   addDataDirOption(app, &args->dataDir);

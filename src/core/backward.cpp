@@ -9,6 +9,9 @@
 namespace attn {
 
 Trace backwardTrace(const Config& config, const Matrix& dOutput) {
+  if (config.queryOverride || config.directionOnly)  // overrides.h: Q/K are no longer X·W, the engine's chain rule
+    throw InputError("gradients are not available with a dragged query (query_override) or direction_only: "
+                     "Q and K are then set by hand, not computed as X·W");
   Trace t = computeTrace(config);
   if (dOutput.rows() != t.output.rows() || dOutput.cols() != t.output.cols())
     throw InputError("the gradient dL/d output has shape " + shapeText(dOutput.rows(), dOutput.cols()) +

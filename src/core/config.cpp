@@ -34,7 +34,8 @@ bool Config::operator==(const Config& o) const {
          customScale == o.customScale && embeddingTable == o.embeddingTable && sameMatrix(X, o.X) &&
          sameMatrix(Xq, o.Xq) && sameMatrix(Wq, o.Wq) && sameMatrix(Wk, o.Wk) && sameMatrix(Wv, o.Wv) &&
          sameMatrix(Wo, o.Wo) && edits == o.edits && preset == o.preset && focus == o.focus &&
-         embeddingSource == o.embeddingSource && glove == o.glove && gpt2 == o.gpt2;
+         embeddingSource == o.embeddingSource && glove == o.glove && gpt2 == o.gpt2 &&
+         queryOverride == o.queryOverride && directionOnly == o.directionOnly;
 }
 
 const char* maskName(MaskKind kind) {
@@ -175,6 +176,18 @@ void validate(const Config& c) {
     }
     for (size_t i = 0; i < row.size(); ++i)
       checkCellValue("the embedding of \"" + token + "\" col " + std::to_string(i), row[i]);
+  }
+
+  if (c.queryOverride) {
+    const QueryOverride& o = *c.queryOverride;
+    checkRange("query_override.head", o.head, 0, c.heads - 1);
+    checkRange("query_override.row", o.row, 0, limits::kMaxTokens - 1);
+    if (static_cast<int>(o.q.size()) != c.dK) {
+      std::ostringstream os;
+      os << "query_override.q has " << o.q.size() << " values, expected d_k = " << c.dK;
+      throw InputError(os.str());
+    }
+    for (size_t i = 0; i < o.q.size(); ++i) checkCellValue("query_override.q[" + std::to_string(i) + "]", o.q[i]);
   }
 
   for (size_t i = 0; i < c.edits.size(); ++i) {

@@ -34,6 +34,16 @@ struct CellEdit {
   }
 };
 
+// A query vector set by hand (the geometric view's drag, d_k = 2): replaces row `row` of head `head`'s Q
+// (`q` has d_k values) after Q = X_q·W_q. A row beyond the queries is ignored (with a note).
+struct QueryOverride {
+  int head = 0;
+  int row = 0;
+  std::vector<double> q;
+  bool operator==(const QueryOverride& o) const { return head == o.head && row == o.row && q == o.q; }
+  bool operator!=(const QueryOverride& o) const { return !(*this == o); }
+};
+
 struct Config {
   // --- text (ignored for a side whose X / X_q is given explicitly) ---
   std::string text = "The quick brown fox jumps.";  // keys/values; also the queries in self-attention
@@ -74,6 +84,10 @@ struct Config {
   std::optional<Matrix> X, Xq;            // (L_kv,d_model), (L_q,d_model): replace text+embedding+position
   std::optional<Matrix> Wq, Wk, Wv, Wo;   // (d_model,h*d_k), (d_model,h*d_k), (d_model,h*d_v), (h*d_v,d_model)
   std::vector<CellEdit> edits;            // applied on top of the weights / embedding rows
+
+  // --- overrides of the Project stage (the geometric view; overrides.h) ---
+  std::optional<QueryOverride> queryOverride;  // one dragged query row (after X_q·W_q)
+  bool directionOnly = false;  // every row of Q and K scaled to length 1 (after the override): S = cos θ
 
   std::string preset;  // name of the preset this came from ("" = none); informational
 

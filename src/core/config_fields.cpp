@@ -131,6 +131,27 @@ json scaleJson(const Config& c) {
 
 namespace {
 
+// "query_override": {"head": int, "row": int, "q": [number × d_k]} or null (none). The length of q is checked
+// against d_k by validate().
+void readQueryOverride(const json& v, Config& c) {
+  if (v.is_null()) {
+    c.queryOverride.reset();
+    return;
+  }
+  const char* expected = "{\"head\": int, \"row\": int, \"q\": [numbers]} or null";
+  if (!v.is_object() || !v.contains("q")) typeError("query_override", expected, v);
+  for (auto it = v.begin(); it != v.end(); ++it)
+    if (it.key() != "head" && it.key() != "row" && it.key() != "q")
+      throw InputError("\"query_override\" has an unknown key \"" + it.key() + "\" (expected head, row, q)");
+  QueryOverride o;
+  if (v.contains("head")) o.head = readIntValue(v.at("head"), "query_override.head");
+  if (v.contains("row")) o.row = readIntValue(v.at("row"), "query_override.row");
+  const json& q = v.at("q");
+  if (!q.is_array()) typeError("query_override.q", "an array of numbers", q);
+  for (const json& x : q) o.q.push_back(readNumberValue(x, "query_override.q"));
+  c.queryOverride = std::move(o);
+}
+
 // Field accessors: one line a key.
 #define STRING_FIELD(key, member)                                                    \
   {key, [](const json& v, Config& c) { c.member = readStringValue(v, key); },       \
@@ -191,6 +212,14 @@ std::vector<ConfigField> buildFields() {
        }},
       STRING_FIELD("preset", preset),
       INT_FIELD("focus", focus),
+      // The geometric view's overrides (overrides.h): "direction only" and the dragged query.
+      BOOL_FIELD("direction_only", directionOnly),
+      {"query_override", readQueryOverride,
+       [](const Config& c, json& out) {
+         if (c.queryOverride)
+           out["query_override"] = {{"head", c.queryOverride->head}, {"row", c.queryOverride->row},
+                                    {"q", c.queryOverride->q}};
+       }},
   };
 }
 

@@ -42,7 +42,7 @@ struct ConfigField {
 
 // Every scalar key, in the order the Config JSON writes them: text, tokenizer, keep_punctuation, cross,
 // query_text, query_bos, pad_to, compare_text, embedding_source, d_model, heads, d_k, d_v, seed, positional, mask,
-// scale, custom_scale, preset, focus.
+// scale, custom_scale, preset, focus, direction_only, query_override (written only when set).
 const std::vector<ConfigField>& configFields();
 const ConfigField* findConfigField(std::string_view key);
 

@@ -36,6 +36,9 @@
 //                      aliases ("Wq") are accepted and written back canonical
 //   "preset"          string   informational
 //   "focus"           int      the query row a walkthrough follows
+//   "direction_only"  bool     every row of Q and K scaled to length 1 after the projections (S = cos θ; overrides.h)
+//   "query_override"  {"head": int, "row": int, "q": [number × d_k]} | null   one query row set by hand after
+//                              X_q·W_q (the geometric view's drag); written only when set
 // Every number must be finite with |x| <= 1e6; matrices must be rectangular. Errors name the key, the matrix and
 // the cell (e.g. "W_q row 0, col 1 = 1e+39 is not allowed…", "W_q has shape 4x3, expected 4x2 (d_model x
 // heads*d_k)", "malformed JSON at byte 17: …"). configToJson writes every key above except absent optional

@@ -53,7 +53,8 @@ Stage firstChangedStage(const Config& a, const Config& b) {
   if (a.positional != b.positional) return Stage::Position;
   // 4. Project: weights and head dimensions.
   if (a.heads != b.heads || a.dK != b.dK || a.dV != b.dV || !sameOpt(a.Wq, b.Wq) || !sameOpt(a.Wk, b.Wk) ||
-      !sameOpt(a.Wv, b.Wv) || !sameOpt(a.Wo, b.Wo) || editsOf(a, false) != editsOf(b, false))
+      !sameOpt(a.Wv, b.Wv) || !sameOpt(a.Wo, b.Wo) || editsOf(a, false) != editsOf(b, false) ||
+      a.queryOverride != b.queryOverride || a.directionOnly != b.directionOnly)  // overrides.h: set after Q, K
     return Stage::Project;
   // 6. Scale and mask (the scale only matters through scale(): same factor, nothing to do).
   if (a.mask != b.mask || a.scale() != b.scale()) return Stage::ScaleMask;

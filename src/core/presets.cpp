@@ -69,6 +69,22 @@ Config softmaxSaturation() {
   return c;
 }
 
+// Angle against length in two dimensions: four keys of the plane with W_q = W_k = W_v = W_o = I (so q_i = k_i =
+// x_i), positional encoding off. "north" [0, 1], "northeast" [1.5, 1.5] (longer, 45° away), "east" [1, 0],
+// "south" [0, −1]. The query "north" scores 1, 1.5, 0, −1: the long north-east key wins by its length although
+// "north" points exactly its way; with direction_only the scores are cos θ = 1, 0.7071, 0, −1 and "north" wins.
+Config compass() {
+  Config c = base("compass", "north northeast east south", 2, 1, 2);
+  c.positional = false;
+  c.embeddingTable = {{"north", {0, 1}}, {"northeast", {1.5, 1.5}}, {"east", {1, 0}}, {"south", {0, -1}}};
+  c.Wq = rows({{1, 0}, {0, 1}});
+  c.Wk = rows({{1, 0}, {0, 1}});
+  c.Wv = rows({{1, 0}, {0, 1}});
+  c.Wo = rows({{1, 0}, {0, 1}});
+  c.focus = 0;  // "north"
+  return c;
+}
+
 Config sauerkrautEn() {
   Config c = base("sauerkraut-en", "I want to eat sauerkraut fish", 768, 1, 768);
   c.focus = 4;  // "sauerkraut"
@@ -151,6 +167,10 @@ std::vector<Preset> makePresets() {
       {"softmax-saturation", "Softmax saturation",
        "Scores [1,2,3,4] in every row; set a custom scale of 10 and watch the row turn one-hot.",
        softmaxSaturation()},
+      {"compass", "Compass: angle or length? (d_k = 2)",
+       "Four keys in the plane; q = \"north\". The longer north-east key outscores the one pointing exactly north: "
+       "drag q in the Attention lines view and tick \"direction only\" to separate length from angle.",
+       compass()},
       {"sauerkraut-en", "I want to eat sauerkraut fish",
        "d_model = d_k = 768, one head: (L,768)\u00B7(768,768) = (L,768) and Q\u00B7K\u1D40 is (L,L).",
        sauerkrautEn()},

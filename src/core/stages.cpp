@@ -10,6 +10,7 @@
 #include "errors.h"
 #include "glove.h"
 #include "mask.h"
+#include "overrides.h"
 #include "positional.h"
 #include "softmax.h"
 #include "weights.h"
@@ -174,7 +175,7 @@ void runPosition(const Config& c, Trace& t, Notes&) {
   }
 }
 
-void runProject(const Config& c, Trace& t, Notes&) {
+void runProject(const Config& c, Trace& t, Notes& notes) {
   Weights w = buildWeights(c);
   t.Wq = std::move(w.Wq);  // (d_model,h·d_k)
   t.Wk = std::move(w.Wk);  // (d_model,h·d_k)
@@ -190,6 +191,7 @@ void runProject(const Config& c, Trace& t, Notes&) {
     head.K = kernels::project<double>(t.X, head.Wk);   // K = X·W_k   : (L_kv,d_model)·(d_model,d_k) -> (L_kv,d_k)
     head.V = kernels::project<double>(t.X, head.Wv);   // V = X·W_v   : (L_kv,d_model)·(d_model,d_v) -> (L_kv,d_v)
   }
+  applyProjectOverrides(c, t, notes);  // a dragged query, "direction only" (overrides.h)
 }
 
 void runScore(const Config&, Trace& t, Notes&) {

@@ -14,6 +14,7 @@
 #include "ui/data_files.h"
 #include "ui/lab_state.h"
 #include "ui/train_state.h"
+#include "ui/widgets/colormap.h"  // WeightScale
 #include "ui/steps/step_views.h"
 
 namespace ui {
@@ -76,6 +77,9 @@ struct AppState {
   bool showHelp = false;      // "?" overlay
   bool keyboardNav = false;   // Tab: ImGui keyboard navigation of the controls (ui.cpp handleKeys)
   bool themeApplied = false;  // the light theme is set on the first frame
+  WeightScale weightScale = kDefaultWeightScale;  // how every weight grid is coloured (matrix_grid.h)
+  bool goalCard = false;      // the first-run goal card is shown (first_run.h; the platform sets it on a first visit)
+  bool presentation = false;  // presentation mode: larger type, sidebar hidden, keys only (first_run.h; key P)
   unsigned hiddenHeads = 0;   // attention lines: bit h set = head h hidden
   LabState lab;               // the saturation lab's own controls
   TrainState train;           // the Train view: its controls, the running session, the comparison

@@ -34,6 +34,7 @@ attn::Config withDimensions(const attn::Config& config, int dModel, int heads, i
     c.Wv.reset();
     c.Wo.reset();
     c.edits.clear();
+    c.queryOverride.reset();  // a dragged query (d_k values of one head) no longer fits either
   }
   if (dropped && notice)
     *notice = "The dimensions changed, so the preset's or your typed numbers no longer fit: they were replaced by "

@@ -10,6 +10,7 @@
 #include "core/limits.h"
 #include "core/presets.h"
 #include "imgui.h"
+#include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO
 #include "ui/config_edit.h"
 #include "ui/explain.h"
 #include "ui/model_view.h"
@@ -76,7 +77,12 @@ void drawPresetMenu(AppState& state, float width) {
   const attn::Preset* current = attn::findPreset(state.config().preset);
   const attn::train::TrainedPreset* trained = trainedPresetShown(state);
   const char* label = trained ? trained->title.c_str() : current ? current->title.c_str() : "Presets…";
-  if (!ImGui::BeginCombo("##preset", label, ImGuiComboFlags_HeightLarge)) return;
+  const ImGuiID comboId = ImGui::GetID("##preset");
+  const bool open = ImGui::BeginCombo("##preset", label, ImGuiComboFlags_HeightLarge);
+  // Dear ImGui 1.86's combo reports no label to the item hooks: name it, so tests (and a screen reader) find it.
+  ImGuiContext& g = *ImGui::GetCurrentContext();  // the macro reads `g`
+  IMGUI_TEST_ENGINE_ITEM_INFO(comboId, "Preset menu", 0);
+  if (!open) return;
   ImGui::TextDisabled("Random weights (no learned pattern)");
   for (const attn::Preset& p : attn::presets()) {
     if (ImGui::Selectable(p.title.c_str(), current == &p && !trained)) state.apply(p.config);
@@ -112,8 +118,12 @@ void drawSentenceBar(AppState& state, const Fonts& fonts) {
   ImGui::PopFont();
   ImGui::SameLine(0, 1.2f * em);
   const float presetW = 14.0f * em, helpW = 2.2f * em;
-  const float textW = std::max(ImGui::GetContentRegionAvail().x - presetW - helpW - 6.0f * em, 8.0f * em);
+  const float pickerLabelW = ImGui::CalcTextSize("Example:").x + ImGui::GetStyle().ItemSpacing.x;
+  const float textW = std::max(ImGui::GetContentRegionAvail().x - presetW - pickerLabelW - helpW - 6.0f * em, 8.0f * em);
   drawSentenceInputs(state, textW);
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Example:");  // the preset picker, labelled (issue 14: a newcomer finds the examples)
   ImGui::SameLine();
   drawPresetMenu(state, presetW);
   ImGui::SameLine();
@@ -169,15 +179,16 @@ void embeddingSourceControl(AppState& state) {
   ImGui::PopStyleColor();
 }
 
-void dimensionControls(AppState& state) {
+// withDv: only the d_v field (the Advanced section); otherwise d_model, heads, d_k and the split button.
+void dimensionControls(AppState& state, bool withDv) {
   const attn::Config& c = state.config();
   int dModel = c.dModel, heads = c.heads, dK = c.dK, dV = c.dV;
   bool changed = false;
-  changed |= dimensionInput("d_model", &dModel, "Width of each token's vector (x).");
-  changed |= dimensionInput("heads", &heads, "Attention heads running side by side.");
-  changed |= dimensionInput("d_k", &dK, "Width of q and k (they must match to take a dot product).");
-  changed |= dimensionInput("d_v", &dV, "Width of v, hence of each head's output.");
-  const bool split = ImGui::SmallButton("d_k = d_v = d_model / heads");
+  if (!withDv) changed |= dimensionInput("d_model", &dModel, "Width of each token's vector (x).");
+  if (!withDv) changed |= dimensionInput("heads", &heads, "Attention heads running side by side.");
+  if (!withDv) changed |= dimensionInput("d_k", &dK, "Width of q and k (they must match to take a dot product).");
+  if (withDv) changed |= dimensionInput("d_v", &dV, "Width of v, hence of each head's output.");
+  const bool split = withDv ? false : ImGui::SmallButton("d_k = d_v = d_model / heads");
   if (!changed && !split) return;
   std::string notice;
   state.change(
@@ -208,35 +219,48 @@ void seedControl(AppState& state) {
     state.change([](attn::Config& c) { c.seed = (c.seed * 6364136223846793005ULL + 1442695040888963407ULL) % 100000; });
 }
 
-void maskControl(AppState& state) {
-  ImGui::TextUnformatted("Mask:");
+// advanced: the padding choice and its length (the Advanced section); otherwise none / causal (and padding while
+// it is the current mask, so the radio row always shows the choice in effect).
+void maskControl(AppState& state, bool advanced) {
   int mask = static_cast<int>(state.config().mask);
   bool changed = false;
-  sameLineIfFits("none");
-  changed |= ImGui::RadioButton("none", &mask, 0);
-  sameLineIfFits("causal");
-  changed |= ImGui::RadioButton("causal", &mask, 1);
-  sameLineIfFits("padding");
-  changed |= ImGui::RadioButton("padding", &mask, 2);
+  const bool padding = state.config().mask == attn::MaskKind::Padding;
+  if (!advanced) {
+    ImGui::TextUnformatted("Mask:");
+    sameLineIfFits("none");
+    changed |= ImGui::RadioButton("none", &mask, 0);
+    sameLineIfFits("causal");
+    changed |= ImGui::RadioButton("causal", &mask, 1);
+  }
+  if (advanced || padding) {
+    if (!advanced) sameLineIfFits("padding");
+    changed |= ImGui::RadioButton(advanced ? "padding mask" : "padding", &mask, 2);
+  }
   if (changed) state.change([&](attn::Config& c) { c.mask = static_cast<attn::MaskKind>(mask); });
-  if (state.config().mask != attn::MaskKind::Padding) return;
+  if (!advanced || state.config().mask != attn::MaskKind::Padding) return;
   ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
   int padTo = state.config().padTo;
   if (ImGui::InputInt("pad to", &padTo)) state.change([&](attn::Config& c) { c.padTo = std::max(padTo, 0); });
 }
 
-void scaleControl(AppState& state) {
-  ImGui::TextUnformatted("Scale:");
+// advanced: the custom factor (the Advanced section); otherwise 1/√d_k and none (and custom while it is in effect).
+void scaleControl(AppState& state, bool advanced) {
   int scale = static_cast<int>(state.config().scaleKind);
   bool changed = false;
-  sameLineIfFits("1/√d_k");
-  changed |= ImGui::RadioButton("1/√d_k", &scale, 0);
-  sameLineIfFits("none");
-  changed |= ImGui::RadioButton("none##scale", &scale, 1);
-  sameLineIfFits("custom");
-  changed |= ImGui::RadioButton("custom", &scale, 2);
+  const bool custom = state.config().scaleKind == attn::ScaleKind::Custom;
+  if (!advanced) {
+    ImGui::TextUnformatted("Scale:");
+    sameLineIfFits("1/√d_k");
+    changed |= ImGui::RadioButton("1/√d_k", &scale, 0);
+    sameLineIfFits("none");
+    changed |= ImGui::RadioButton("none##scale", &scale, 1);
+  }
+  if (advanced || custom) {
+    if (!advanced) sameLineIfFits("custom");
+    changed |= ImGui::RadioButton(advanced ? "custom scale" : "custom", &scale, 2);
+  }
   if (changed) state.change([&](attn::Config& c) { c.scaleKind = static_cast<attn::ScaleKind>(scale); });
-  if (state.config().scaleKind != attn::ScaleKind::Custom) return;
+  if (!advanced || state.config().scaleKind != attn::ScaleKind::Custom) return;
   ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
   double factor = state.config().customScale;
   if (ImGui::InputDouble("factor", &factor, 0.1, 1.0, "%.4g"))
@@ -269,20 +293,31 @@ void focusControl(AppState& state) {
   helpMarker("The query token whose path every step emphasises.");
 }
 
+// Settings a newcomer does not need first (issue 14): d_v, the seed, a custom scale and padding. Collapsed by
+// default, like a tree node in imgui_demo.cpp.
+void advancedControls(AppState& state) {
+  if (!ImGui::TreeNodeEx("Advanced", ImGuiTreeNodeFlags_None)) return;
+  dimensionControls(state, true);
+  seedControl(state);
+  maskControl(state, true);
+  scaleControl(state, true);
+  ImGui::TreePop();
+}
+
 }  // namespace
 
 void drawModelControls(AppState& state) {
   tokenizerControl(state);
   embeddingSourceControl(state);
-  dimensionControls(state);
-  seedControl(state);
+  dimensionControls(state, false);
   bool positional = state.config().positional;
   if (ImGui::Checkbox("positional encoding", &positional))
     state.change([&](attn::Config& c) { c.positional = positional; });
-  maskControl(state);
-  scaleControl(state);
+  maskControl(state, false);
+  scaleControl(state, false);
   crossControl(state);
   focusControl(state);
+  advancedControls(state);
 }
 
 }  // namespace ui

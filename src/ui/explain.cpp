@@ -1,11 +1,14 @@
 // Cell arithmetic and dependencies for every matrix of the trace (see explain.h).
 #include "ui/explain.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <sstream>
 
 #include "core/matrices.h"
+#include "core/overrides.h"
 #include "core/saturation.h"
 
 namespace ui {
@@ -128,8 +131,19 @@ std::string explainProjection(const Cell& c) {
   const attn::Matrix& W = *attn::matrixInfo(weight).read(c.t, c.ref.head);
   const std::string tok = c.rowLabel();
   std::ostringstream s;
+  // The geometric view's overrides (core/overrides.h): a dragged q row, and "direction only" on Q and K.
+  const bool dragged = isQ && attn::isOverriddenQuery(c.t.config, c.ref.head, c.ref.row);
+  const bool unit = c.t.config.directionOnly && id != attn::MatrixId::V;
+  if (dragged) {
+    s << c.info.name << "[" << tok << ", " << c.ref.col << "] = " << num(c.value) << ": set by dragging q in the "
+      << "Attention lines view (not x·W_q)" << (unit ? ", then scaled to length 1 (direction only)" : "")
+      << c.headNote;
+    return s.str();
+  }
   s << c.info.name << "[" << tok << ", " << c.ref.col << "] = x_" << tok << " · " << attn::matrixInfo(weight).name
-    << "[:, " << c.ref.col << "] = " << productSum(rowOf(X, c.ref.row), colOf(W, c.ref.col)) << c.headNote;
+    << "[:, " << c.ref.col << "] = " << productSum(rowOf(X, c.ref.row), colOf(W, c.ref.col));
+  if (unit) s << "\nthen divided by the row's length (direction only): " << num(c.value);
+  s << c.headNote;
   return s.str();
 }
 
@@ -176,6 +190,41 @@ std::string explainMaskedScore(const Cell& c) {
   return s.str();
 }
 
+// The terms e^(s_k − max) of a softmax row, listed whole when short; a long row shows its first terms, "…", the
+// hovered key's and the largest ones (the sum is always over every term).
+std::string softmaxTerms(const Cell& c, const attn::Matrix& S, double mx) {
+  const int row = c.ref.row, L = static_cast<int>(S.cols());
+  const auto& keys = attn::axisTokens(c.t, c.info.cols);
+  std::vector<int> open;  // unmasked keys
+  for (int j = 0; j < L; ++j)
+    if (std::isfinite(S(row, j))) open.push_back(j);
+  const int n = static_cast<int>(open.size());
+  std::vector<bool> show(static_cast<size_t>(L), n <= 8);
+  if (n > 8) {
+    for (int i = 0; i < 3; ++i) show[open[i]] = true;
+    show[c.ref.col] = true;
+    std::vector<int> byTerm = open;
+    std::sort(byTerm.begin(), byTerm.end(), [&](int a, int b) { return S(row, a) > S(row, b); });
+    for (int i = 0; i < 3; ++i) show[byTerm[i]] = true;
+  }
+  std::ostringstream s;
+  s << "terms e^(s − max):";
+  int shown = 0, lastIdx = -1;
+  for (int idx = 0; idx < n; ++idx) {
+    const int j = open[static_cast<size_t>(idx)];
+    if (!show[j]) continue;
+    if (shown > 0 && idx != lastIdx + 1) s << ", …";
+    s << (shown ? ", " : " ") << tokenLabel(keys, j) << " " << num(std::exp(S(row, j) - mx));
+    ++shown;
+    lastIdx = idx;
+  }
+  if (lastIdx != n - 1) s << ", …";
+  s << "\nΣ over the " << n << " unmasked key" << (n == 1 ? "" : "s");
+  if (n > shown) s << " (" << (n - shown) << " not listed)";
+  if (n < L) s << "; " << (L - n) << " masked key" << (L - n == 1 ? "" : "s") << " add e^(−∞) = 0";
+  return s.str();
+}
+
 std::string explainSoftmax(const Cell& c) {
   const attn::Matrix& S = c.head->S_masked;
   const int L = static_cast<int>(S.cols());
@@ -190,8 +239,9 @@ std::string explainSoftmax(const Cell& c) {
   double sum = 0;
   for (int j = 0; j < L; ++j) sum += std::exp(S(c.ref.row, j) - mx);
   const double sij = S(c.ref.row, c.ref.col);
-  s << "e^(s − max) / Σ e^(s_k − max) = e^(" << num(sij) << " − " << num(mx) << ") / " << num(sum) << " = "
-    << num(std::isinf(sij) ? 0.0 : std::exp(sij - mx)) << " / " << num(sum) << " = " << num(c.value, 6);
+  s << "e^(s − max) / Σ e^(s_k − max) = e^(" << num(sij) << " − " << num(mx) << ") / " << num(sum, 6) << " = "
+    << num(std::isinf(sij) ? 0.0 : std::exp(sij - mx)) << " / " << num(sum, 6) << " = " << num(c.value, 6) << "\n"
+    << softmaxTerms(c, S, mx) << " = " << num(sum, 6);
   return s.str();
 }
 
@@ -236,7 +286,9 @@ std::string explainScoreGradient(const Cell& c) {
   s << "dS[" << c.rowLabel() << ", " << c.colLabel() << "] = scale · a · (dA − Σ_k dA_k a_k) = " << num(c.t.scale)
     << " × " << num(c.head->A(row, col)) << " × (" << num(c.head->dA(row, col)) << " − " << num(dot) << ") = "
     << num(c.value) << c.headNote;
-  if (c.head->A(row, col) > attn::kSaturatedMaxWeight || c.head->A(row, col) < 1e-6)
+  if (unmaskedKeys(c.t, row) == 1)
+    s << "\nThis query sees a single key: its weight is 1 whatever the score, so the score gets no gradient.";
+  else if (c.head->A(row, col) > attn::kSaturatedMaxWeight || c.head->A(row, col) < 1e-6)
     s << "\nThe weight is nearly " << (c.head->A(row, col) > 0.5 ? "1" : "0")
       << ": a saturated softmax passes almost no gradient back to the score.";
   return s.str();
@@ -272,9 +324,25 @@ std::string num(double v, int significant) {
   if (v == 0) return "0";
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.*g", significant, v);
+  // Near ±1 "%.4g" prints 0.9999546 as "1": add digits until the number no longer claims to be exactly ±1.
+  for (int more = significant + 1; more <= 10 && std::abs(std::strtod(buf, nullptr)) == 1 && std::abs(v) != 1; ++more)
+    std::snprintf(buf, sizeof buf, "%.*g", more + 1, v);
   std::string s = buf;
   if (!s.empty() && s[0] == '-') s = "\u2212" + s.substr(1);
   return s;
+}
+
+int unmaskedKeys(const attn::Trace& t, int row) {
+  if (row < 0 || row >= t.maskAdd.rows()) return static_cast<int>(t.tokens.size());
+  int n = 0;
+  for (Eigen::Index j = 0; j < t.maskAdd.cols(); ++j) n += !(std::isinf(t.maskAdd(row, j)) && t.maskAdd(row, j) < 0);
+  return n;
+}
+
+std::string saturationLabel(const attn::RowSaturation& r, int keys) {
+  if (r.fullyMasked || keys <= 0) return "fully masked";
+  if (keys == 1) return "one key";
+  return r.maxWeight > attn::kSaturatedMaxWeight ? "saturated" : "";
 }
 
 std::string tokenLabel(const std::vector<attn::Token>& tokens, int i) {

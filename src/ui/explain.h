@@ -24,7 +24,15 @@ std::vector<CellRef> dependenciesOf(const attn::Trace& trace, const CellRef& cel
 std::string tokenLabel(const std::vector<attn::Token>& tokens, int i);
 std::vector<std::string> tokenLabels(const std::vector<attn::Token>& tokens);
 
-// "%.4g"-style number with a typographic minus; "−∞" for -inf.
+// Keys query row `row` may see (its entries of the additive mask that are not −∞; every key without a mask).
+int unmaskedKeys(const attn::Trace& trace, int row);
+// What the softmax step says of a row: "fully masked" (no key), "one key" (a single visible key gets weight 1
+// by necessity, e.g. causal row 0: not saturation), "saturated" (max weight > kSaturatedMaxWeight among ≥ 2
+// keys) or "".
+std::string saturationLabel(const attn::RowSaturation& row, int unmaskedKeys);
+
+// "%.4g"-style number with a typographic minus; "−∞" for -inf. Never prints exactly ±1 for a value that is not
+// (0.9999546 -> "0.999955").
 std::string num(double v, int significant = 4);
 
 }  // namespace ui

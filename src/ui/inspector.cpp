@@ -7,6 +7,7 @@
 #include "imgui.h"
 #include "ui/config_edit.h"
 #include "ui/explain.h"
+#include "ui/widgets/text_util.h"
 
 namespace ui {
 
@@ -23,8 +24,7 @@ void drawEditField(AppState& s) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("New value:");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(8.0f * ImGui::GetFontSize());
-  const bool enter = ImGui::InputText("##edit", in.typed, sizeof in.typed, ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool enter = inputCommitted("##edit", in.typed, sizeof in.typed, 8.0f * ImGui::GetFontSize());
   ImGui::SameLine();
   if (!ImGui::Button("Set") && !enter) return;
   const CellRef target = s.pinned;
@@ -40,30 +40,25 @@ void drawEditField(AppState& s) {
 
 void drawInspector(AppState& s, const Fonts& fonts) {
   ImGui::BeginChild("inspector", ImVec2(0, 0), true);
-  const CellRef& active = s.activeCell();
-  if (!active.valid() || !s.pipeline.hasTrace()) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Hover any cell to see how it was computed; click it to pin. Orange outlines show what it "
-                        "is computed from.");
-    ImGui::PopTextWrapPos();
+  // The hovered cell's arithmetic is a tooltip at the cursor (matrix_grid.cpp); this panel keeps the pinned cell.
+  const CellRef& pinned = s.pinned;
+  if (!pinned.valid() || !s.pipeline.hasTrace()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrappedText("Hover any cell: its arithmetic appears next to it. Click a cell to pin it here; orange outlines "
+                "show what it is computed from.");
+    ImGui::PopStyleColor();
     ImGui::EndChild();
     return;
   }
-  const std::string text = explainCell(s.trace(), active);
+  const std::string text = explainCell(s.trace(), pinned);
   ImGui::PushFont(fonts.body);
-  if (s.pinned.valid()) {
-    ImGui::TextColored(ImVec4(0.55f, 0.3f, 0.0f, 1.0f), "Pinned");
-    ImGui::SameLine();
-  }
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(text.c_str());
-  ImGui::PopTextWrapPos();
+  ImGui::TextColored(ImVec4(0.55f, 0.3f, 0.0f, 1.0f), "Pinned");
+  ImGui::SameLine();
+  wrappedText(text);  // breaks at spaces only: never inside a number
   ImGui::PopFont();
 
-  if (s.pinned.valid()) {
-    const attn::MatrixInfo* info = attn::findMatrix(s.pinned.matrix);
-    if (info && info->editable) drawEditField(s);
-  }
+  const attn::MatrixInfo* info = attn::findMatrix(pinned.matrix);
+  if (info && info->editable) drawEditField(s);
   ImGui::EndChild();
 }
 

@@ -1,12 +1,13 @@
 // Saturation lab state, its cached numbers, and JSON (see lab_state.h).
 //
 // getState().lab keys:
-//   d_k, temperature, keys, samples, seed            the controls (settable)
+//   d_k, multiplier, keys, samples, seed             the controls (settable; "temperature" is still accepted
+//                                                    by setState as the old name of "multiplier")
 //   scores                                          s_j = q·k_j of the sampled row (L numbers)
 //   unscaled, scaled                                {scale, scores, weights, entropy, max_weight, jacobian_norm,
 //                                                    effective_keys} for softmax(s) and softmax(s/√d_k)
-//   temperature_scores, temperature_weights         [1,2,3,4] and softmax(temperature·[1,2,3,4])
-//   temperature_saturation                          {entropy, max_weight, jacobian_norm, effective_keys}
+//   multiplier_scores, multiplier_weights           [1,2,3,4] and softmax(multiplier·[1,2,3,4])
+//   multiplier_saturation                           {entropy, max_weight, jacobian_norm, effective_keys}
 //   sweep                                           {d_k: [...], keys, samples, seed, computations, points: [{d_k,
 //                                                    variance_unscaled, variance_scaled, entropy_unscaled,
 //                                                    entropy_scaled, max_weight_unscaled, max_weight_scaled,
@@ -39,7 +40,7 @@ struct LabCache {
   bool viewValid = false;
   int viewDk = 0, viewKeys = 0;
   uint64_t viewSeed = 0;
-  double viewTemperature = 0;
+  double viewMultiplier = 0;
   LabView view;
 };
 
@@ -110,25 +111,25 @@ json rowJson(const LabRow& r) {
 const LabView& labView(LabState& lab) {
   LabCache& c = *lab.cache;
   if (c.viewValid && c.viewDk == lab.dK && c.viewKeys == lab.keys && c.viewSeed == lab.seed &&
-      c.viewTemperature == lab.temperature)
+      c.viewMultiplier == lab.multiplier)
     return c.view;
   LabView v;
   v.rawScores = attn::sampleScoreRow(lab.dK, lab.keys, lab.seed);
   v.unscaled = softmaxRow(v.rawScores, 1.0);
   v.scaled = softmaxRow(v.rawScores, 1.0 / std::sqrt(static_cast<double>(lab.dK)));
-  v.temperatureScores = {1, 2, 3, 4};
-  v.temperature = softmaxRow(v.temperatureScores, lab.temperature);
+  v.multiplierScores = {1, 2, 3, 4};
+  v.multiplier = softmaxRow(v.multiplierScores, lab.multiplier);
   c.view = std::move(v);
   c.viewDk = lab.dK;
   c.viewKeys = lab.keys;
   c.viewSeed = lab.seed;
-  c.viewTemperature = lab.temperature;
+  c.viewMultiplier = lab.multiplier;
   c.viewValid = true;
   return c.view;
 }
 
 json labSettingsToJson(const LabState& lab) {
-  return {{"d_k", lab.dK}, {"temperature", lab.temperature}, {"keys", lab.keys}, {"samples", lab.samples},
+  return {{"d_k", lab.dK}, {"multiplier", lab.multiplier}, {"keys", lab.keys}, {"samples", lab.samples},
           {"seed", lab.seed}};
 }
 
@@ -138,9 +139,9 @@ json labToJson(LabState& lab) {
   j["scores"] = v.rawScores;
   j["unscaled"] = rowJson(v.unscaled);
   j["scaled"] = rowJson(v.scaled);
-  j["temperature_scores"] = v.temperatureScores;
-  j["temperature_weights"] = v.temperature.weights;
-  j["temperature_saturation"] = saturationJson(v.temperature.saturation);
+  j["multiplier_scores"] = v.multiplierScores;
+  j["multiplier_weights"] = v.multiplier.weights;
+  j["multiplier_saturation"] = saturationJson(v.multiplier.saturation);
   json points = json::array();
   for (const attn::SaturationPoint& p : labSweep(lab))
     points.push_back({{"d_k", p.dK},
@@ -179,8 +180,10 @@ bool intIn(const json& v, long long lo, long long hi, long long* out) {
 
 std::string applyLabJson(LabState& lab, const json& partial) {
   if (!partial.is_object()) return "lab must be an object";
-  static const char* kReadOnly[] = {"scores",           "unscaled",    "scaled", "temperature_scores",
-                                    "temperature_weights", "temperature_saturation", "sweep", "hover"};
+  static const char* kReadOnly[] = {"scores",           "unscaled",    "scaled", "multiplier_scores",
+                                    "multiplier_weights", "multiplier_saturation", "sweep", "hover",
+                                    // the old names (before "multiplier"), so an old getState() still applies
+                                    "temperature_scores", "temperature_weights", "temperature_saturation"};
   LabState next = lab;
   for (auto it = partial.begin(); it != partial.end(); ++it) {
     const std::string& key = it.key();
@@ -190,10 +193,10 @@ std::string applyLabJson(LabState& lab, const json& partial) {
       if (!intIn(v, kLabMinDk, kLabMaxDk, &n))
         return "lab.d_k must be a whole number from " + std::to_string(kLabMinDk) + " to " + std::to_string(kLabMaxDk);
       next.dK = static_cast<int>(n);
-    } else if (key == "temperature") {
-      if (!v.is_number() || !(v.get<double>() >= kLabMinTemperature) || !(v.get<double>() <= kLabMaxTemperature))
-        return "lab.temperature must be a number from 0.01 to 100";
-      next.temperature = v.get<double>();
+    } else if (key == "multiplier" || key == "temperature") {  // "temperature": the old name, still accepted
+      if (!v.is_number() || !(v.get<double>() >= kLabMinMultiplier) || !(v.get<double>() <= kLabMaxMultiplier))
+        return "lab." + key + " must be a number from 0.01 to 100";
+      next.multiplier = v.get<double>();
     } else if (key == "keys") {
       if (!intIn(v, kLabMinKeys, kLabMaxKeys, &n))
         return "lab.keys must be a whole number from " + std::to_string(kLabMinKeys) + " to " + std::to_string(kLabMaxKeys);

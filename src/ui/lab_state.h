@@ -1,4 +1,4 @@
-// State of the saturation lab (its own step): the d_k slider, the temperature slider, the experiment's options
+// State of the saturation lab (its own step): the d_k slider, the multiplier slider, the experiment's options
 // (keys per row L, samples, seed) and the numbers the lab shows, cached so that nothing is recomputed per frame.
 // Kept apart from AppState's walkthrough fields; getState()/setState() expose it under the key "lab".
 // Every number here comes from the core (attn::sampleScoreRow, attn::softmax, attn::saturationOf,
@@ -18,7 +18,7 @@ namespace ui {
 
 // Ranges of the lab's controls (setState checks the same ones).
 constexpr int kLabMinDk = 1, kLabMaxDk = 1024;
-constexpr double kLabMinTemperature = 0.01, kLabMaxTemperature = 100.0;  // the slider's range (log scale)
+constexpr double kLabMinMultiplier = 0.01, kLabMaxMultiplier = 100.0;  // the slider's range (log scale)
 constexpr int kLabMinKeys = 2, kLabMaxKeys = 32;
 constexpr int kLabMinSamples = 100, kLabMaxSamples = 20000;
 
@@ -35,15 +35,15 @@ struct LabView {
   std::vector<double> rawScores;          // s_j = q·k_j for the lab's sampled q, k (width d_k)   : (L)
   LabRow unscaled;                        // softmax(s)
   LabRow scaled;                          // softmax(s / √d_k)
-  std::vector<double> temperatureScores;  // the fixed row [1, 2, 3, 4]
-  LabRow temperature;                     // softmax(temperature · [1, 2, 3, 4])
+  std::vector<double> multiplierScores;  // the fixed row [1, 2, 3, 4]
+  LabRow multiplier;                      // softmax(multiplier · [1, 2, 3, 4])
 };
 
 struct LabCache;  // lab_state.cpp: the cached sweep and view (shared by copies of a LabState)
 
 struct LabState {
   int dK = 64;               // the lab's d_k slider (1..1024, log scale)
-  double temperature = 1.0;  // multiplier on the fixed score row [1, 2, 3, 4] (0.01..100, log scale)
+  double multiplier = 1.0;   // multiplier on the fixed score row [1, 2, 3, 4] (0.01..100, log scale)
   // The experiment, same meaning and defaults as `attnlab saturation --keys --samples --seed`.
   int keys = 8;              // L: keys per softmax row
   int samples = 2000;        // q·k samples per d_k in the sweep
@@ -70,15 +70,15 @@ attn::SaturationOptions labSweepOptions(const LabState& lab);
 const std::vector<attn::SaturationPoint>& labSweep(LabState& lab);
 // How many times the sweep has been computed (getState().lab.sweep.computations; tests check it stays put).
 int labSweepComputations(const LabState& lab);
-// The sampled row, its two softmaxes and the temperature row; cached on (d_k, L, seed, temperature).
+// The sampled row, its two softmaxes and the temperature row; cached on (d_k, L, seed, multiplier).
 const LabView& labView(LabState& lab);
 
-// The settable controls only ({d_k, temperature, keys, samples, seed}): what a link (URL fragment) should carry.
+// The settable controls only ({d_k, multiplier, keys, samples, seed}): what a link (URL fragment) should carry.
 nlohmann::json labSettingsToJson(const LabState& lab);
 // getState().lab: the controls plus the read-only numbers the lab shows (see lab_state.cpp for the keys). Computes
 // the view and the sweep if they are not cached yet.
 nlohmann::json labToJson(LabState& lab);
-// setState({lab: {...}}): d_k, temperature, keys, samples, seed. Read-only keys that labToJson writes are accepted
+// setState({lab: {...}}): d_k, multiplier (or its old name temperature), keys, samples, seed. Read-only keys that labToJson writes are accepted
 // and ignored, so setState({lab: getState().lab}) works. Returns "" or the user-facing error (lab unchanged then).
 std::string applyLabJson(LabState& lab, const nlohmann::json& partial);
 

@@ -53,12 +53,6 @@ ModelInputs tokenize(const tr::SavedModel& m, const std::string& source, const s
   return ids;
 }
 
-std::string joined(const std::vector<std::string>& tokens) {
-  std::string out;
-  for (const std::string& t : tokens) out += (out.empty() ? "" : " ") + t;
-  return out;
-}
-
 // Applies block `layer` of `next` (already traced) and makes it the open model. On error nothing changes.
 std::string show(AppState& s, OpenModel next, int layer) {
   if (layer < 0 || layer >= static_cast<int>(next.trace.layers.size()))
@@ -88,8 +82,8 @@ std::string openModel(AppState& s, std::shared_ptr<const tr::SavedModel> model, 
   try {
     const ModelInputs ids = tokenize(*model, source, input);
     next.trace = tr::traceModel(*model, ids.source, ids.input);
-    next.source = joined(next.trace.sourceTokens);
-    next.input = joined(next.trace.tokens);
+    next.source = attn::train::joinTokens(next.trace.sourceTokens);
+    next.input = attn::train::joinTokens(next.trace.tokens);
   } catch (const attn::InputError& e) {
     return s.refuse(e.what());
   }
@@ -123,8 +117,8 @@ std::string setModelInput(AppState& s, const std::string& source, const std::str
   try {
     const ModelInputs ids = tokenize(*next.model, source, input);
     next.trace = tr::traceModel(*next.model, ids.source, ids.input);
-    next.source = joined(next.trace.sourceTokens);
-    next.input = joined(next.trace.tokens);
+    next.source = attn::train::joinTokens(next.trace.sourceTokens);
+    next.input = attn::train::joinTokens(next.trace.tokens);
   } catch (const attn::InputError& e) {
     return s.refuse(e.what());
   }

@@ -3,9 +3,10 @@
 //     query_text, query_bos, pad_to, compare_text, d_model, heads, d_k, d_v, seed, positional, mask,
 //     scale ("default" | "none" | number), custom_scale, preset (name; applied first), focus (also a token text)
 //   UI keys: step (index, id, or getState's {index, id, …}), head (0-based), playing, pin ({matrix, head, row,
-//     col} | null), lab ({d_k, temperature, keys, samples, seed}; see lab_state.h), train ({task, layers, heads,
+//     col} | null), lab ({d_k, multiplier, keys, samples, seed}; see lab_state.h), train ({task, layers, heads,
 //     d_model, d_k, scaled, learning_rate, seed, steps, action}; see train_state.h; applied after the rest),
-//     model ({open: "trained", source, input, layer} | null; see model_view.h; applied last)
+//     model ({open: "trained", source, input, layer} | null; see model_view.h; applied last), goal_card and
+//     presentation (bools, first_run.h)
 //   read-only keys getState adds (setState accepts and ignores them, so setState(getState()) changes nothing):
 //     tokens, token_ids, query_tokens, focus_token, scale_factor, hover, error, notice, data (the lazily loaded
 //     files: {glove, gpt2}, see data_files.h)
@@ -31,7 +32,8 @@ using nlohmann::json;
 namespace {
 
 const std::set<std::string>& uiKeys() {
-  static const std::set<std::string> keys = {"step", "head", "playing", "pin", "lab", "train", "model"};
+  static const std::set<std::string> keys = {"step", "head", "playing", "pin", "lab", "train", "model",
+                                             "goal_card", "presentation", "weight_scale"};  // first_run.h; weight_scale: colormap.h
   return keys;
 }
 const std::set<std::string>& readOnlyKeys() {
@@ -132,6 +134,8 @@ struct StateRequest {
   LabState lab;
   std::optional<json> train;  // applied after everything else succeeded (an action changes the running session)
   std::optional<json> model;  // applied last (after train: {train: {action: "step"}, model: {open: "trained"}})
+  std::optional<bool> goalCard, presentation;  // first_run.h
+  std::optional<WeightScale> weightScale;       // "weight_scale": "uniform" | "row_max" | "absolute"
   std::string focusToken;  // focus given as a token text ("" = by index or absent)
   bool focusByIndex = false;
 };
@@ -163,6 +167,14 @@ StateRequest readRequest(const AppState& s, const json& j) {
   }
   r.playing = j.contains("playing") ? attn::readBoolValue(j.at("playing"), "playing") : s.playing;
   r.pin = requestedPin(j);
+  if (j.contains("goal_card")) r.goalCard = attn::readBoolValue(j.at("goal_card"), "goal_card");
+  if (j.contains("presentation")) r.presentation = attn::readBoolValue(j.at("presentation"), "presentation");
+  if (j.contains("weight_scale")) {
+    WeightScale ws;
+    if (!parseWeightScale(attn::readStringValue(j.at("weight_scale"), "weight_scale"), &ws))
+      throw attn::InputError("weight_scale must be \"uniform\", \"row_max\" or \"absolute\"");
+    r.weightScale = ws;
+  }
   return r;
 }
 
@@ -180,6 +192,9 @@ std::string stateToJson(AppState& s) {
   j["error"] = s.error;
   j["notice"] = s.notice;
   j["playing"] = s.playing;
+  j["goal_card"] = s.goalCard;
+  j["presentation"] = s.presentation;
+  j["weight_scale"] = weightScaleId(s.weightScale);
   j["pin"] = pinJson(s.pinned);
   j["lab"] = labToJson(s.lab);
   j["train"] = trainToJson(s.train);
@@ -245,6 +260,9 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
   if (r.head && *r.head < s.config().heads) s.head = *r.head;
   s.playing = r.playing;
   if (r.pin) s.pinned = *r.pin;
+  if (r.goalCard) s.goalCard = *r.goalCard;
+  if (r.presentation) s.presentation = *r.presentation;
+  if (r.weightScale) s.weightScale = *r.weightScale;
   return "";
 }
 

@@ -7,9 +7,11 @@
 #include "core/json_io.h"
 #include "core/presets.h"
 #include "imgui.h"
+#include "imgui_internal.h"  // ClosePopupToLevel: Esc closes any open popup
 #include "ui/app_state.h"
 #include "ui/controls.h"
 #include "ui/explain.h"
+#include "ui/first_run.h"
 #include "ui/inspector.h"
 #include "ui/model_view.h"
 #include "ui/share_panel.h"
@@ -29,6 +31,10 @@ namespace {
 void handleKeys(AppState& s) {
   ImGuiIO& io = ImGui::GetIO();
   const bool esc = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  if (esc && ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) {  // Esc closes a dropdown or menu first
+    ImGui::ClosePopupToLevel(0, true);
+    return;
+  }
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab))) s.keyboardNav = true;
   if (ImGui::IsMouseClicked(0) || (esc && !io.WantTextInput)) s.keyboardNav = false;
   if (s.keyboardNav) io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
@@ -105,6 +111,7 @@ void drawHelpOverlay(AppState& s) {
                                {"Tab", "controls mode: ↑ ↓ ← → move between controls"},
                                {"Space  /  Enter", "(controls mode) press the control / edit the field"},
                                {"Esc", "(controls mode) back to the step keys"},
+                               {"P", "presentation mode: larger type, no sidebar (P again to leave)"},
                                {"?", "show / hide this list"}};
       for (auto& r : rows) {
         ImGui::TableNextRow();
@@ -137,6 +144,7 @@ void App::frame(const Fonts& fonts) {
     applyTheme();
     s.themeApplied = true;
   }
+  handleFirstRunKeys(s);  // P: presentation mode; →: past the goal card (first_run.h)
   handleKeys(s);
   advancePlay(s);
   advanceTraining(s.train);  // a slice of the Train view's running session (nothing when idle)
@@ -152,23 +160,26 @@ void App::frame(const Fonts& fonts) {
   ImGui::PushFont(fonts.body);
   const float em = ImGui::GetFontSize();
 
-  drawSentenceBar(s, fonts);
+  if (s.presentation) drawPresentationBar(s, fonts);  // presentation mode: no controls, keys only
+  else drawSentenceBar(s, fonts);
   ImGui::Separator();
 
-  const float sideW = std::clamp(ImGui::GetContentRegionAvail().x * 0.22f, 14.0f * em, 20.0f * em);
-  ImGui::BeginChild("side", ImVec2(sideW, 0), false);
-  drawStepList(s);
-  ImGui::Spacing();
-  drawModelPanel(s);
-  if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) drawModelControls(s);
-  drawSharePanel(s);
-  ImGui::EndChild();
-  ImGui::SameLine();
+  if (!s.presentation) {
+    const float sideW = std::clamp(ImGui::GetContentRegionAvail().x * 0.22f, 14.0f * em, 20.0f * em);
+    ImGui::BeginChild("side", ImVec2(sideW, 0), false);
+    drawStepList(s);
+    ImGui::Spacing();
+    drawModelPanel(s);
+    if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) drawModelControls(s);
+    drawSharePanel(s);
+    ImGui::EndChild();
+    ImGui::SameLine();
+  }
 
   ImGui::BeginGroup();
   drawNavigation(s, fonts);
   // The Train view has no cells of the trace to inspect: its step area takes the inspector's room.
-  const bool inspector = s.step != stepIndexOf("train");
+  const bool inspector = s.step != stepIndexOf("train") && !s.presentation;
   const float inspectorH = inspector ? 5.2f * ImGui::GetTextLineHeightWithSpacing() : 0.0f;
   // No horizontal scrolling: grids size their cells to the width (wrapped text would chase a growing width).
   ImGui::BeginChild("step", ImVec2(0, -inspectorH), false);
@@ -187,6 +198,7 @@ void App::frame(const Fonts& fonts) {
   ImGui::PopFont();
   ImGui::End();
   drawHelpOverlay(s);
+  drawGoalCard(s, fonts);
 
   const CellRef& current = s.pinned.valid() ? s.pinned : s.hovered;  // this frame's, for getState().hover
   s.hover = current.valid() && s.pipeline.hasTrace() ? explainCell(s.trace(), current) : "";
@@ -204,5 +216,7 @@ std::string App::textsInUse() const {
 }
 
 int App::textsVersion() const { return state_->textsVersion; }
+
+float App::uiScale() const { return state_->presentation ? kPresentationScale : 1.0f; }
 
 }  // namespace ui

@@ -35,6 +35,9 @@ class App {
   // atlas. Changes only when a text changes; textsVersion() increments then.
   std::string textsInUse() const;
   int textsVersion() const;
+  // Type and sizes relative to the platform's (× the device pixel ratio): larger in presentation mode
+  // (first_run.h). The platform rasterises the fonts and scales the style by it, so the text stays sharp.
+  float uiScale() const;
 
   AppState& state();
 

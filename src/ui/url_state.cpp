@@ -46,6 +46,8 @@ std::string encodeUrlState(const AppState& s) {
   j["step"] = steps()[s.step].id;
   j["head"] = s.head;
   j["lab"] = labSettingsToJson(s.lab);
+  if (s.presentation) j["present"] = true;  // presentation mode (first_run.h), only when on
+  j["weight_scale"] = weightScaleId(s.weightScale);  // how weights are coloured (colormap.h)
   return "v1." + base64UrlEncode(j.dump());
 }
 
@@ -61,7 +63,8 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) throw attn::InputError("the link's state is damaged (not valid JSON)");
     for (auto it = j.begin(); it != j.end(); ++it)
-      if (it.key() != "config" && it.key() != "model" && it.key() != "step" && it.key() != "head" && it.key() != "lab")
+      if (it.key() != "config" && it.key() != "model" && it.key() != "step" && it.key() != "head" && it.key() != "lab" &&
+          it.key() != "present" && it.key() != "weight_scale")
         throw attn::InputError("the link's state has an unknown key \"" + it.key() + "\"");
     const bool withModel = j.contains("model");
     if (!withModel && (!j.contains("config") || !j["config"].is_object()))
@@ -87,16 +90,24 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
       step = j["step"].is_string() ? stepIndexOf(j["step"].get<std::string>()) : -1;
       if (step < 0) throw attn::InputError("the link names an unknown step");
     }
+    if (j.contains("present") && !j["present"].is_boolean())
+      throw attn::InputError("the link's \"present\" must be true or false");
     LabState lab = s.lab;
     if (j.contains("lab")) {
       const std::string err = applyLabJson(lab, j["lab"]);
       if (!err.empty()) throw attn::InputError("the link's lab settings: " + err);
     }
+    WeightScale weightScale = s.weightScale;
+    if (j.contains("weight_scale") &&
+        (!j["weight_scale"].is_string() || !parseWeightScale(j["weight_scale"].get<std::string>(), &weightScale)))
+      throw attn::InputError("the link's weight_scale is not one this page knows");
     const std::string err = withModel ? openModel(s, model, "from a link, 16-bit weights", source, input, layer)
                                       : s.apply(config);
     if (!err.empty()) return err;
     s.step = step;
     s.lab = lab;
+    s.weightScale = weightScale;
+    s.presentation = j.contains("present") && j["present"].get<bool>();  // a link without it: normal view
     if (j.contains("head") && j["head"].is_number_integer()) {
       const int64_t h = j["head"].get<int64_t>();  // not get<int>(): a huge value must not wrap into range
       if (h >= 0 && h < s.config().heads) s.head = static_cast<int>(h);

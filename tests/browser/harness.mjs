@@ -219,3 +219,19 @@ export async function clickItem(page, item, fx = 0.5, fy = 0.5) {
   await page.mouse.up();
   await waitFrames(page, 2);
 }
+
+// The canvas's text fields are edited in HTML inputs laid over them (web/attnlab.js, ui/widgets/text_fields.h).
+// Clicks the field labelled `label` where attnlab.textFields() says it is and checks the click focused its input.
+export async function clickTextField(page, label) {
+  const fields = await page.evaluate(() => window.attnlab.textFields());
+  const field = fields.find((f) => f.label === label);
+  check(field, `no text field "${label}" among ${fields.map((f) => f.label).join(', ')}`);
+  const box = await page.locator('#canvas').boundingBox();
+  await page.mouse.click(box.x + field.x + field.width / 2, box.y + field.y + field.height / 2);
+  const focused = await page.evaluate(() => {
+    const e = document.activeElement;
+    return e && e.classList.contains('text-field') ? e.dataset.fieldId : `${e && e.tagName}#${e && e.id}`;
+  });
+  check(focused === String(field.id), `clicking text field "${label}" focused ${focused}, not its HTML input`);
+  return field;
+}

@@ -14,7 +14,7 @@
 // Every page test fails on a console error, an uncaught page error, or a request that leaves the local server.
 import { chromium } from 'playwright-core';
 import {
-  CHROMIUM_ARGS, Failure, argValue, check, checkDrawn, clickItem, colourStats, decodePng, repo, screenshotCanvas,
+  CHROMIUM_ARGS, Failure, argValue, check, checkDrawn, clickItem, clickTextField, colourStats, decodePng, repo, screenshotCanvas,
   shotDir, waitFrames, waitReady, webDir,
 } from './harness.mjs';
 import { spawnSync } from 'node:child_process';
@@ -152,10 +152,9 @@ for (const dpr of [1, 2]) {
       check(trace && typeof trace === 'object', 'trace() did not return an object');
 
       // Click the sentence field (the mouse must land on it at this DPR), select all, type.
-      const field = await findSentenceField(page);
-      await clickItem(page, field);
-      const active = await page.evaluate(() => window.attnlab.frameStats().activeItem);
-      check(active === field.label, `after clicking the sentence field the active item is "${active}"`);
+      // The click lands on the HTML input laid over the field (real text input: IME, phone keyboards).
+      await findSentenceField(page);
+      const field = await clickTextField(page, '##sentence');
       await page.keyboard.press('Control+A');
       await page.keyboard.type('i love sushi', { delay: 20 });
       await waitFrames(page, 3);
@@ -170,7 +169,7 @@ for (const dpr of [1, 2]) {
 
       // Paste: put text on the system clipboard, Ctrl+A, Ctrl+V in the focused field.
       await page.evaluate(() => navigator.clipboard.writeText('attention is all you need'));
-      await clickItem(page, await findSentenceField(page));
+      await clickTextField(page, '##sentence');
       await page.keyboard.press('Control+A');
       await page.keyboard.press('Control+V');
       await waitFrames(page, 3);
@@ -243,8 +242,9 @@ test('a DPR change at run time rebuilds fonts and backing store (1 -> 2 -> 1.5)'
       check(g.width === Math.round(1280 * dpr), `backing store ${g.width} wide at DPR ${dpr}`);
       const stats = await page.evaluate(() => window.attnlab.frameStats());
       notes.push(`DPR ${dpr}: ${g.width}x${g.height}, atlas ${stats.atlasWidth}x${stats.atlasHeight}`);
-      // The sentence field is where items() says, in CSS pixels, whatever the DPR.
-      await clickItem(page, await findSentenceField(page));
+      // The sentence field is where textFields() says, in CSS pixels, whatever the DPR.
+      await clickTextField(page, '##sentence');
+      await page.keyboard.press('Escape');
     }
     const after = await page.evaluate(() => window.attnlab.frameStats());
     check(after.atlasRebuilds >= before.atlasRebuilds + 2, `atlas rebuilt ${after.atlasRebuilds - before.atlasRebuilds} times`);

@@ -151,23 +151,23 @@ test('saturation lab: dragging the d_k slider with the mouse equals setState', a
 test('saturation lab: temperature ×1 and ×10 give DESIGN.md\'s numbers (setState and buttons)', async () => {
   const { page, problems, close } = await openPage({ height: 1400 });
   try {
-    await setState(page, { step: 'saturation', lab: { temperature: 1 } });
+    await setState(page, { step: 'saturation', lab: { multiplier: 1 } });
     let lab = await getLab(page);
-    check(JSON.stringify(lab.temperature_scores) === '[1,2,3,4]', `scores ${JSON.stringify(lab.temperature_scores)}`);
-    checkWeights(lab.temperature_weights, TIMES_1, '×1 (setState)');
-    await setState(page, { lab: { temperature: 10 } });
-    checkWeights((await getLab(page)).temperature_weights, TIMES_10, '×10 (setState)');
+    check(JSON.stringify(lab.multiplier_scores) === '[1,2,3,4]', `scores ${JSON.stringify(lab.multiplier_scores)}`);
+    checkWeights(lab.multiplier_weights, TIMES_1, '×1 (setState)');
+    await setState(page, { lab: { temperature: 10 }  /* the old name, still accepted */ });
+    checkWeights((await getLab(page)).multiplier_weights, TIMES_10, '×10 (setState)');
     // One click away: the ×1 and ×10 buttons.
     await clickItem(page, await findItem(page, '×1##'));
     lab = await getLab(page);
-    check(lab.temperature === 1, `after clicking ×1 the multiplier is ${lab.temperature}`);
-    checkWeights(lab.temperature_weights, TIMES_1, '×1 (button)');
+    check(lab.multiplier === 1, `after clicking ×1 the multiplier is ${lab.multiplier}`);
+    checkWeights(lab.multiplier_weights, TIMES_1, '×1 (button)');
     await clickItem(page, await findItem(page, '×10##'));
     lab = await getLab(page);
-    check(lab.temperature === 10, `after clicking ×10 the multiplier is ${lab.temperature}`);
-    checkWeights(lab.temperature_weights, TIMES_10, '×10 (button)');
+    check(lab.multiplier === 10, `after clicking ×10 the multiplier is ${lab.multiplier}`);
+    checkWeights(lab.multiplier_weights, TIMES_10, '×10 (button)');
     check(problems.length === 0, problems.join('\n'));
-    return `×10: ${lab.temperature_weights.map((w) => w.toPrecision(9)).join(', ')}`;
+    return `×10: ${lab.multiplier_weights.map((w) => w.toPrecision(9)).join(', ')}`;
   } finally {
     await close();
   }
@@ -204,7 +204,7 @@ test('saturation lab: the plots\' sweep equals `attnlab saturation` with the sam
       const after = (await getLab(page)).sweep.computations;
       check(after === before, `the sweep was recomputed ${after - before} times in 20 frames without a change`);
       // A d_k or temperature change does not recompute it either.
-      await setState(page, { lab: { d_k: 32, temperature: 3 } });
+      await setState(page, { lab: { d_k: 32, multiplier: 3 } });
       check((await getLab(page)).sweep.computations === before, 'moving d_k or the temperature recomputed the sweep');
       notes.push(`${args.slice(1, 9).join(' ')}: worst relative difference ${worst.toExponential(1)}`);
     }
@@ -246,7 +246,7 @@ for (const dpr of [1, 2]) {
     try {
       const shots = [];
       for (const dK of [4, 64, 1024]) {
-        await setState(page, { step: 'saturation', lab: { d_k: dK, temperature: dK === 1024 ? 10 : 1 } });
+        await setState(page, { step: 'saturation', lab: { d_k: dK, multiplier: dK === 1024 ? 10 : 1 } });
         if (dK === 64) {
           const plot = await findItem(page, '##lab-plot-variance');
           const lab = await getLab(page);

@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import {
-  argValue, check, checkDrawn, clickItem, findItem, getState, hoverItem, repo, setState, suite, waitFrames,
+  argValue, check, checkDrawn, clickItem, clickTextField, findItem, getState, hoverItem, repo, setState, suite, waitFrames,
 } from './harness.mjs';
 
 const cli = resolve(repo, argValue('--cli', process.env.ATTNLAB_CLI || 'build/native/attnlab'));
@@ -131,8 +131,8 @@ test('clicking a cell pins its arithmetic; typing edits a weight', async (ctx) =
   await waitFrames(page, 3);
   s = await getState(page);
   check(s.hover.startsWith('W_q[0, 0]'), `pinned hover text: ${s.hover}`);
-  const field = await findItem(page, (it) => it.label === '##edit', 'the cell editor');
-  await clickItem(page, field);
+  await findItem(page, (it) => it.label === '##edit', 'the cell editor');
+  await clickTextField(page, '##edit');
   await page.keyboard.press('Control+A');
   await page.keyboard.type('2.5');
   await page.keyboard.press('Enter');
@@ -141,7 +141,7 @@ test('clicking a cell pins its arithmetic; typing edits a weight', async (ctx) =
   check(trace.W_q.data[0][0] === 2.5, `W_q[0][0] after typing 2.5: ${trace.W_q.data[0][0]}`);
   check(Math.abs(trace.heads[0].Q.data[1][0] - 2.5 * 0.5) < 1e-12, `Q[quick,0] = ${trace.heads[0].Q.data[1][0]}, expected 1.25`);
   // A bad value keeps the state and says why.
-  await clickItem(page, await findItem(page, (it) => it.label === '##edit', 'the cell editor'));
+  await clickTextField(page, '##edit');
   await page.keyboard.press('Control+A');
   await page.keyboard.type('1e39');
   await page.keyboard.press('Enter');

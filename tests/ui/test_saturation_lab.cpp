@@ -81,15 +81,15 @@ TEST(UiSaturationLab, DefaultsAreTheCliDefaults) {
 TEST(UiSaturationLab, TemperatureRowReproducesDesignNumbers) {
   const double times1[] = {0.0320586, 0.08714432, 0.23688282, 0.64391426};
   const double times10[] = {9.35719813e-14, 2.06106005e-09, 4.53978686e-05, 9.99954600e-01};
-  LabState lab = labWith(R"({"temperature": 1})");
+  LabState lab = labWith(R"({"multiplier": 1})");
   json j = labToJson(lab);
-  ASSERT_EQ(j["temperature_weights"].size(), 4u);
-  for (int i = 0; i < 4; ++i) expectRelNear(times1[i], j["temperature_weights"][i].get<double>(), 1e-6);
-  EXPECT_EQ(j["temperature_scores"], json({1, 2, 3, 4}));
+  ASSERT_EQ(j["multiplier_weights"].size(), 4u);
+  for (int i = 0; i < 4; ++i) expectRelNear(times1[i], j["multiplier_weights"][i].get<double>(), 1e-6);
+  EXPECT_EQ(j["multiplier_scores"], json({1, 2, 3, 4}));
   lab = labWith(R"({"temperature": 10})");
   j = labToJson(lab);
-  for (int i = 0; i < 4; ++i) expectRelNear(times10[i], j["temperature_weights"][i].get<double>(), 1e-6);
-  EXPECT_GT(j["temperature_saturation"]["max_weight"].get<double>(), 0.9999);
+  for (int i = 0; i < 4; ++i) expectRelNear(times10[i], j["multiplier_weights"][i].get<double>(), 1e-6);
+  EXPECT_GT(j["multiplier_saturation"]["max_weight"].get<double>(), 0.9999);
 }
 
 TEST(UiSaturationLab, RowSaturatesUnscaledAtLargeDkOnly) {
@@ -120,7 +120,7 @@ TEST(UiSaturationLab, SweepIsCachedAndRecomputedOnlyWhenItsOptionsChange) {
   const auto* first = &labSweep(lab);
   for (int frame = 0; frame < 20; ++frame) labSweep(lab), labToJson(lab);
   EXPECT_EQ(labSweepComputations(lab), before + 1);
-  // d_k and temperature are not sweep options.
+  // d_k and the multiplier are not sweep options ("temperature" is its old name, still accepted).
   ASSERT_EQ(applyLabJson(lab, json::parse(R"({"d_k": 512, "temperature": 10})")), "");
   labToJson(lab);
   EXPECT_EQ(labSweepComputations(lab), before + 1);
@@ -146,7 +146,7 @@ TEST(UiSaturationLab, SweepIsCachedAndRecomputedOnlyWhenItsOptionsChange) {
 TEST(UiSaturationLab, SetStateChecksAndRoundTrips) {
   LabState lab;
   for (const char* bad : {R"({"d_k": 0})", R"({"d_k": 1025})", R"({"d_k": 2.5})", R"({"d_k": "64"})",
-                          R"({"temperature": 0})", R"({"temperature": 1000})", R"({"keys": 1})", R"({"keys": 33})",
+                          R"({"multiplier": 0})", R"({"temperature": 1000})", R"({"keys": 1})", R"({"keys": 33})",
                           R"({"samples": 5})", R"({"seed": -1})", R"({"colour": 1})", R"([1])"}) {
     const std::string error = applyLabJson(lab, json::parse(bad));
     EXPECT_NE(error, "") << bad;
@@ -155,7 +155,7 @@ TEST(UiSaturationLab, SetStateChecksAndRoundTrips) {
   // A refusal in the middle of an object changes nothing, not even the keys before it.
   EXPECT_NE(applyLabJson(lab, json::parse(R"({"d_k": 8, "keys": 99})")), "");
   EXPECT_EQ(lab.dK, 64);
-  ASSERT_EQ(applyLabJson(lab, json::parse(R"({"d_k": 1024.0, "temperature": 0.5, "seed": 3})")), "");
+  ASSERT_EQ(applyLabJson(lab, json::parse(R"({"d_k": 1024.0, "multiplier": 0.5, "seed": 3})")), "");
   EXPECT_EQ(lab.dK, 1024);
   // setState({lab: getState().lab}) is accepted (read-only keys ignored) and changes nothing.
   LabState other;

@@ -15,12 +15,6 @@ namespace attn::train {
 
 namespace {
 
-std::string joinTokens(const std::vector<std::string>& tokens, size_t from = 0) {
-  std::string out;
-  for (size_t i = from; i < tokens.size(); ++i) out += (out.empty() ? "" : " ") + tokens[i];
-  return out;
-}
-
 std::string knownTokens(const std::vector<std::string>& vocab) {
   std::string out;
   const size_t shown = std::min<size_t>(vocab.size(), 12);
@@ -36,6 +30,12 @@ int idOf(const std::vector<std::string>& vocab, const std::string& token) {
 }
 
 }  // namespace
+
+std::string joinTokens(const std::vector<std::string>& tokens, size_t from) {
+  std::string out;
+  for (size_t i = from; i < tokens.size(); ++i) out += (out.empty() ? "" : " ") + tokens[i];
+  return out;
+}
 
 std::vector<int> tokenizeForModel(const std::string& text, const std::vector<std::string>& vocab,
                                   const std::string& what) {

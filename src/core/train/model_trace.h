@@ -19,6 +19,9 @@
 
 namespace attn::train {
 
+// tokens[from..] joined with single spaces: the text a model's tokens are typed as.
+std::string joinTokens(const std::vector<std::string>& tokens, size_t from = 0);
+
 // Token ids of `text` in `vocab`; `what` names the text in messages ("--text").
 std::vector<int> tokenizeForModel(const std::string& text, const std::vector<std::string>& vocab,
                                   const std::string& what);

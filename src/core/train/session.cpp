@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/errors.h"
+#include "core/train/model_trace.h"
 
 namespace attn::train {
 
@@ -14,12 +15,6 @@ namespace {
 constexpr int kEvaluationChunk = 25;      // held-out examples per unit of an evaluation
 constexpr int kMassExamples = 20;         // held-out examples the expected attention mass is measured on
 constexpr double kMaxSessionParameters = 2e6;
-
-std::string joinTokens(const std::vector<int>& ids, const std::vector<std::string>& vocab) {
-  std::string out;
-  for (int id : ids) out += (out.empty() ? "" : " ") + vocab[static_cast<size_t>(id)];
-  return out;
-}
 
 std::vector<std::string> tokenTexts(const std::vector<int>& ids, const std::vector<std::string>& vocab) {
   std::vector<std::string> out;
@@ -238,8 +233,8 @@ void TrainingSession::evaluationChunk() {
     const Example& ex = heldOut[static_cast<size_t>(i)];
     model_.forward(ex, cache);
     ShownExample shown;
-    shown.source = joinTokens(ex.source, info.sourceVocab);
-    shown.input = joinTokens(ex.input, info.vocab);
+    shown.source = joinTokens(tokenTexts(ex.source, info.sourceVocab));
+    shown.input = joinTokens(tokenTexts(ex.input, info.vocab));
     shown.correct = true;
     for (int t = 0; t < static_cast<int>(ex.input.size()); ++t) {
       if (!(ex.lossMask.empty() || ex.lossMask[static_cast<size_t>(t)])) continue;

@@ -304,15 +304,15 @@ void drawTemperatureControls(LabState& lab) {
   for (double preset : {0.1, 1.0, 10.0}) {
     char label[32];
     std::snprintf(label, sizeof label, "×%g##lab-temperature-%g", preset, preset);
-    if (ImGui::Button(label)) lab.temperature = preset;
+    if (ImGui::Button(label)) lab.multiplier = preset;
     ImGui::SameLine();
   }
   ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x * 0.3f, 10.0f * em, 18.0f * em));
-  double t = lab.temperature;
-  const double lo = kLabMinTemperature, hi = kLabMaxTemperature;
+  double t = lab.multiplier;
+  const double lo = kLabMinMultiplier, hi = kLabMaxMultiplier;
   if (ImGui::SliderScalar("##lab-temperature", ImGuiDataType_Double, &t, &lo, &hi, "×%.4g",
                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-    lab.temperature = std::clamp(t, lo, hi);
+    lab.multiplier = std::clamp(t, lo, hi);
   helpMarker("p = softmax(τ·s). τ → 0: uniform (every weight 1/4). τ → ∞: one-hot on the largest score. "
              "Dividing by √d_k is choosing τ = 1/√d_k.");
 }
@@ -331,7 +331,7 @@ void weightBarCell(double weight, float width) {
 // key | s | τ·s | p (8 digits) | bar, one line per key of the fixed row.
 void drawTemperatureTable(StepContext& ctx, const LabView& view) {
   const float barWidth = 16.0f * ImGui::GetFontSize();
-  const LabRow& row = view.temperature;
+  const LabRow& row = view.multiplier;
   if (!ImGui::BeginTable("lab-temperature-table", 5,
                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit))
     return;
@@ -347,7 +347,7 @@ void drawTemperatureTable(StepContext& ctx, const LabView& view) {
     ImGui::Text("k%d", static_cast<int>(j) + 1);
     ImGui::PushFont(ctx.fonts.mono);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(fmt(view.temperatureScores[j], 6).c_str());
+    ImGui::TextUnformatted(fmt(view.multiplierScores[j], 6).c_str());
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(fmt(row.scores[j], 6).c_str());
     ImGui::TableNextColumn();
@@ -373,7 +373,7 @@ void drawTemperature(StepContext& ctx, const LabView& view) {
               "smallest weight is about 1e−13.");
   drawTemperatureControls(ctx.state.lab);
   drawTemperatureTable(ctx, view);
-  const attn::RowSaturation& s = view.temperature.saturation;
+  const attn::RowSaturation& s = view.multiplier.saturation;
   ImGui::Text("entropy H = %s nats (uniform: log 4 = 1.386)   max weight = %s   ‖J‖ = %s",
               fmtFixed(s.entropy, 4).c_str(), fmt(s.maxWeight, 8).c_str(), fmt(s.jacobianNorm, 4).c_str());
 }

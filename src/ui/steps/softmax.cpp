@@ -5,13 +5,17 @@
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
+#include "ui/widgets/text_util.h"
 #include "ui/widgets/weight_bars.h"
 
 namespace ui {
 
 namespace {
 
-bool saturated(const attn::RowSaturation& r) { return !r.fullyMasked && r.maxWeight > kSaturatedMaxWeight; }
+// "saturated" only for a row with a choice: a query that sees one key (causal row 0) has weight 1 by necessity.
+bool saturated(const attn::Trace& t, const attn::RowSaturation& r, int row) {
+  return saturationLabel(r, unmaskedKeys(t, row)) == "saturated";
+}
 
 // The focus query's weights as bars, one per key.
 void drawFocusWeights(StepContext& ctx, const attn::HeadTrace& h) {
@@ -49,19 +53,20 @@ void drawSaturationTable(StepContext& ctx, const attn::HeadTrace& h) {
     ImGui::TextUnformatted(tokenLabel(ctx.trace.queryTokens, i).c_str());
     ImGui::PushFont(ctx.fonts.mono);
     ImGui::TableNextColumn();
-    ImGui::Text("%.4f", r.entropy);
+    ImGui::TextUnformatted(fmtProbability(r.entropy, 4).c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%.4f", r.maxWeight);
+    ImGui::TextUnformatted(fmtProbability(r.maxWeight, 4).c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%.2f", r.effectiveTokens);
     ImGui::TableNextColumn();
-    ImGui::Text("%.4f", r.jacobianNorm);
+    ImGui::TextUnformatted(fmtProbability(r.jacobianNorm, 4).c_str());
     ImGui::PopFont();
     ImGui::TableNextColumn();
-    if (r.fullyMasked)
-      ImGui::TextDisabled("fully masked");
-    else if (saturated(r))
+    const std::string label = saturationLabel(r, unmaskedKeys(ctx.trace, i));
+    if (label == "saturated")
       ImGui::TextColored(ImVec4(0.75f, 0.25f, 0.0f, 1.0f), "saturated");
+    else if (!label.empty())
+      ImGui::TextDisabled("%s", label == "one key" ? "one key (weight 1 by necessity)" : label.c_str());
   }
   ImGui::EndTable();
 }
@@ -70,7 +75,7 @@ void drawSaturationTable(StepContext& ctx, const attn::HeadTrace& h) {
 void drawSaturationWarning(StepContext& ctx, const attn::HeadTrace& h) {
   const attn::Trace& t = ctx.trace;
   int count = 0;
-  for (const auto& r : h.rows) count += saturated(r);
+  for (int i = 0; i < static_cast<int>(h.rows.size()); ++i) count += saturated(t, h.rows[i], i);
   if (count == 0) return;
   const int dK = static_cast<int>(h.Q.cols());
   std::string why = std::to_string(count) + " of " + std::to_string(h.rows.size()) +
@@ -96,6 +101,7 @@ void drawSoftmaxStep(StepContext& ctx) {
                "A[i, :] = softmax(S_masked[i, :]) = e^(s − max) / Σ e^(s − max) : " + shape(h.S_masked) + " → " +
                    shape(h.A) + ", every row sums to 1",
                6.0f);
+  drawWeightScalePicker(ctx.state);  // next to A's legend: how its colours are read
   drawFocusWeights(ctx, h);
   ImGui::Spacing();
   drawSaturationTable(ctx, h);

@@ -44,6 +44,7 @@ void drawMaskStep(StepContext&);
 void drawSoftmaxStep(StepContext&);
 void drawWeightedSumStep(StepContext&);
 void drawCombineStep(StepContext&);
+void drawHeadsStep(StepContext&);
 void drawLinesStep(StepContext&);
 void drawSaturationLabStep(StepContext&);
 void drawTrainStep(StepContext&);

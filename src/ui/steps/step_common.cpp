@@ -5,6 +5,7 @@
 
 #include "imgui.h"
 #include "ui/explain.h"
+#include "ui/widgets/text_util.h"
 
 namespace ui {
 
@@ -16,17 +17,13 @@ void explanation(const char* text) {
 
 void formulaLine(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(20, 70, 150, 255));
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(text.c_str());
-  ImGui::PopTextWrapPos();
+  wrappedText(text);  // breaks at spaces only: never inside a number
   ImGui::PopStyleColor();
 }
 
 void noteLine(const std::string& text, bool warning) {
   ImGui::PushStyleColor(ImGuiCol_Text, warning ? IM_COL32(180, 60, 0, 255) : IM_COL32(70, 70, 80, 255));
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(text.c_str());
-  ImGui::PopTextWrapPos();
+  wrappedText(text);  // breaks at spaces only: never inside a number
   ImGui::PopStyleColor();
 }
 
@@ -101,6 +98,9 @@ GridSpec weightsGrid(StepContext& ctx, const std::string& name, const attn::Matr
   GridSpec g = scoresGrid(ctx, name, m, head);
   g.scale = ColorScale::Sequential;
   g.range = ColorRange{0.0, 1.0};
+  g.weights = true;  // coloured by the page's weight scale (matrix_grid.h), masked keys hatched
+  g.weightScale = ctx.state.weightScale;
+  if (ctx.trace.maskAdd.rows() == m.rows() && ctx.trace.maskAdd.cols() == m.cols()) g.mask = &ctx.trace.maskAdd;
   return g;
 }
 

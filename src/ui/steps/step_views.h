@@ -42,11 +42,21 @@ struct Gpt2Views {
   bool showBytes = false;               // the byte view: each chip also shows its bytes in hex
 };
 
+// The Attention lines view (lines.cpp, widgets/attention_lines.h, widgets/vector_view.h): one panel per head or
+// all heads overlaid, the token hovered in any panel (last frame's, so every panel isolates the same token), and the
+// geometric view's drag (the view's scale is frozen while q is dragged, so the arrow stays under the mouse).
+struct LinesView {
+  bool perHead = true;        // one small panel per head (false: every head overlaid, with the head filter)
+  int hoverQuery = -1, hoverKey = -1;  // the token hovered in any panel last frame: every panel isolates it
+  float dragScale = 0;        // px per unit while q is dragged (0: not dragging)
+};
+
 struct StepViews {
   PermutationDemo permutation;  // step 3, Add position
   HeatmapCache heatmaps;        // every matrix grid: one texture per matrix drawn (widgets/heatmap_gl.h)
   GloveViews glove;             // step 2, Embed, with GloVe rows
   Gpt2Views gpt2;               // step 1, Tokenize, with GPT-2 tokens
+  LinesView lines;              // side view, Attention lines
 };
 
 }  // namespace ui

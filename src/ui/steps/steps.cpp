@@ -53,10 +53,16 @@ const std::vector<StepInfo>& steps() {
          "Each head produced its own output O_h (L × d_v). They are placed side by side, concat = [O_1 … O_h], and "
          "multiplied by W_o, which mixes what the heads found and maps it back to d_model, so the result can be "
          "added to the token's vector and passed to the next layer."},
+      {"heads", "All heads at once", "All heads", drawHeadsStep,
+         "Every head computes its own weights A from the same sentence, and different heads learn to look for "
+         "different things. Here is one small map per head (and per layer for a trained model with several), side by "
+         "side: dark cells are the large weights. Under each map is the word the focus token attends to most in that "
+         "head. Click a map to open that head in the walkthrough."},
       {"lines", "Attention lines", "Attention lines", drawLinesStep,
          "The same weights A as lines: each query on the left is joined to every key on the right, the thicker and "
          "darker the line the larger the weight. Each head has its own colour. Hover a token to see only its lines; "
-         "switch heads on and off to compare what they attend to."},
+         "switch heads on and off to compare what they attend to. With d_k = 2 drag q in the square below "
+         "and watch the scores, the weights and the output follow; tick \"direction only\" to compare angles alone."},
       {"saturation", "Saturation lab: why √d_k", "Saturation lab", drawSaturationLabStep,
          "Why does attention divide the scores by √d_k? A score q·k adds up d_k products. If the entries of q and k "
          "have variance 1, the score has variance d_k, so wide heads produce huge scores, and the softmax of huge "

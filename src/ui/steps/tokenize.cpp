@@ -7,6 +7,7 @@
 
 #include "core/bpe.h"
 #include "core/glove.h"
+#include "core/tokenizer.h"
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
@@ -147,6 +148,35 @@ void gpt2Notes(StepContext& ctx) {
   if (ctx.trace.config.gpt2) ImGui::Checkbox("byte view (each token's bytes in hex)", &ctx.state.views.gpt2.showBytes);
 }
 
+// How many punctuation tokens the word tokenizer drops from `text` (0 when it has none). Tokenizes the sentence
+// twice, with and without punctuation (core/tokenizer.h); only the counts are used.
+int punctuationCount(const std::string& text) {
+  try {
+    attn::Vocabulary a, b;
+    attn::TokenizeOptions keep, drop;
+    keep.keepPunctuation = true;
+    drop.keepPunctuation = false;
+    return static_cast<int>(attn::tokenize(text, keep, a).tokens.size() - attn::tokenize(text, drop, b).tokens.size());
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+// The punctuation note, only when punctuation was dropped, and the toggle whenever the sentence has any.
+void punctuationToggle(StepContext& ctx) {
+  const attn::Config& c = ctx.trace.config;
+  const int marks = punctuationCount(c.text) + (c.cross ? punctuationCount(c.queryText) : 0);
+  if (marks == 0) return;
+  bool keep = c.keepPunctuation;
+  if (ImGui::Checkbox("keep punctuation as tokens", &keep))
+    ctx.state.change([keep](attn::Config& next) { next.keepPunctuation = keep; });
+  if (!c.keepPunctuation) {
+    ImGui::SameLine();
+    noteLine(std::to_string(marks) + " punctuation mark" + (marks == 1 ? " is" : "s are") +
+             " dropped here" + (c.preset == "quick-fox" ? ", as in the original example." : "."));
+  }
+}
+
 }  // namespace
 
 void drawTokenizeStep(StepContext& ctx) {
@@ -160,7 +190,7 @@ void drawTokenizeStep(StepContext& ctx) {
               " tokens");
   ImGui::Spacing();
   tokenChips(ctx, t.tokens, t.config.cross ? -1 : ctx.state.config().focus, t.config.text);
-  if (word && !t.config.keepPunctuation) noteLine("Punctuation is dropped here, as in the original example.");
+  if (word) punctuationToggle(ctx);
   if (t.config.cross) {
     formulaLine("queries: \"" + t.config.queryText + "\" → " + std::to_string(t.queryTokens.size()) + " tokens");
     tokenChips(ctx, t.queryTokens, ctx.state.config().focus, t.config.queryText);

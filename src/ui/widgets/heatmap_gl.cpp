@@ -77,6 +77,10 @@ bool ensureProgram(Program& program) {
   return true;
 }
 
+// One cell as a texel: NaN (a masked key of a weight colouring) becomes −∞, which the shader hatches like a masked
+// score (GLSL's isnan is not reliable on every driver; isinf is).
+float texel(double v) { return std::isnan(v) ? -INFINITY : static_cast<float>(v); }
+
 // Texels of `values` (or its transpose) into `tex`, one R32F texel per cell.
 void upload(CachedTexture& tex, const attn::Matrix& values, bool transposed) {
   const int rows = transposed ? static_cast<int>(values.cols()) : static_cast<int>(values.rows());
@@ -84,8 +88,7 @@ void upload(CachedTexture& tex, const attn::Matrix& values, bool transposed) {
   std::vector<float> texels(static_cast<size_t>(rows) * cols);
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c)
-      texels[static_cast<size_t>(r) * cols + c] =
-          static_cast<float>(transposed ? values(c, r) : values(r, c));
+      texels[static_cast<size_t>(r) * cols + c] = texel(transposed ? values(c, r) : values(r, c));
   if (!tex.id) glGenTextures(1, &tex.id);
   glBindTexture(GL_TEXTURE_2D, tex.id);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -114,7 +117,7 @@ void useHeatmapProgram(const ImDrawList*, const ImDrawCmd* cmd) {
   glUniform2i(program.size, q.cols, q.rows);
   glUniform2f(program.range, q.lo, q.hi);
   const ColorStops& stops = colorStops(q.scale);
-  glUniform3fv(program.stops, 5, &stops[0][0]);
+  glUniform3fv(program.stops, kColorStops, &stops[0][0]);
   // Our attribute locations are fixed in the shader (0,1,2); point them at ImGui's vertex buffer, which the
   // backend has bound for this draw list.
   glEnableVertexAttribArray(0);
@@ -150,7 +153,7 @@ void drawCellsOnCpu(ImDrawList* drawList, const attn::Matrix& values, bool trans
 void drawHeatmap(HeatmapCache& cache, ImDrawList* drawList, const std::string& cacheKey, int version,
                  const attn::Matrix& values, bool transposed, ColorScale scale, ColorRange range, ImVec2 p0,
                  ImVec2 p1) {
-  if (values.size() == 0) return;
+  if (values.size() == 0 && heatmapNeedsValues(cache, cacheKey, version, transposed)) return;
 #ifndef ATTN_UI_NO_GL
   if (g_gpuEnabled && ensureProgram(cache.program)) {
     CachedTexture& tex = cache.textures[cacheKey];
@@ -176,6 +179,21 @@ void drawHeatmap(HeatmapCache& cache, ImDrawList* drawList, const std::string& c
   (void)cacheKey;
   (void)version;
   drawCellsOnCpu(drawList, values, transposed, scale, range, p0, p1);
+}
+
+bool heatmapNeedsValues(const HeatmapCache& cache, const std::string& cacheKey, int version, bool transposed) {
+#ifndef ATTN_UI_NO_GL
+  if (!g_gpuEnabled || cache.program.failed) return true;
+  const auto it = cache.textures.find(cacheKey);
+  return it == cache.textures.end() || !it->second.id || it->second.version != version ||
+         it->second.transposed != transposed;
+#else
+  (void)cache;
+  (void)cacheKey;
+  (void)version;
+  (void)transposed;
+  return true;
+#endif
 }
 
 void setHeatmapGpuEnabled(bool enabled) { g_gpuEnabled = enabled; }

@@ -33,7 +33,13 @@ struct HeatmapCache {
     float lo, hi;
     ColorScale scale;
   };
+  // A weight grid's colouring (row maxima, unmasked keys, legend span), by the same key as its texture.
+  struct Coloring {
+    int version = -1;  // the AppState::traceVersion it was computed for
+    WeightColoring coloring;
+  };
   Program program;
+  std::unordered_map<std::string, Coloring> colorings;
   std::unordered_map<std::string, Texture> textures;  // by cache key, e.g. "S#0"
   std::deque<Quad> quads;  // this frame's quads (a deque: the draw callbacks hold pointers into it)
   int quadFrame = -1;      // the ImGui frame `quads` belongs to
@@ -44,6 +50,10 @@ struct HeatmapCache {
 // the texture is re-uploaded (same key and version: reused). Falls back to per-cell rectangles without GL.
 void drawHeatmap(HeatmapCache& cache, ImDrawList* drawList, const std::string& cacheKey, int version,
                  const attn::Matrix& values, bool transposed, ColorScale scale, ColorRange range, ImVec2 p0, ImVec2 p1);
+
+// Whether drawHeatmap with these arguments will read `values` (a texture upload, or the CPU path): callers that
+// derive the values (weight colourings) compute them only then, and pass an empty matrix otherwise.
+bool heatmapNeedsValues(const HeatmapCache& cache, const std::string& cacheKey, int version, bool transposed);
 
 // Whether there is a GL context to draw with: tests without one draw heatmaps as CPU rectangles instead (default:
 // GPU when built with GL). A property of the process, not of any AppState.

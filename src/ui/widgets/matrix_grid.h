@@ -1,6 +1,8 @@
-// A labelled matrix drawn as a heatmap grid: token labels on rows, dimension indices or tokens on columns, numbers
-// printed when the cells are big enough, a colour legend with the range. Hover a cell to see its arithmetic,
-// click to pin it; cells another hovered cell depends on are outlined.
+// A labelled matrix drawn as a heatmap grid: token labels on rows, dimension indices or tokens on columns (every
+// one when they fit, upright or turned; else none, and the hovered cell's row and column labels at the cursor),
+// numbers printed when the cells are big enough, a colour legend that says what the colours mean. Hover a cell to
+// see its arithmetic in a tooltip next to it, click to pin it (the inspector below keeps the pinned cell); cells
+// the active cell depends on are outlined. Weight matrices (GridSpec::weights) are coloured by a WeightScale.
 #pragma once
 #include <map>
 #include <optional>
@@ -30,6 +32,12 @@ struct GridSpec {
   int focusRow = -1;       // display row to emphasise (the focus token); others are dimmed
   bool showLegend = true;
   int decimals = -1;       // digits after the point; -1: as many as fit
+  // A weight matrix (rows of softmax probabilities): coloured by `weightScale` instead of `scale`/`range`, masked
+  // keys (−∞ in `mask`, the additive mask of the same shape; nullptr: none) hatched.
+  bool weights = false;
+  WeightScale weightScale = kDefaultWeightScale;
+  const attn::Matrix* mask = nullptr;
+  bool tooltip = true;     // the hovered cell's arithmetic in a tooltip at the cursor
 };
 
 // Per-frame context shared by every grid of a step.
@@ -43,7 +51,14 @@ struct GridContext {
 ImVec2 gridSize(const GridSpec& spec, const Fonts& fonts);
 void drawGrid(const GridSpec& spec, GridContext& ctx);
 
-// Short text for a value in a cell of the given width (px), e.g. "0.54", "-1.2", "−∞".
+// Short text for a value in a cell of the given width (px), e.g. "0.54", "-1.2", "−∞". A value that would round to
+// exactly ±1 or 0 without being it gets more digits when they fit (0.99995), else "≈1" / "≈0": never "1.000".
 std::string formatCell(double v, float cellWidth, int decimals = -1);
+
+// The radio row "Colour weights: × uniform | row max | 0 – 1 (?)" that sets state.weightScale (every weight grid).
+void drawWeightScalePicker(AppState& state);
+
+// The legend's words for a weight colouring, e.g. "white = uniform (1/n, n = unmasked keys)".
+std::string weightLegendText(const WeightColoring& coloring);
 
 }  // namespace ui

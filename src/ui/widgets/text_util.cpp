@@ -1,10 +1,13 @@
 // Text helpers (see text_util.h).
 #include "ui/widgets/text_util.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "imgui.h"
+#include "ui/widgets/text_fields.h"
 
 namespace ui {
 
@@ -51,6 +54,66 @@ std::string fmtFixed(double v, int decimals) {
   return replaceMinus(buf);
 }
 
+std::string wrapAtSpaces(const std::string& text, float maxWidthPx) {
+  std::string out;
+  out.reserve(text.size() + 8);
+  const float spaceW = ImGui::CalcTextSize(" ").x;
+  size_t lineStart = 0;
+  while (lineStart <= text.size()) {
+    const size_t nl = text.find('\n', lineStart);
+    const std::string line = text.substr(lineStart, nl == std::string::npos ? std::string::npos : nl - lineStart);
+    float x = 0;
+    size_t i = 0;
+    bool first = true;
+    while (i <= line.size()) {
+      size_t sp = line.find(' ', i);
+      if (sp == std::string::npos) sp = line.size();
+      const std::string word = line.substr(i, sp - i);
+      const float w = ImGui::CalcTextSize(word.c_str()).x;
+      if (!first && x + spaceW + w > maxWidthPx) {
+        out += '\n';
+        x = 0;
+      } else if (!first) {
+        out += ' ';
+        x += spaceW;
+      }
+      out += word;
+      x += w;
+      first = false;
+      i = sp + 1;
+    }
+    if (nl == std::string::npos) break;
+    out += '\n';
+    lineStart = nl + 1;
+  }
+  return out;
+}
+
+void wrappedText(const std::string& text, float maxWidthPx) {
+  const float width = maxWidthPx > 0 ? maxWidthPx : std::max(ImGui::GetContentRegionAvail().x, 4.0f * ImGui::GetFontSize());
+  ImGui::TextUnformatted(wrapAtSpaces(text, width).c_str());
+}
+
+std::string fmtProbability(double p, int decimals) {
+  if (!std::isfinite(p)) return fmt(p);
+  char buf[48];
+  if (p != 0 && std::abs(p) < 0.5 * std::pow(10.0, -decimals)) {  // would print as 0.0000: say how small
+    std::snprintf(buf, sizeof buf, "%.1e", p);
+    std::string out = replaceMinus(buf);
+    const size_t e = out.find("e-");
+    if (e != std::string::npos) out.replace(e + 1, 1, "\u2212");
+    return out;
+  }
+  for (int d = decimals; d <= 12; ++d) {
+    std::snprintf(buf, sizeof buf, "%.*f", d, p);
+    const double shown = std::strtod(buf, nullptr);
+    if (std::abs(shown) == 1 && std::abs(p) != 1) continue;  // would claim exactly 1
+    if (d > decimals) std::snprintf(buf, sizeof buf, "%.*f", d + 1, p);  // two digits of the gap to 1
+    break;
+  }
+  return replaceMinus(buf);
+}
+
 namespace {
 int resizeCallback(ImGuiInputTextCallbackData* data) {
   if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
@@ -63,10 +126,29 @@ int resizeCallback(ImGuiInputTextCallbackData* data) {
 }  // namespace
 
 bool inputString(const char* label, std::string* value, float width, const char* hint) {
+  const ImGuiID id = ImGui::GetID(label);
+  std::string typedOnPage;  // what the page's HTML input over this field holds (text_fields.h)
+  bool commit = false;
+  const bool editedOnPage = takeOverlayEdit(id, &typedOnPage, &commit) && typedOnPage != *value;
+  if (editedOnPage) *value = typedOnPage;
   ImGui::SetNextItemWidth(width);
   const ImGuiInputTextFlags flags = ImGuiInputTextFlags_CallbackResize;
-  if (hint) return ImGui::InputTextWithHint(label, hint, value->data(), value->capacity() + 1, flags, resizeCallback, value);
-  return ImGui::InputText(label, value->data(), value->capacity() + 1, flags, resizeCallback, value);
+  const bool typed = hint ? ImGui::InputTextWithHint(label, hint, value->data(), value->capacity() + 1, flags, resizeCallback, value)
+                          : ImGui::InputText(label, value->data(), value->capacity() + 1, flags, resizeCallback, value);
+  recordTextField(id, label, hint, *value, false);
+  return typed || editedOnPage;
+}
+
+bool inputCommitted(const char* label, char* buffer, std::size_t size, float width) {
+  const ImGuiID id = ImGui::GetID(label);
+  std::string typedOnPage;
+  bool commit = false;
+  const bool editedOnPage = takeOverlayEdit(id, &typedOnPage, &commit);
+  if (editedOnPage) std::snprintf(buffer, size, "%s", typedOnPage.c_str());
+  ImGui::SetNextItemWidth(width);
+  const bool enter = ImGui::InputText(label, buffer, size, ImGuiInputTextFlags_EnterReturnsTrue);
+  recordTextField(id, label, nullptr, buffer, true);
+  return enter || (editedOnPage && commit);
 }
 
 }  // namespace ui

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "imgui.h"
+#include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO
 #include "ui/explain.h"
 
 namespace ui {
@@ -86,15 +87,27 @@ void angleCaption(const attn::Trace& t, int query, int key, const Angle& a, cons
 
 // A white square with axes, every key as a green arrow (the chosen one bold), the query as an orange arrow, the
 // angle between the query and the chosen key (an arc when d_k = 2), and the dot product spelled out below.
-void drawVectorView(const attn::Trace& t, int head, int focus, int key, float size, const Fonts& fonts) {
+VectorDrag drawVectorView(const attn::Trace& t, int head, int focus, int key, float size, const Fonts& fonts,
+                          float* dragScale, bool unitCircle) {
+  VectorDrag drag;
   const attn::HeadTrace& h = t.heads[head];
   const int dK = static_cast<int>(h.Q.cols());
-  if (dK > 3 || h.Q.rows() == 0) return;
+  if (dK > 3 || h.Q.rows() == 0) return drag;
   const int L = static_cast<int>(h.K.rows());
   if (key < 0) key = strongestKey(h, focus);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  ImGui::Dummy(ImVec2(size, size));
+  const bool draggable = dragScale && dK == 2;
+  if (draggable) {
+    ImGui::InvisibleButton("drag q", ImVec2(size, size));
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    (void)g;
+    IMGUI_TEST_ENGINE_ITEM_INFO(ImGui::GetItemID(), "drag q", 0);  // named for tests
+    if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+  } else {
+    ImGui::Dummy(ImVec2(size, size));
+  }
+  const bool active = draggable && ImGui::IsItemActive();
   dl->AddRectFilled(p0, ImVec2(p0.x + size, p0.y + size), IM_COL32(255, 255, 255, 255));
   dl->AddRect(p0, ImVec2(p0.x + size, p0.y + size), IM_COL32(200, 200, 210, 255));
 
@@ -104,9 +117,23 @@ void drawVectorView(const attn::Trace& t, int head, int focus, int key, float si
   const ImVec2 q = project(h.Q, focus);
   longest = std::max(longest, len(q));
   for (int j = 0; j < L; ++j) longest = std::max(longest, len(project(h.K, j)));
-  const float s = 0.42f * size / longest;
+  if (unitCircle) longest = std::max(longest, 1.0f);
+  float s = 0.42f * size / longest;
+  if (draggable && !active) *dragScale = 0;
+  if (active) {
+    if (*dragScale <= 0) *dragScale = s;  // frozen while dragging: q stays under the mouse
+    s = *dragScale;
+  }
   const ImVec2 o(p0.x + size * 0.5f, p0.y + size * 0.5f);
   auto at = [&](ImVec2 v) { return ImVec2(o.x + v.x * s, o.y - v.y * s); };
+  if (active) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const float mx = std::clamp(m.x, p0.x + 2, p0.x + size - 2), my = std::clamp(m.y, p0.y + 2, p0.y + size - 2);
+    drag.x = std::round((mx - o.x) / s * 100.0) / 100.0;  // q's coordinates, to 0.01: readable numbers
+    drag.y = std::round((o.y - my) / s * 100.0) / 100.0;
+    drag.moved = drag.x != h.Q(focus, 0) || drag.y != h.Q(focus, 1);
+  }
+  if (unitCircle) dl->AddCircle(o, s, IM_COL32(170, 150, 200, 255), 64, 1.0f);
 
   // Axes.
   const ImU32 axis = IM_COL32(200, 200, 210, 255);
@@ -121,14 +148,23 @@ void drawVectorView(const attn::Trace& t, int head, int focus, int key, float si
     const ImVec2 k = at(project(h.K, j));
     const bool marked = j == key;
     arrow(dl, o, k, marked ? IM_COL32(0, 110, 60, 255) : IM_COL32(90, 160, 120, 170), marked ? 2.5f : 1.5f);
-    dl->AddText(ImVec2(k.x + 3, k.y - em), IM_COL32(0, 90, 50, 255), ("k_" + tokenLabel(t.tokens, j)).c_str());
+    const std::string label = "k_" + tokenLabel(t.tokens, j);
+    const float w = ImGui::CalcTextSize(label.c_str()).x;  // kept inside the square
+    dl->AddText(ImVec2(std::clamp(k.x + 3, p0.x + 2, p0.x + size - w - 2), std::clamp(k.y - em, p0.y + 2, p0.y + size - em - 2)),
+                IM_COL32(0, 90, 50, 255), label.c_str());
   }
   const ImVec2 qa = at(q);
   arrow(dl, o, qa, IM_COL32(200, 90, 0, 255), 3.0f);
-  dl->AddText(ImVec2(qa.x + 3, qa.y + 2), IM_COL32(170, 70, 0, 255), ("q_" + tokenLabel(t.queryTokens, focus)).c_str());
+  if (draggable)  // the handle, under the label
+    dl->AddCircleFilled(qa, 0.35f * em, active ? IM_COL32(200, 90, 0, 255) : IM_COL32(200, 90, 0, 140));
+  const std::string qLabel = "q_" + tokenLabel(t.queryTokens, focus);
+  const float qw = ImGui::CalcTextSize(qLabel.c_str()).x;
+  dl->AddText(ImVec2(std::clamp(qa.x + 0.5f * em, p0.x + 2, p0.x + size - qw - 2), std::clamp(qa.y + 2, p0.y + 2, p0.y + size - em - 2)),
+              IM_COL32(170, 70, 0, 255), qLabel.c_str());
 
   if (dK == 2) drawAngleArc(dl, h, focus, key, o, 2.2f * em);
   angleCaption(t, focus, key, angleBetween(h, focus, key), fonts);
+  return drag;
 }
 
 }  // namespace ui

@@ -29,10 +29,9 @@ void drawWeightBars(const std::vector<std::string>& labels, const std::vector<do
     dl->AddRectFilled(ImVec2(p0.x + labelW, y + 2), ImVec2(p0.x + labelW + barMax, y + rowH - 2),
                       IM_COL32(235, 238, 244, 255));
     if (w > 0) dl->AddRectFilled(ImVec2(p0.x + labelW, y + 2), ImVec2(p0.x + labelW + std::max(w, 1.0f), y + rowH - 2), barColor);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, weights[i] != 0 && weights[i] < 1e-4 ? "%.3e" : "%.4f", weights[i]);
+    const std::string text = fmtProbability(weights[i], 4);  // 0.9999546 -> 0.999955, never 1.0000
     ImGui::PushFont(fonts.mono);
-    dl->AddText(ImVec2(p0.x + labelW + barMax + 0.4f * em, y), IM_COL32(30, 30, 40, 255), buf);
+    dl->AddText(ImVec2(p0.x + labelW + barMax + 0.4f * em, y), IM_COL32(30, 30, 40, 255), text.c_str());
     ImGui::PopFont();
   }
   ImGui::Dummy(ImVec2(width, rowH * weights.size()));

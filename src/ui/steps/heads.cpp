@@ -1,0 +1,163 @@
+// Side view "All heads": one small attention map A per head — and per layer when a trained model with several
+// attention blocks is open — side by side, BertViz's model view done our way. Each map is coloured from 0 to its
+// own largest weight, so a 25-token head's structure shows; under it, the word the focus token attends to most in
+// that head. Click a map to open it: its head (and layer) becomes the current one and the walkthrough shows its
+// softmax step. Everything is read from the Trace (the model's layer traces): nothing is computed here.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "imgui.h"
+#include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO: each map is named for tests
+#include "ui/controls.h"
+#include "ui/explain.h"
+#include "ui/model_view.h"
+#include "ui/steps/step_common.h"
+#include "ui/widgets/attention_lines.h"  // headColor
+#include "ui/widgets/heatmap_gl.h"
+#include "ui/widgets/text_util.h"
+
+namespace ui {
+
+namespace {
+
+// One row of maps: a layer of the open model, or the walkthrough's own trace.
+struct HeadsRow {
+  std::string name;          // "" for the walkthrough's own trace
+  const attn::Trace* trace;
+  int layer;                 // index into the model's layers (0 without a model)
+};
+
+std::vector<HeadsRow> headsRows(const StepContext& ctx) {
+  const AppState& s = ctx.state;
+  if (s.model && s.model->trace.layers.size() > 1) {
+    std::vector<HeadsRow> rows;
+    for (size_t l = 0; l < s.model->trace.layers.size(); ++l)
+      rows.push_back({s.model->trace.layers[l].name, &s.model->trace.layers[l].trace, static_cast<int>(l)});
+    return rows;
+  }
+  return {{"", &ctx.trace, s.model ? s.model->layer : 0}};
+}
+
+// The key with the largest weight in the focus row (read from A), or -1 for a fully masked row.
+int strongestKey(const attn::Matrix& A, int row) {
+  if (row < 0 || row >= A.rows()) return -1;
+  int best = -1;
+  for (int j = 0; j < A.cols(); ++j)
+    if (A(row, j) > 0 && (best < 0 || A(row, j) > A(row, best))) best = j;
+  return best;
+}
+
+// Opens head `head` of row `r`: the current head (and the model's layer), then the softmax step that shows it.
+void openHead(StepContext& ctx, const HeadsRow& r, int head) {
+  AppState& s = ctx.state;
+  if (s.model && r.layer != s.model->layer) {
+    if (!showModelLayer(s, r.layer).empty()) return;  // refused: the message line says why
+  }
+  s.head = std::clamp(head, 0, s.config().heads - 1);
+  goToStep(s, stepIndexOf("softmax"));
+}
+
+// One map: the head's A as a heatmap (0 … its largest weight), a border in the head's colour (thick when current),
+// "head N" above and "focus → strongest key" below. Returns true when clicked.
+bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool current) {
+  const attn::Trace& t = *r.trace;
+  const attn::HeadTrace& h = t.heads[static_cast<size_t>(head)];
+  const float em = ImGui::GetFontSize();
+  const int focus = std::min(ctx.state.config().focus, static_cast<int>(h.A.rows()) - 1);
+  ImGui::BeginGroup();
+  char caption[48];
+  std::snprintf(caption, sizeof caption, "head %d", head + 1);
+  ImGui::PushStyleColor(ImGuiCol_Text, headColor(head));
+  ImGui::TextUnformatted(caption);
+  ImGui::PopStyleColor();
+  char label[48];
+  std::snprintf(label, sizeof label, "heads map %d %d", r.layer, head);  // "heads map <layer> <head>"
+  const float marker = 0.6f * em;  // room left of the map for the focus row's ▶
+  ImGui::SetCursorScreenPos(ImVec2(ImGui::GetCursorScreenPos().x + marker, ImGui::GetCursorScreenPos().y));
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  // Cells keep the matrix's aspect: a map of L_q × L_kv inside side × side.
+  const float rows = static_cast<float>(std::max<Eigen::Index>(h.A.rows(), 1)),
+              cols = static_cast<float>(std::max<Eigen::Index>(h.A.cols(), 1));
+  const float cell = std::max(1.0f, std::min(side / cols, side / rows));
+  const ImVec2 size(cell * cols, cell * rows);
+  const bool clicked = ImGui::InvisibleButton(label, ImVec2(side, side));
+  {
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    (void)g;
+    IMGUI_TEST_ENGINE_ITEM_INFO(ImGui::GetItemID(), label, 0);
+  }
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 m0(p0.x + (side - size.x) * 0.5f, p0.y + (side - size.y) * 0.5f), m1(m0.x + size.x, m0.y + size.y);
+  const double top = h.A.size() ? std::max(h.A.maxCoeff(), 1e-12) : 1.0;
+  drawHeatmap(ctx.state.views.heatmaps, dl, "heads:" + std::to_string(r.layer) + ":" + std::to_string(head),
+              ctx.state.traceVersion, h.A, false, ColorScale::Sequential, ColorRange{0.0, top}, m0, m1);
+  // The focus row marked on the map's left edge.
+  if (focus >= 0)
+    dl->AddTriangleFilled(ImVec2(m0.x - 0.45f * em, m0.y + (focus + 0.5f) * cell - 0.3f * em),
+                          ImVec2(m0.x - 0.45f * em, m0.y + (focus + 0.5f) * cell + 0.3f * em),
+                          ImVec2(m0.x - 0.1f * em, m0.y + (focus + 0.5f) * cell), IM_COL32(200, 90, 0, 255));
+  dl->AddRect(ImVec2(m0.x - 1, m0.y - 1), ImVec2(m1.x + 1, m1.y + 1), current ? IM_COL32(200, 90, 0, 255) : headColor(head),
+              0.0f, 0, current ? 3.0f : 1.0f);
+  if (hovered) {
+    ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const int i = static_cast<int>((mouse.y - m0.y) / cell), j = static_cast<int>((mouse.x - m0.x) / cell);
+    ImGui::BeginTooltip();
+    ImGui::Text("%s%shead %d: click to open it", r.name.c_str(), r.name.empty() ? "" : ", ", head + 1);
+    if (i >= 0 && j >= 0 && i < h.A.rows() && j < h.A.cols())
+      ImGui::Text("%s → %s: a = %s", tokenLabel(t.queryTokens, i).c_str(), tokenLabel(t.tokens, j).c_str(),
+                  num(h.A(i, j)).c_str());
+    ImGui::EndTooltip();
+  }
+  // Which word the focus token attends to most in this head.
+  const int best = strongestKey(h.A, focus);
+  // "→ word 0.35": the word shortened if need be, never the number.
+  if (best < 0) {
+    ImGui::TextUnformatted("(all masked)");
+  } else {
+    const std::string weight = " " + num(h.A(focus, best), 2);
+    const float room = side + marker - ImGui::CalcTextSize(("→ " + weight).c_str()).x;
+    ImGui::TextUnformatted(("→ " + ellipsize(tokenLabel(t.tokens, best), room) + weight).c_str());
+  }
+  ImGui::EndGroup();
+  return clicked;
+}
+
+}  // namespace
+
+void drawHeadsStep(StepContext& ctx) {
+  explanation(stepExplanation("heads"));
+  const std::vector<HeadsRow> rows = headsRows(ctx);
+  const float em = ImGui::GetFontSize(), gap = 1.2f * em;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  int maxHeads = 1;
+  for (const HeadsRow& r : rows) maxHeads = std::max(maxHeads, static_cast<int>(r.trace->heads.size()));
+  // Up to 8 maps on a row when they fit at 6 em or more; at most 12 em each.
+  const int perRow = std::clamp(static_cast<int>((avail + gap) / (6.0f * em + gap)), 1, std::min(maxHeads, 8));
+  const float marker = 0.6f * em;  // drawHeadMap's room for the focus marker
+  const float side = std::clamp((avail + gap) / perRow - gap - marker, 4.0f * em, (rows.size() > 1 ? 8.0f : 12.0f) * em);
+  noteLine("Each map is one head's weights A (rows: queries, columns: keys), coloured from 0 (light) to its own "
+           "largest weight (dark). ▶ marks the focus token's row (\"" + tokenLabel(ctx.trace.queryTokens, ctx.state.config().focus) +
+           "\"); under each map, the word it attends to most in that head.");
+  const AppState& s = ctx.state;
+  for (const HeadsRow& r : rows) {
+    if (!r.name.empty()) {
+      ImGui::Spacing();
+      ImGui::TextUnformatted(r.name.c_str());
+    }
+    const int heads = static_cast<int>(r.trace->heads.size());
+    for (int h = 0; h < heads; ++h) {
+      if (h % perRow) ImGui::SameLine(0, gap);
+      const bool current = h == s.head && (!s.model || r.layer == s.model->layer);
+      if (drawHeadMap(ctx, r, h, side, current)) {
+        openHead(ctx, r, h);
+        return;  // the trace may have changed (another layer): draw it next frame
+      }
+    }
+  }
+}
+
+}  // namespace ui

@@ -1,0 +1,25 @@
+// The page's text fields as real HTML inputs (issue 15: phone keyboards, IME composition, the platform's paste,
+// undo and selection, screen readers). Every text field the UI draws through inputString / inputCommitted is
+// recorded here with its rectangle and text; the page (web/attnlab.js) lays an <input> over each one, so a tap or
+// click lands on the input itself, and hands what is typed back with overlayEdit(). The next frame's field takes
+// it as if typed into ImGui's own field. The desktop app never calls overlayEdit: its fields stay ImGui's.
+#pragma once
+#include <string>
+
+namespace ui {
+
+// From the platform: the text of field `id` is now `text`; `commit` is Enter or leaving the field (the fields that
+// apply on Enter, such as a cell's new value, apply then; the others apply as typed).
+void overlayEdit(unsigned int id, const std::string& text, bool commit);
+
+// The fields of the last frame as JSON: [{id, label, hint, text, commit_on_enter, x, y, width, height}] in CSS
+// pixels relative to the canvas (framebuffer pixels / pixelsPerUnit). Call endFrameTextFields() once a frame.
+std::string textFieldsJson(float pixelsPerUnit);
+void endFrameTextFields();
+
+// Used by the field helpers (text_util.cpp, inspector.cpp): records the last item as a text field, and takes an
+// edit the platform made to it (true with *text and *commit set when there is one).
+void recordTextField(unsigned int id, const char* label, const char* hint, const std::string& text, bool commitOnEnter);
+bool takeOverlayEdit(unsigned int id, std::string* text, bool* commit);
+
+}  // namespace ui

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// Browser tests of the weight colour scales and the cursor inspector (issue 14): at the law preset the softmax
+// step's default colouring shows distinct rows (contrast measured on the canvas), the three scales differ, the
+// choice round-trips through getState/setState and the link, and hovering a cell shows the crosshair and the
+// tooltip. Screenshots: build/screenshots/colors-<scale>-dpr{1,2}.png, colors-hover-dpr{1,2}.png.
+//
+//   node tests/browser/colors.test.mjs [--web DIR] [--only SUBSTRING]
+import {
+  check, findItem, getState, hoverItem, screenshotCanvas, setState, suite, waitFrames,
+} from './harness.mjs';
+
+const { test, run } = suite('colors');
+
+// Mean colour of each cell row of the A grid (its "cells A" item), sampled at the cell centres, in device pixels.
+async function cellColours(page, png, dpr) {
+  const item = await findItem(page, (i) => i.label === 'cells A', '"cells A"');
+  const s = await getState(page);
+  const rows = s.query_tokens.length, cols = s.tokens.length;
+  const grid = [];
+  for (let r = 0; r < rows; r++) {
+    const row = [];
+    for (let c = 0; c < cols; c++) {
+      const x = Math.round((item.x + (c + 0.5) * item.width / cols) * dpr);
+      const y = Math.round((item.y + (r + 0.5) * item.height / rows) * dpr);
+      const o = (y * png.width + x) * png.channels;
+      row.push([png.data[o], png.data[o + 1], png.data[o + 2]]);
+    }
+    grid.push(row);
+  }
+  return grid;
+}
+
+const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+// Within a row: mean distance of each cell from the row's mean colour; between rows: the same over row means.
+function contrast(grid) {
+  const within = [], rowMeans = [];
+  for (const row of grid) {
+    const m = [0, 1, 2].map((k) => mean(row.map((p) => p[k])));
+    rowMeans.push(m);
+    within.push(mean(row.map((p) => dist(p, m))));
+  }
+  const all = [0, 1, 2].map((k) => mean(rowMeans.map((p) => p[k])));
+  const maxSpread = Math.max(...grid.map((row) => Math.max(...row.map((p) => dist(p, row[0])))));
+  return { within: mean(within), between: mean(rowMeans.map((p) => dist(p, all))), maxSpread };
+}
+
+for (const dpr of [1, 2]) {
+  test(`law preset, softmax step: every scale at DPR ${dpr}, the default shows each row's structure`, async (ctx) => {
+    const { page, problems, close } = await ctx.openPage({ dpr });
+    await setState(page, { preset: 'law', step: 'softmax', head: 0, focus: 0 });
+    const s = await getState(page);
+    check(s.weight_scale === 'uniform', `default weight_scale is ${s.weight_scale}`);
+    const notes = [];
+    const results = {};
+    for (const scale of ['uniform', 'row_max', 'absolute']) {
+      await setState(page, { weight_scale: scale });
+      check((await getState(page)).weight_scale === scale, `weight_scale did not become ${scale}`);
+      await page.mouse.move(2, 2);
+      await waitFrames(page, 3);
+      const { png } = await screenshotCanvas(page, `colors-${scale}-dpr${dpr}.png`);
+      results[scale] = contrast(await cellColours(page, png, dpr));
+      notes.push(`${scale}: within-row ${results[scale].within.toFixed(1)}`);
+    }
+    // The 0–1 map of ~0.04 weights is nearly flat; the default must show clearly more structure within rows.
+    check(results.uniform.within > 12, `default colouring: rows look flat (within-row contrast ${results.uniform.within.toFixed(1)})`);
+    check(results.uniform.within > 2 * results.absolute.within,
+      `default (${results.uniform.within.toFixed(1)}) not clearly above 0–1 (${results.absolute.within.toFixed(1)})`);
+    check(results.row_max.within > 2 * results.absolute.within, 'row max shows no more than 0–1');
+    check(problems.length === 0, problems.join('\n'));
+    await close();
+    return notes.join(', ');
+  });
+
+  test(`hovering a cell of A shows the crosshair and the tooltip (DPR ${dpr})`, async (ctx) => {
+    const { page, problems, close } = await ctx.openPage({ dpr });
+    await setState(page, { preset: 'law', step: 'softmax', head: 0, weight_scale: 'uniform' });
+    const item = await findItem(page, (i) => i.label === 'cells A', '"cells A"');
+    const s = await getState(page);
+    const cols = s.tokens.length, rows = s.query_tokens.length;
+    await hoverItem(page, item, (3.5) / cols, (5.5) / rows);
+    const st = await getState(page);
+    check(st.hover.startsWith('A['), `hover text: ${st.hover}`);
+    check(st.hover.includes('terms e^(s − max)') && st.hover.includes('unmasked keys'), `softmax terms missing: ${st.hover}`);
+    await screenshotCanvas(page, `colors-hover-dpr${dpr}.png`);
+    check(problems.length === 0, problems.join('\n'));
+    await close();
+    return st.hover.split('\n')[0];
+  });
+}
+
+test('weight_scale is kept in the link and refused when unknown', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage();
+  await setState(page, { preset: 'quick-fox', step: 'softmax', weight_scale: 'row_max' });
+  const err = await page.evaluate(() => window.attnlab.setState({ weight_scale: 'rainbow' }));
+  check(typeof err === 'string' && err.includes('weight_scale'), `unknown scale accepted: ${err}`);
+  check((await getState(page)).weight_scale === 'row_max', 'a refused scale changed the state');
+  const lab = (await getState(page)).lab;
+  check(typeof lab.multiplier === 'number' && !('temperature' in lab), `lab keys: ${Object.keys(lab).join(',')}`);
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+});
+
+run();

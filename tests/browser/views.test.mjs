@@ -1,0 +1,267 @@
+#!/usr/bin/env node
+// Browser tests of issue 14's views: the heads view (one map per head, per layer of a trained model; click opens
+// one), attention lines (one panel per head; hovering a token leaves only its lines, read from pixels), the
+// draggable query of the geometric view (a Config override computed by the core) with "direction only", the
+// first-run goal card (fresh visit yes; second visit, ?intro=0 and a shared link no) and presentation mode (key P,
+// kept in the link). Screenshots of each new view at DPR 1 and 2.
+//
+//   node tests/browser/views.test.mjs [--web DIR] [--only SUBSTRING]
+//
+// Screenshots: build/screenshots/views-*.png.
+import {
+  check, checkDrawn, clickItem, findItem, getState, hoverItem, items, screenshotCanvas, setState, suite, waitFrames, waitReady,
+} from './harness.mjs';
+
+const { test, run, ctx: suiteCtx } = suite('views');
+
+// A pixel of a decoded PNG.
+const px = (png, x, y) => {
+  const o = (y * png.width + x) * png.channels;
+  return [png.data[o], png.data[o + 1], png.data[o + 2]];
+};
+// Head 1's colour (31, 120, 181) at any opacity over white: bluer than red (grey text is at most 10 apart).
+const isHead1Blue = ([r, g, b]) => b - r > 14 && b >= g;
+
+test('heads view: 8 maps for the law preset, each drawn; click opens the head (DPR 1 and 2)', async (ctx) => {
+  for (const dpr of [1, 2]) {
+    const { page, problems, close } = await ctx.openPage({ dpr, width: 1400, height: 900 });
+    await setState(page, { preset: 'law', step: 'heads' });
+    const maps = (await items(page)).filter((i) => /^heads map 0 \d+$/.test(i.label));
+    check(maps.length === 8, `${maps.length} maps for 8 heads: ${maps.map((m) => m.label).join(', ')}`);
+    check(maps.every((m) => m.visible), 'a map is not visible');
+    const { png } = await screenshotCanvas(page, `views-heads-law-dpr${dpr}.png`);
+    const k = png.width / (await page.locator('#canvas').boundingBox()).width;
+    // Every map's square shows the heatmap: many distinct colours, and dark cells (the large weights).
+    for (const m of maps) {
+      const colours = new Set();
+      let dark = 0;
+      for (let y = Math.ceil(m.y * k) + 2; y < (m.y + m.height) * k - 2; y += 2)
+        for (let x = Math.ceil(m.x * k) + 2; x < (m.x + m.width) * k - 2; x += 2) {
+          const c = px(png, x, y);
+          colours.add(c.join(','));
+          if (c[0] + c[1] + c[2] < 400) dark++;
+        }
+      check(colours.size >= 20, `${m.label}: only ${colours.size} colours (not drawn?)`);
+      check(dark > 0, `${m.label}: no dark cell`);
+    }
+    // No two maps overlap.
+    for (let a = 0; a < maps.length; a++)
+      for (let b = a + 1; b < maps.length; b++) {
+        const A = maps[a], B = maps[b];
+        check(A.x + A.width <= B.x || B.x + B.width <= A.x || A.y + A.height <= B.y || B.y + B.height <= A.y,
+          `${A.label} overlaps ${B.label}`);
+      }
+    if (dpr === 1) {
+      // Click head 6: it becomes the current head and the softmax step shows it.
+      await clickItem(page, maps[5]);
+      const s = await getState(page);
+      check(s.head === 5 && s.step.id === 'softmax', `after clicking head 6: head ${s.head}, step ${s.step.id}`);
+    }
+    check(problems.length === 0, problems.join('\n'));
+    await close();
+  }
+});
+
+test('heads view of a trained model with several layers: one row of maps per layer', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage({ width: 1400, height: 1000 });
+  check(await page.evaluate(() => window.attnlab.setState({ model: { open: 'preset:translation' } })) === null,
+    'opening the trained translation model failed');
+  await waitFrames(page, 2);
+  await setState(page, { step: 'heads' });
+  const s = await getState(page);
+  const layers = s.model.layers.length;
+  check(layers >= 2, `the model has ${layers} layers`);
+  const maps = (await items(page)).filter((i) => /^heads map \d+ \d+$/.test(i.label));
+  const layersSeen = new Set(maps.map((m) => m.label.split(' ')[2]));
+  check(layersSeen.size === layers, `maps of ${layersSeen.size} layers, the model has ${layers}`);
+  await checkDrawn(page, 'views-heads-model-dpr1.png');
+  // Click a map of another layer: that layer opens.
+  const other = maps.find((m) => m.label.split(' ')[2] !== String(s.model.layer) && m.visible);
+  check(other, 'no visible map of another layer');
+  await clickItem(page, other);
+  const after = await getState(page);
+  const [, , layer, head] = other.label.split(' ').map(Number);
+  check(after.model && after.model.layer === layer && after.head === head,
+    `clicked layer ${layer} head ${head}: now layer ${after.model && after.model.layer}, head ${after.head}`);
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+});
+
+test('attention lines: one panel per head, every token labelled; hovering a token leaves only its lines', async (ctx) => {
+  for (const dpr of [1, 2]) {
+    const { page, problems, close } = await ctx.openPage({ dpr, width: 1280, height: 900 });
+    await setState(page, { preset: 'dog-thief', step: 'lines', focus: 1 });
+    const s = await getState(page);
+    const L = s.tokens.length;
+    const panels = (await items(page)).filter((i) => /^lines head \d+$/.test(i.label));
+    check(panels.length === s.heads, `${panels.length} panels for ${s.heads} heads`);
+    await checkDrawn(page, `views-lines-dpr${dpr}.png`);
+    if (dpr === 2) { await close(); continue; }
+    const panel = panels.find((p) => p.label === 'lines head 1');
+    const rowH = panel.height / L;
+    // Row bands (device px) in which head 1's lines start, at the left end of the lines.
+    const bandsWithLines = async (name) => {
+      const { png } = await screenshotCanvas(page, name);
+      const k = png.width / (await page.locator('#canvas').boundingBox()).width;
+      let minX = Infinity;
+      const y0 = Math.ceil(panel.y * k), y1 = Math.floor((panel.y + panel.height) * k);
+      for (let y = y0; y < y1; y++)
+        for (let x = Math.ceil(panel.x * k); x < (panel.x + panel.width / 2) * k; x++)
+          if (isHead1Blue(px(png, x, y))) { minX = Math.min(minX, x); break; }
+      check(minX < Infinity, `${name}: no line of head 1 in its panel`);
+      const bands = new Set();
+      for (let y = y0; y < y1; y++)
+        for (let x = minX; x < minX + 3 * k; x++)
+          if (isHead1Blue(px(png, x, y))) bands.add(Math.floor((y / k - panel.y) / rowH));
+      return [...bands].sort((a, b) => a - b);
+    };
+    const before = await bandsWithLines('views-lines-before-hover.png');
+    check(before.length >= 3, `before hovering, lines start in rows ${before} only`);
+    const query = 4;  // not the focus (1)
+    const box = await page.locator('#canvas').boundingBox();
+    await page.mouse.move(box.x + panel.x + 3, box.y + panel.y + (query + 0.5) * rowH);
+    await waitFrames(page, 4);
+    const after = await bandsWithLines('views-lines-hover-dpr1.png');
+    check(after.length >= 1 && after.every((b) => b === query),
+      `hovering query ${query} ("${s.tokens[query]}"): lines start in rows ${after}`);
+    check(problems.length === 0, problems.join('\n'));
+    await close();
+  }
+});
+
+test('geometric view: dragging q is a Config override the core computes; direction only (DPR 1 and 2)', async (ctx) => {
+  for (const dpr of [1, 2]) {
+    const { page, problems, close } = await ctx.openPage({ dpr, width: 1280, height: 1100 });
+    await setState(page, { preset: 'quick-fox', step: 'lines' });
+    const before = await page.evaluate(() => window.attnlab.trace());
+    check(JSON.stringify(before.heads[0].Q.data[1]) === '[0.5,0.6]', `quick's q is ${before.heads[0].Q.data[1]}`);
+    const view = await findItem(page, (i) => i.label === 'drag q', 'the draggable view');
+    const box = await page.locator('#canvas').boundingBox();
+    const cx = box.x + view.x + view.width / 2, cy = box.y + view.y + view.height / 2;
+    await page.mouse.move(cx + view.width * 0.3, cy - view.height * 0.05);
+    await waitFrames(page, 2);
+    await page.mouse.down();
+    await waitFrames(page, 2);
+    await page.mouse.move(cx - view.width * 0.25, cy - view.height * 0.3, { steps: 6 });
+    await waitFrames(page, 3);
+    await checkDrawn(page, `views-drag-dpr${dpr}.png`);
+    await page.mouse.up();
+    await waitFrames(page, 2);
+    const s = await getState(page);
+    check(s.query_override && s.query_override.row === 1 && s.query_override.q.length === 2,
+      `query_override after the drag: ${JSON.stringify(s.query_override)}`);
+    const [qx, qy] = s.query_override.q;
+    check(qx < 0 && qy > 0, `dragged up-left, q = [${qx}, ${qy}]`);
+    const t = await page.evaluate(() => window.attnlab.trace());
+    check(t.heads[0].Q.data[1][0] === qx && t.heads[0].Q.data[1][1] === qy, 'the trace\'s Q row is the dragged q');
+    const K = t.heads[0].K.data;
+    for (let j = 0; j < K.length; j++) {
+      const dot = qx * K[j][0] + qy * K[j][1];
+      check(Math.abs(t.heads[0].S.data[1][j] - dot) < 1e-12, `S[1][${j}] = ${t.heads[0].S.data[1][j]}, q·k = ${dot}`);
+    }
+    check(JSON.stringify(t.heads[0].Q.data[0]) === JSON.stringify(before.heads[0].Q.data[0]), 'another row changed');
+    // Direction only: every score is a cosine.
+    await setState(page, { direction_only: true });
+    const d = await page.evaluate(() => window.attnlab.trace());
+    for (const row of d.heads[0].S.data) for (const v of row) check(Math.abs(v) <= 1 + 1e-12, `score ${v} with direction only`);
+    await checkDrawn(page, `views-direction-only-dpr${dpr}.png`);
+    await setState(page, { preset: 'compass', step: 'lines' });
+    await checkDrawn(page, `views-compass-dpr${dpr}.png`);
+    check(problems.length === 0, problems.join('\n'));
+    await close();
+  }
+});
+
+// A page as a first-time visitor's browser: navigator.webdriver false (automation otherwise skips the card).
+async function visitorContext(ctx, dpr = 1) {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: dpr });
+  await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false }));
+  return context;
+}
+async function visit(context, path = '') {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  await page.goto(suiteCtx.server.url + path);
+  await waitReady(page);
+  await waitFrames(page, 3);
+  return { page, problems };
+}
+
+test('goal card: on a fresh visit, not on the second, not with ?intro=0, not for a link or under automation', async (ctx) => {
+  for (const dpr of [1, 2]) {
+    const context = await visitorContext(ctx, dpr);
+    const { page, problems } = await visit(context);
+    const s = await getState(page);
+    check(s.goal_card === true, 'no goal card on a fresh visit');
+    const start = await findItem(page, (i) => i.label.startsWith('Start: step 2'), 'the goal card\'s Start button');
+    check(start.visible, 'the goal card is not visible');
+    await checkDrawn(page, `views-goal-card-dpr${dpr}.png`);
+    if (dpr === 1) {
+      await page.keyboard.press('ArrowRight');
+      await waitFrames(page, 3);
+      const after = await getState(page);
+      check(after.goal_card === false && after.step.index === 1, `→: goal_card ${after.goal_card}, step ${after.step.index}`);
+      // Second visit in the same browser.
+      const second = await visit(context);
+      check((await getState(second.page)).goal_card === false, 'the goal card came back on the second visit');
+      problems.push(...second.problems);
+    }
+    check(problems.length === 0, problems.join('\n'));
+    await context.close();
+  }
+  // ?intro=0, and a shared link, in fresh browsers.
+  const flagged = await visitorContext(ctx);
+  const off = await visit(flagged, '?intro=0');
+  check((await getState(off.page)).goal_card === false, 'goal card with ?intro=0');
+  const fragment = await off.page.evaluate(() => window.attnlab.fragment());
+  await flagged.close();
+  const linked = await visitorContext(ctx);
+  const link = await visit(linked, '#' + fragment);
+  check((await getState(link.page)).goal_card === false, 'goal card for a shared link');
+  await linked.close();
+  // The harness's pages (automation) never see it.
+  const { page, close } = await ctx.openPage();
+  check((await getState(page)).goal_card === false, 'goal card under automation');
+  await close();
+});
+
+test('presentation mode: key P, larger type, no sidebar, kept in the link (DPR 1 and 2)', async (ctx) => {
+  for (const dpr of [1, 2]) {
+    const { page, problems, close } = await ctx.openPage({ dpr });
+    await setState(page, { preset: 'law', step: 'softmax' });
+    const nextBefore = await findItem(page, (i) => i.label.includes('Next'), '"Next"');
+    await page.keyboard.press('p');
+    await waitFrames(page, 4);
+    const s = await getState(page);
+    check(s.presentation === true, 'P did not turn presentation mode on');
+    const all = await items(page);
+    check(!all.some((i) => i.visible && i.label === '7. Mask'), 'the step list (sidebar) is still shown');
+    const nextAfter = all.find((i) => i.visible && i.label.includes('Next'));
+    check(nextAfter && nextAfter.height > nextBefore.height * 1.25,
+      `type not larger: Next button ${nextBefore.height} -> ${nextAfter && nextAfter.height} px`);
+    await checkDrawn(page, `views-presentation-dpr${dpr}.png`);
+    await page.keyboard.press('ArrowRight');
+    await waitFrames(page, 2);
+    check((await getState(page)).step.id === 'weighted-sum', '→ does not step in presentation mode');
+    await waitFrames(page, 8);  // the address follows the state every few frames
+    const fragment = await page.evaluate(() => window.attnlab.fragment());
+    const json = JSON.parse(Buffer.from(fragment.slice(3), 'base64url').toString('utf8'));
+    check(json.present === true, `the link does not keep presentation mode: ${Object.keys(json)}`);
+    const href = await page.evaluate(() => location.href);
+    check(href.endsWith(fragment), 'the address does not hold the state');
+    const other = await page.context().newPage();
+    await other.goto(href);
+    await waitReady(other);
+    const o = await getState(other);
+    check(o.presentation === true && o.step.id === 'weighted-sum', `the link opened presentation ${o.presentation}, step ${o.step.id}`);
+    await page.keyboard.press('p');
+    await waitFrames(page, 3);
+    check((await getState(page)).presentation === false, 'P again did not leave presentation mode');
+    check(problems.length === 0, problems.join('\n'));
+    await close();
+  }
+});
+
+run();
