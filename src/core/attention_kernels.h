@@ -140,20 +140,26 @@ MatrixT<T> project(const ConstRef<T>& X, const ConstRef<T>& W) {
   return product<T>(X, W);
 }
 
+#if defined(__wasm_simd128__)
+// S = (Q·Kᵀ)·scale in wasm float32: (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv); the kernel packs Kᵀ from K's rows and
+// multiplies by *scale at the store (no scale when scale is null).
+inline MatrixT<float> scoresF32Simd(const ConstRef<float>& Q, const ConstRef<float>& K, const float* scale) {
+  MatrixT<float> S(Q.rows(), K.rows());
+  if (S.size() == 0) return S;
+  if (Q.cols() == 0) return S.setZero();
+  gemmF32Simd(static_cast<int>(Q.rows()), static_cast<int>(K.rows()), static_cast<int>(Q.cols()), Q.data(),
+              static_cast<int>(Q.outerStride()), K.data(), static_cast<int>(K.outerStride()), S.data(),
+              static_cast<int>(S.outerStride()), true, scale);
+  return S;
+}
+#endif
+
 // Raw scores: one dot product per (query, key) pair.
 template <typename T>
 MatrixT<T> scores(const ConstRef<T>& Q, const ConstRef<T>& K) {
   // S = Q·Kᵀ : (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv)
 #if defined(__wasm_simd128__)
-  if constexpr (std::is_same_v<T, float>) {
-    MatrixT<float> S(Q.rows(), K.rows());
-    if (S.size() == 0) return S;
-    if (Q.cols() == 0) return S.setZero();
-    gemmF32Simd(static_cast<int>(Q.rows()), static_cast<int>(K.rows()), static_cast<int>(Q.cols()), Q.data(),
-                static_cast<int>(Q.outerStride()), K.data(), static_cast<int>(K.outerStride()), S.data(),
-                static_cast<int>(S.outerStride()), true);
-    return S;
-  }
+  if constexpr (std::is_same_v<T, float>) return scoresF32Simd(Q, K, nullptr);
 #endif
   return Q * K.transpose();
 }
@@ -170,15 +176,7 @@ MatrixT<T> scaleScores(const ConstRef<T>& S, T scale) {
 template <typename T>
 MatrixT<T> scaledScores(const ConstRef<T>& Q, const ConstRef<T>& K, T scale) {
 #if defined(__wasm_simd128__)
-  if constexpr (std::is_same_v<T, float>) {
-    MatrixT<float> S(Q.rows(), K.rows());
-    if (S.size() == 0) return S;
-    if (Q.cols() == 0) return S.setZero();
-    gemmF32Simd(static_cast<int>(Q.rows()), static_cast<int>(K.rows()), static_cast<int>(Q.cols()), Q.data(),
-                static_cast<int>(Q.outerStride()), K.data(), static_cast<int>(K.outerStride()), S.data(),
-                static_cast<int>(S.outerStride()), true, &scale);
-    return S;
-  }
+  if constexpr (std::is_same_v<T, float>) return scoresF32Simd(Q, K, &scale);
 #endif
   MatrixT<T> S = scores<T>(Q, K);  // evaluated first: the scale is a second rounding, as in the wasm kernel
   S *= scale;
