@@ -3,6 +3,7 @@
 // (core/attention_kernels.h) in float32 by default (--type double for the precision the Trace uses), and can also
 // time the whole core computeTrace() (double, every intermediate kept, saturation per row) with --with-trace.
 #include <algorithm>
+#include <ctime>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -176,6 +177,7 @@ double benchTrace(const BenchSize& size, int repeats) {
 struct IncrementalRow {
   std::string change;
   double medianMs = 0, minMs = 0;
+  double cpuMedianMs = 0;           // process CPU time (std::clock), which other processes' load does not inflate
   std::string firstStage;           // earliest stage the update ran ("none")
   std::vector<std::string> stages;  // every stage whose run counter went up during one update
 };
@@ -197,6 +199,10 @@ std::vector<IncrementalRow> benchIncremental(const BenchSize& size, int repeats)
   const std::vector<std::pair<std::string, Change>> changes = {
       {"full (seed: new embeddings and weights)", [](attn::Config& c, int i) { c.seed = 1 + (i & 1); }},
       {"d_model (new shapes)", [](attn::Config& c, int i) { if (i & 1) { c.dModel /= 2; c.dK /= 2; c.dV /= 2; } }},
+      {"d_model only (<-> 3/4 of it)", [](attn::Config& c, int i) { if (i & 1) c.dModel = std::max(1, c.dModel * 3 / 4); }},
+      {"heads (<-> 3/4: new W shapes)", [](attn::Config& c, int i) { if (i & 1) c.heads = std::max(1, c.heads * 3 / 4); }},
+      {"d_k (<-> 3/4: V kept)", [](attn::Config& c, int i) { if (i & 1) c.dK = std::max(1, c.dK * 3 / 4); }},
+      {"d_v (<-> 3/4: Q, K kept)", [](attn::Config& c, int i) { if (i & 1) c.dV = std::max(1, c.dV * 3 / 4); }},
       {"scale only", [](attn::Config& c, int i) { c.customScale *= (i & 1) ? 0.5 : 1.0; }},
       {"mask only (none <-> causal)",
        [](attn::Config& c, int i) { c.mask = (i & 1) ? attn::MaskKind::Causal : attn::MaskKind::None; }},
@@ -208,14 +214,16 @@ std::vector<IncrementalRow> benchIncremental(const BenchSize& size, int repeats)
     pipeline.update(base);  // the state the change starts from
     IncrementalRow row;
     row.change = name;
-    std::vector<double> times;
+    std::vector<double> times, cpuTimes;
     for (int r = 0; r <= repeats; ++r) {  // r = 0: warm-up (and the run whose stages are reported)
       attn::Config next = base;
       change(next, r + 1);  // odd r+1: changed; even: back to the base value, also a change
       const auto before = pipeline.stageRuns();
       const auto start = Clock::now();
+      const std::clock_t cpuStart = std::clock();
       pipeline.update(next);
       const double ms = msSince(start);
+      const double cpuMs = 1000.0 * static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
       if (r == 0) {
         row.firstStage = pipeline.lastFirstStage() == attn::Stage::Count ? "none"
                                                                          : attn::stageName(pipeline.lastFirstStage());
@@ -224,9 +232,11 @@ std::vector<IncrementalRow> benchIncremental(const BenchSize& size, int repeats)
         }
       } else {
         times.push_back(ms);
+        cpuTimes.push_back(cpuMs);
       }
     }
     row.medianMs = medianOf(times);
+    row.cpuMedianMs = medianOf(cpuTimes);
     row.minMs = *std::min_element(times.begin(), times.end());
     rows.push_back(row);
   }
@@ -248,7 +258,7 @@ void runIncremental(const BenchArgs& args) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const auto& r : rows) {
       out.push_back({{"change", r.change}, {"L", size.tokens}, {"d_model", size.dModel}, {"heads", size.heads},
-                     {"repeats", args.repeats}, {"ms_median", r.medianMs}, {"ms_min", r.minMs},
+                     {"repeats", args.repeats}, {"ms_median", r.medianMs}, {"ms_min", r.minMs}, {"cpu_ms_median", r.cpuMedianMs},
                      {"first_stage", r.firstStage}, {"stages_run", r.stages}});
     }
     std::cout << out.dump(2) << "\n";
@@ -260,12 +270,13 @@ void runIncremental(const BenchArgs& args) {
   size_t width = 6;
   for (const auto& r : rows) width = std::max(width, r.change.size());
   std::cout << padRight("change", static_cast<int>(width)) << "  " << padLeft("ms_median", 9) << "  "
-            << padLeft("ms_min", 9) << "  stages run\n";
+            << padLeft("ms_min", 9) << "  " << padLeft("cpu_median", 10) << "  stages run\n";
   for (const auto& r : rows) {
     std::string stages;
     for (const auto& st : r.stages) stages += (stages.empty() ? "" : ",") + st;
     std::cout << padRight(r.change, static_cast<int>(width)) << "  " << padLeft(fixed(r.medianMs, 3), 9) << "  "
-              << padLeft(fixed(r.minMs, 3), 9) << "  " << (stages.empty() ? "(none)" : stages) << "\n";
+              << padLeft(fixed(r.minMs, 3), 9) << "  " << padLeft(fixed(r.cpuMedianMs, 3), 10) << "  "
+            << (stages.empty() ? "(none)" : stages) << "\n";
   }
 }
 

@@ -74,7 +74,10 @@ const Trace& Pipeline::update(const Config& config) {
   static_assert(sizeof(kStages) / sizeof(kStages[0]) == static_cast<size_t>(Stage::Count));
   for (int s = static_cast<int>(first); s < static_cast<int>(Stage::Count); ++s) {
     Notes notes;
-    kStages[s](config, trace_, notes);  // only Tokenize (the first) can throw, and it commits nothing on error
+    if (s == static_cast<int>(Stage::Project))  // first == Project: X and X_q are those of the kept projections
+      runProject(config, trace_, notes, first == Stage::Project);
+    else
+      kStages[s](config, trace_, notes);  // only Tokenize (the first) can throw, and it commits nothing on error
     stageNotes_[static_cast<size_t>(s)] = std::move(notes);
     ++runs_[static_cast<size_t>(s)];
   }

@@ -2,6 +2,7 @@
 #include "stages.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "budget.h"
 
@@ -175,8 +176,31 @@ void runPosition(const Config& c, Trace& t, Notes&) {
   }
 }
 
-void runProject(const Config& c, Trace& t, Notes& notes) {
+namespace {
+
+// Bit-for-bit the same matrix (memcmp: +0 and -0 differ, as they may in a product).
+bool sameBits(const Matrix& a, const Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * sizeof(double)) == 0);
+}
+
+}  // namespace
+
+void runProject(const Config& c, Trace& t, Notes& notes) { runProject(c, t, notes, false); }
+
+void runProject(const Config& c, Trace& t, Notes& notes, bool sameInputs) {
   Weights w = buildWeights(c);
+  // A head's projections are the same numbers when their inputs are: the same X and X_q (sameInputs: the pipeline
+  // did not rerun an earlier stage), the same heads and width, the same weight matrix bit for bit (an edit or a
+  // given matrix shows), and no override of Q or K before or now. Then they are kept instead of recomputed: a d_v
+  // change keeps every Q and K, a d_k change every V (t.config is still the previous Config here).
+  const Config& before = t.config;
+  const bool reusable = sameInputs && c.heads == before.heads && static_cast<int>(t.heads.size()) == c.heads;
+  const bool keepQK = reusable && c.dK == before.dK && !c.queryOverride && !before.queryOverride &&
+                      !c.directionOnly && !before.directionOnly && sameBits(t.Wq, w.Wq) && sameBits(t.Wk, w.Wk);
+  const bool keepV = reusable && c.dV == before.dV && sameBits(t.Wv, w.Wv);
+  std::vector<HeadTrace> previous;
+  previous.swap(t.heads);
   t.Wq = std::move(w.Wq);  // (d_model,h·d_k)
   t.Wk = std::move(w.Wk);  // (d_model,h·d_k)
   t.Wv = std::move(w.Wv);  // (d_model,h·d_v)
@@ -184,12 +208,26 @@ void runProject(const Config& c, Trace& t, Notes& notes) {
   t.heads.assign(static_cast<size_t>(c.heads), HeadTrace{});
   for (int i = 0; i < c.heads; ++i) {
     HeadTrace& head = t.heads[static_cast<size_t>(i)];
-    head.Wq = t.Wq.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k): columns i·d_k …
-    head.Wk = t.Wk.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k)
-    head.Wv = t.Wv.middleCols(i * c.dV, c.dV);  // (d_model,h·d_v) -> (d_model,d_v)
-    head.Q = kernels::project<double>(t.Xq, head.Wq);  // Q = X_q·W_q : (L_q,d_model)·(d_model,d_k) -> (L_q,d_k)
-    head.K = kernels::project<double>(t.X, head.Wk);   // K = X·W_k   : (L_kv,d_model)·(d_model,d_k) -> (L_kv,d_k)
-    head.V = kernels::project<double>(t.X, head.Wv);   // V = X·W_v   : (L_kv,d_model)·(d_model,d_v) -> (L_kv,d_v)
+    if (keepQK) {
+      HeadTrace& kept = previous[static_cast<size_t>(i)];
+      head.Wq = std::move(kept.Wq);
+      head.Wk = std::move(kept.Wk);
+      head.Q = std::move(kept.Q);
+      head.K = std::move(kept.K);
+    } else {
+      head.Wq = t.Wq.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k): columns i·d_k …
+      head.Wk = t.Wk.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k)
+      head.Q = kernels::project<double>(t.Xq, head.Wq);  // Q = X_q·W_q : (L_q,d_model)·(d_model,d_k) -> (L_q,d_k)
+      head.K = kernels::project<double>(t.X, head.Wk);   // K = X·W_k   : (L_kv,d_model)·(d_model,d_k) -> (L_kv,d_k)
+    }
+    if (keepV) {
+      HeadTrace& kept = previous[static_cast<size_t>(i)];
+      head.Wv = std::move(kept.Wv);
+      head.V = std::move(kept.V);
+    } else {
+      head.Wv = t.Wv.middleCols(i * c.dV, c.dV);  // (d_model,h·d_v) -> (d_model,d_v)
+      head.V = kernels::project<double>(t.X, head.Wv);   // V = X·W_v   : (L_kv,d_model)·(d_model,d_v) -> (L_kv,d_v)
+    }
   }
   applyProjectOverrides(c, t, notes);  // a dragged query, "direction only" (overrides.h)
 }

@@ -17,6 +17,9 @@ void runTokenize(const Config& c, Trace& t, Notes& notes);    // tokens, queryTo
 void runEmbed(const Config& c, Trace& t, Notes& notes);       // E, Eq, compareE               : (L,d_model)
 void runPosition(const Config& c, Trace& t, Notes& notes);    // PE, X, PEq, Xq                : (L,d_model)
 void runProject(const Config& c, Trace& t, Notes& notes);     // Wq..Wo, per head slices, Q, K, V
+// The same, keeping a head's Q, K (or V) from the previous run when nothing they depend on changed; sameInputs:
+// t.X and t.Xq are those the previous run projected (the pipeline knows: no earlier stage ran).
+void runProject(const Config& c, Trace& t, Notes& notes, bool sameInputs);
 void runScore(const Config& c, Trace& t, Notes& notes);       // per head S                    : (L_q,L_kv)
 void runScaleMask(const Config& c, Trace& t, Notes& notes);   // scale, maskAdd, S_scaled, S_masked
 void runSoftmax(const Config& c, Trace& t, Notes& notes);     // per head A, rows (saturation)

@@ -2,6 +2,9 @@
 #include "weights.h"
 
 #include <cmath>
+#include <list>
+#include <memory>
+#include <mutex>
 
 #include "errors.h"
 #include "random.h"
@@ -18,6 +21,50 @@ Matrix xavierUniform(uint64_t seed, const std::string& name, int rows, int cols)
   return W;
 }
 
+namespace {
+
+// The last seeded weights handed out, most recently used first. A learner going back to a shape (d_model 512 ->
+// 256 -> 512, a slider dragged back, undo) gets the very same matrix without drawing its numbers again; the
+// stream is a pure function of (seed, name, rows, cols), so a hit is bit-for-bit what generation would give.
+struct CachedWeight {
+  uint64_t seed;
+  std::string name;
+  int rows, cols;
+  std::shared_ptr<const Matrix> values;
+};
+constexpr size_t kCacheEntries = 16;                     // 4 matrices × the last 4 shapes
+constexpr size_t kCacheBytes = size_t{64} * 1024 * 1024;  // and never more than 64 MB of doubles
+std::mutex g_cacheMutex;
+std::list<CachedWeight> g_cache;
+
+}  // namespace
+
+std::shared_ptr<const Matrix> seededWeights(uint64_t seed, const std::string& name, int rows, int cols) {
+  {
+    std::lock_guard<std::mutex> lock(g_cacheMutex);
+    for (auto it = g_cache.begin(); it != g_cache.end(); ++it)
+      if (it->seed == seed && it->rows == rows && it->cols == cols && it->name == name) {
+        g_cache.splice(g_cache.begin(), g_cache, it);  // most recently used first
+        return g_cache.front().values;
+      }
+  }
+  auto values = std::make_shared<const Matrix>(xavierUniform(seed, name, rows, cols));  // outside the lock
+  std::lock_guard<std::mutex> lock(g_cacheMutex);
+  g_cache.push_front(CachedWeight{seed, name, rows, cols, values});
+  size_t bytes = 0, kept = 0;
+  for (auto it = g_cache.begin(); it != g_cache.end();) {
+    const size_t size = static_cast<size_t>(it->values->size()) * sizeof(double);
+    if (kept > 0 && (kept >= kCacheEntries || bytes + size > kCacheBytes)) {
+      it = g_cache.erase(it);
+    } else {
+      bytes += size;
+      ++kept;
+      ++it;
+    }
+  }
+  return values;
+}
+
 static Matrix explicitOrSeeded(const Config& c, const std::optional<Matrix>& given, const std::string& name) {
   int rows = 0, cols = 0;
   weightShape(c, name, &rows, &cols);
@@ -27,7 +74,7 @@ static Matrix explicitOrSeeded(const Config& c, const std::optional<Matrix>& giv
                        shapeText(rows, cols));
     return *given;
   }
-  return xavierUniform(c.seed, name, rows, cols);
+  return *seededWeights(c.seed, name, rows, cols);
 }
 
 Weights buildWeights(const Config& c) {

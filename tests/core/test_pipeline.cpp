@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <limits>
 
 #include "core/attention_kernels.h"
@@ -372,6 +374,87 @@ TEST(CorePipeline, IncrementalEditsMatchFresh) {
   EXPECT_EQ(p.trace().E(1, 0), -3.0);
   const Trace fresh = computeTrace(c);
   EXPECT_EQ(p.trace().output, fresh.output);
+}
+
+namespace {
+
+bool sameBits(const Matrix& a, const Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * sizeof(double)) == 0);
+}
+
+// Every matrix of two traces, bit for bit.
+void expectSameTrace(const Trace& a, const Trace& b, const std::string& what) {
+  SCOPED_TRACE(what);
+  ASSERT_EQ(a.heads.size(), b.heads.size());
+  for (const auto& [x, y] : {std::pair{&a.Wq, &b.Wq}, {&a.Wk, &b.Wk}, {&a.Wv, &b.Wv}, {&a.Wo, &b.Wo},
+                             {&a.concat, &b.concat}, {&a.output, &b.output}})
+    EXPECT_TRUE(sameBits(*x, *y));
+  for (size_t h = 0; h < a.heads.size(); ++h) {
+    const HeadTrace &x = a.heads[h], &y = b.heads[h];
+    for (const auto& [m, n] : {std::pair{&x.Wq, &y.Wq}, {&x.Wk, &y.Wk}, {&x.Wv, &y.Wv}, {&x.Q, &y.Q}, {&x.K, &y.K},
+                               {&x.V, &y.V}, {&x.S, &y.S}, {&x.A, &y.A}, {&x.O, &y.O}})
+      EXPECT_TRUE(sameBits(*m, *n)) << "head " << h;
+  }
+  EXPECT_EQ(a.notes, b.notes);
+}
+
+}  // namespace
+
+// Dimension changes keep the projections that did not change (a d_v change keeps Q and K, a d_k change keeps V):
+// whatever is kept, the trace is bit for bit the one computed from scratch, through every kind of change that
+// touches the Project stage (overrides, direction only, edits, heads) in both directions.
+TEST(CorePipeline, KeptProjectionsMatchFreshBitForBit) {
+  Pipeline p;
+  Config c = smallConfig();
+  c.text = "the quick brown fox jumps over the lazy dog and the cat";
+  c.dModel = 48;
+  c.heads = 4;
+  c.dK = c.dV = 12;
+  using Edit = void (*)(Config&);
+  const std::vector<std::pair<std::string, Edit>> steps = {
+      {"start", [](Config&) {}},
+      {"d_v 12 -> 8", [](Config& x) { x.dV = 8; }},
+      {"d_v 8 -> 12", [](Config& x) { x.dV = 12; }},
+      {"d_k 12 -> 20", [](Config& x) { x.dK = 20; }},
+      {"d_k 20 -> 12", [](Config& x) { x.dK = 12; }},
+      {"heads 4 -> 3", [](Config& x) { x.heads = 3; }},
+      {"heads 3 -> 4", [](Config& x) { x.heads = 4; }},
+      {"heads 4 -> 2, d_k 24 (W_q keeps its shape)", [](Config& x) { x.heads = 2; x.dK = 24; }},
+      {"back to 4 heads of 12", [](Config& x) { x.heads = 4; x.dK = 12; }},
+      {"edit of W_q", [](Config& x) { x.edits.push_back({"W_q", "", 1, 2, 0.5}); }},
+      {"edit of W_v", [](Config& x) { x.edits.push_back({"W_v", "", 3, 0, -0.25}); }},
+      {"d_v 12 -> 6 with the edits", [](Config& x) { x.dV = 6; }},
+      {"edits gone", [](Config& x) { x.edits.clear(); }},
+      {"direction only", [](Config& x) { x.directionOnly = true; }},
+      {"d_v with direction only", [](Config& x) { x.dV = 10; }},
+      {"direction only off", [](Config& x) { x.directionOnly = false; }},
+      {"dragged query", [](Config& x) { x.queryOverride = QueryOverride{1, 2, std::vector<double>(12, 0.3)}; }},
+      {"d_v with a dragged query", [](Config& x) { x.dV = 12; }},
+      {"query released", [](Config& x) { x.queryOverride.reset(); }},
+      {"d_v after the release", [](Config& x) { x.dV = 7; }},
+      {"d_model 48 -> 40", [](Config& x) { x.dModel = 40; }},
+      {"d_v at d_model 40", [](Config& x) { x.dV = 12; }},
+  };
+  for (const auto& [name, edit] : steps) {
+    edit(c);
+    p.update(c);
+    expectSameTrace(p.trace(), computeTrace(c), name);
+  }
+}
+
+TEST(CoreWeights, CachedWeightsAreTheGeneratedOnes) {
+  for (int round = 0; round < 3; ++round)  // the second and third rounds come from the cache
+    for (const auto& [rows, cols] : {std::pair{64, 32}, {32, 64}, {16, 16}, {64, 32}}) {
+      const Matrix fresh = xavierUniform(7, "W_v", rows, cols);
+      const std::shared_ptr<const Matrix> cached = seededWeights(7, "W_v", rows, cols);
+      EXPECT_TRUE(sameBits(*cached, fresh)) << rows << "x" << cols << " round " << round;
+    }
+  // Different names, seeds or shapes are different streams.
+  EXPECT_FALSE(sameBits(*seededWeights(7, "W_q", 16, 16), *seededWeights(7, "W_k", 16, 16)));
+  EXPECT_FALSE(sameBits(*seededWeights(7, "W_q", 16, 16), *seededWeights(8, "W_q", 16, 16)));
+  // Many shapes (more than the cache holds): still the generated numbers.
+  for (int n = 1; n <= 40; ++n) EXPECT_TRUE(sameBits(*seededWeights(3, "W_o", n, 9), xavierUniform(3, "W_o", n, 9)));
 }
 
 TEST(CorePipeline, ErrorKeepsPreviousTrace) {
