@@ -4,13 +4,15 @@
 //  - configures the runtime (Module): canvas, error hooks, loading indicator until the first frame is drawn;
 //  - bridges the clipboard (Emscripten's GLFW clipboard is a stub): text pasted into the page is handed to ImGui,
 //    copies from ImGui go to navigator.clipboard;
-//  - fetches the CJK font (fonts/cjk.ttc, 5 MB) only when the texts in use contain CJK characters;
+//  - fetches the CJK font (fonts/cjk.ttc, 5 MB) only when the texts in use contain CJK characters, and the Chinese
+//    UI's font (fonts/zh-ui.ttf, 124 KB) when the language is Chinese;
+//  - picks the language: ?lang=zh|en, else the link's, else the browser's (navigator.language) on a first visit;
 //  - fetches the GloVe vectors / GPT-2's merge table (data/*.bin) only when GloVe rows / GPT-2 tokens are chosen;
 //  - keeps the state in the address (#v1.…), with history entries per step, and does the Share panel's work:
 //    copy link, downloads (JSON, CSV, PNG), import of a Config JSON by file picker or drop;
 //  - fills the aria-live region with the current step and the focused row's numbers;
 //  - lays a real HTML input over each text field of the canvas (phone keyboards, IME, paste, screen readers);
-//  - turns touches into scrolling with inertia, taps into clicks and a long press into a pin;
+//  - turns touches into scrolling with inertia, taps into clicks, a long press into a pin and a pinch into a zoom;
 //  - defines window.attnlab = {ready, getState(), setState(partial), trace(), frameStats(), ...}.
 // No network request goes anywhere but the page's own folder.
 (function () {
@@ -74,10 +76,16 @@
         : 'AttnLab could not start: ' + what + '. If you opened index.html from disk, open ' +
           'attnlab-standalone.html instead, or serve the folder (make serve).');
     },
+    // The wasm is compiled and instantiated, main() runs next: a start-up timing mark (tests/bench/page.mjs).
+    onRuntimeInitialized: function () {
+      if (window.performance && performance.mark) performance.mark('attnlab:runtime-initialized');
+    },
     // Hooks the C++ side calls (src/app/web_main.cpp).
     attnlabFirstFrame: function () {
       running = true;
+      var linkLanguage = linkHasLanguage();  // before openLinkOfAddress writes the page's own fragment
       openLinkOfAddress();
+      chooseLanguage(linkLanguage);
       maybeShowGoalCard();
       setState('ready');
       resolveReady(window.attnlab);
@@ -85,6 +93,7 @@
     attnlabShare: share,
     attnlabFatal: function (message) { fail(message); },
     attnlabRequestFallbackFont: requestFallbackFont,
+    attnlabRequestUiFont: requestUiFont,
     attnlabMeasureGlyph: measureGlyph,
     attnlabDrawGlyph: drawGlyph,
     attnlabClipboardRead: function () { return clipboardText; },
@@ -161,6 +170,28 @@
     }).catch(function (error) {
       console.warn('AttnLab: the CJK font could not be loaded (' + error + '); using the system\'s fonts.');
       useBrowserGlyphs();
+    });
+  }
+
+  // The Chinese UI's glyphs: fonts/zh-ui.ttf (the CJK font subset at build time to the Chinese string table), asked
+  // for by the C++ side when the language becomes Chinese; never awaited (the frames go on, then one atlas rebuild).
+  // Standalone file or a failed fetch: those characters take the fallback's way (the browser draws them).
+  function requestUiFont() {
+    if (standalone || location.protocol === 'file:') {
+      Module._attnlab_ui_font_unavailable();
+      return;
+    }
+    fetch('fonts/zh-ui.ttf').then(function (response) {
+      if (!response.ok) throw new Error('HTTP ' + response.status);
+      return response.arrayBuffer();
+    }).then(function (buffer) {
+      var bytes = new Uint8Array(buffer);
+      var ptr = Module._malloc(bytes.length);  // ownership passes to the C++ side
+      Module.HEAPU8.set(bytes, ptr);
+      Module._attnlab_ui_font_loaded(ptr, bytes.length);
+    }).catch(function (error) {
+      console.warn('AttnLab: the Chinese UI font could not be loaded (' + error + ').');
+      Module._attnlab_ui_font_unavailable();
     });
   }
 
@@ -270,6 +301,28 @@
     try { window.attnlab.setState({ goal_card: true }); } catch (e) { console.warn('AttnLab: ' + e); }
   }
 
+  // ---- the page's language: ?lang=zh|en, else the link's own, else the browser's on a first visit ----
+  function linkHasLanguage() {
+    var m = /^#?v1\.([A-Za-z0-9_-]*)/.exec(location.hash);
+    if (!m) return false;
+    try {
+      var b64 = m[1].replace(/-/g, '+').replace(/_/g, '/');
+      while (b64.length % 4) b64 += '=';
+      return Object.prototype.hasOwnProperty.call(JSON.parse(atob(b64)), 'lang');
+    } catch (e) { return false; }
+  }
+  function chooseLanguage(linkLanguage) {
+    var asked = /[?&]lang=([^&#]*)/.exec(location.search);
+    var lang = null;
+    if (asked) lang = safeDecode(asked[1]);
+    else if (!linkLanguage && /^zh/i.test(navigator.language || '')) lang = 'zh';
+    if (!lang) return;
+    var error = callString('attnlab_set_state', JSON.stringify({ lang: lang }));
+    if (error) console.warn('AttnLab: ?lang=' + lang + ': ' + error);
+    lastFragment = currentFragment();
+    history.replaceState(history.state, '', '#' + lastFragment);
+  }
+
   // ---- share: link in the address, history, downloads, PNG, import ----
   // The address's fragment ("#v1.<base64url JSON>") is the whole state (src/ui/url_state.h). On start the page
   // applies it (a bad one: defaults and the reason in the UI's message line). While running, the fragment follows
@@ -320,7 +373,10 @@
     if (text === lastAnnouncement) return;
     lastAnnouncement = text;
     var region = document.getElementById('a11y-live');
-    if (region) region.textContent = text;
+    if (region) {
+      region.textContent = text;
+      region.lang = /[\u4e00-\u9fff]/.test(text) ? 'zh-CN' : 'en';  // read with the voice of its language
+    }
   }
 
   // Work after a frame: the wasm frame runs in a requestAnimationFrame callback (Emscripten's main loop), so a
@@ -543,10 +599,13 @@
       input.style.top = (rect.top + f.y) + 'px';
       input.style.width = f.width + 'px';
       input.style.height = f.height + 'px';
-      input.style.fontSize = Math.max(10, f.height * 0.62) + 'px';
+      // Finger-sized fields (the narrow layout, 44 px tall) get 16 px: the canvas's own text size, and the size
+      // below which iOS zooms into a focused input.
+      input.style.fontSize = (f.height >= 40 ? 16 : Math.max(10, f.height * 0.62)) + 'px';
       input.placeholder = f.hint || '';
       input.setAttribute('aria-label', f.hint || f.label.replace(/^#+/, '').replace(/-/g, ' '));
       if (input !== focusedTextField && input.value !== f.text) input.value = f.text;
+      if (f.focus && input !== focusedTextField) input.focus();  // activated from the keyboard: edit it here
     }
     for (var id in textInputs) {
       if (seen[id]) continue;
@@ -564,9 +623,20 @@
   // mouse leaves (no sticky tooltip); a press held still for LONG_PRESS_MS → a click that stays (the cell is
   // pinned, its arithmetic shown, as hovering does with a mouse). Text fields are HTML inputs above the canvas:
   // taps on them never come here.
-  var LONG_PRESS_MS = 500, TAP_SLOP_PX = 8;
-  var touch = null;     // {id, x, y, lastX, lastY, lastT, vx, vy, dragging, longPressed, timer}
+  // Two fingers: a pinch scales the step's matrices (attnlab_zoom with the ratio of the fingers' distance to the
+  // last one), for the whole gesture; lifting a finger ends it (nothing is clicked).
+  //
+  // The glide's speed is measured over the finger's last VELOCITY_WINDOW_MS of moves (not move by move: touch moves
+  // arrive in bursts, aligned to frames, so one move's time step says little) and the glide runs on
+  // performance.now(), not on requestAnimationFrame's timestamp: that one is the frame's start, earlier than the
+  // touchend that started the glide, so the first step of the glide went backwards. Moves and the lift are timed
+  // by the events' own timeStamps (when the browser made them), so a busy frame between them (the page computing
+  // a step) does not look like the finger pausing, which ended the glide before it began.
+  var LONG_PRESS_MS = 500, TAP_SLOP_PX = 8, VELOCITY_WINDOW_MS = 100, FLICK_MAX_PAUSE_MS = 150;
+  var GLIDE_TIME_CONSTANT_MS = 325;  // the time constant of iOS's scroll deceleration
+  var touch = null;     // {id, x, y, lastX, lastY, lastT, samples: [{t, x, y}], dragging, longPressed, timer}
   var glide = null;     // {vx, vy, t} in CSS px per ms
+  var pinch = null;     // {distance} of the two fingers at the last move
   function mouseAt(type, x, y) {
     canvas.dispatchEvent(new MouseEvent(type, { clientX: x, clientY: y, screenX: x, screenY: y, button: 0,
                                                 buttons: type === 'mousedown' ? 1 : 0, bubbles: true, cancelable: true }));
@@ -574,25 +644,49 @@
   function scrollBy(dx, dy) {
     if (running) Module._attnlab_wheel(dx, dy, 0, 0, window.devicePixelRatio || 1, window.innerHeight || 800);
   }
-  function glideStep(time) {
+  function glideStep() {
     if (!glide) return;
-    var dt = Math.min(50, time - glide.t);
-    glide.t = time;
-    scrollBy(glide.vx * dt, glide.vy * dt);
-    var decay = Math.exp(-dt / 325);  // the time constant of iOS's scroll deceleration
+    var now = performance.now();
+    var dt = Math.min(50, Math.max(0, now - glide.t));
+    glide.t = now;
+    scrollBy(glide.vx * dt, glide.vy * dt);  // finger up = content up = scroll down
+    var decay = Math.exp(-dt / GLIDE_TIME_CONSTANT_MS);
     glide.vx *= decay; glide.vy *= decay;
     if (Math.abs(glide.vx) + Math.abs(glide.vy) < 0.02) { glide = null; leaveSoon(); return; }
     nativeRequestAnimationFrame(glideStep);
+  }
+  // The finger's speed (CSS px per ms, in scroll direction) over its last VELOCITY_WINDOW_MS.
+  function flickVelocity(samples) {
+    var last = samples[samples.length - 1], first = last;
+    for (var i = samples.length - 1; i >= 0 && last.t - samples[i].t <= VELOCITY_WINDOW_MS; i--) first = samples[i];
+    var dt = last.t - first.t;
+    if (dt < 4) return { vx: 0, vy: 0 };  // one burst: no speed to tell
+    return { vx: (first.x - last.x) / dt, vy: (first.y - last.y) / dt };
+  }
+  function eventTime(event) { return event.timeStamp > 0 ? event.timeStamp : performance.now(); }
+  function fingerDistance(touches) {
+    return Math.hypot(touches[0].clientX - touches[1].clientX, touches[0].clientY - touches[1].clientY);
   }
   function onTouchStart(event) {
     if (event.target !== canvas) return;
     event.stopPropagation();
     event.preventDefault();
     glide = null;
-    if (event.touches.length !== 1) { if (touch) clearTimeout(touch.timer); touch = null; return; }
+    if (event.touches.length !== 1) {
+      if (touch) clearTimeout(touch.timer);
+      touch = null;
+      pinch = event.touches.length === 2 ? { distance: fingerDistance(event.touches) } : null;
+      if (pinch) {  // zoom about the matrix under the fingers: the mouse goes to their midpoint
+        mouseAt('mousemove', (event.touches[0].clientX + event.touches[1].clientX) / 2,
+                (event.touches[0].clientY + event.touches[1].clientY) / 2);
+      }
+      return;
+    }
+    pinch = null;
     var t = event.touches[0];
-    touch = { id: t.identifier, x: t.clientX, y: t.clientY, lastX: t.clientX, lastY: t.clientY,
-              lastT: performance.now(), vx: 0, vy: 0, dragging: false, longPressed: false, timer: 0 };
+    var now = eventTime(event);
+    touch = { id: t.identifier, x: t.clientX, y: t.clientY, lastX: t.clientX, lastY: t.clientY, lastT: now,
+              samples: [{ t: now, x: t.clientX, y: t.clientY }], dragging: false, longPressed: false, timer: 0 };
     mouseAt('mousemove', t.clientX, t.clientY);
     var pressed = touch;
     touch.timer = setTimeout(function () {
@@ -602,10 +696,17 @@
       mouseAt('mouseup', pressed.x, pressed.y);
     }, LONG_PRESS_MS);
   }
+  function onPinchMove(event) {
+    if (event.touches.length !== 2) return;
+    var distance = fingerDistance(event.touches);
+    if (pinch.distance > 0 && distance > 0 && running) Module._attnlab_zoom(distance / pinch.distance);
+    pinch.distance = distance;
+  }
   function onTouchMove(event) {
     if (event.target !== canvas) return;
     event.stopPropagation();
     event.preventDefault();
+    if (pinch) { onPinchMove(event); return; }
     if (!touch) return;
     var t = null;
     for (var i = 0; i < event.touches.length; i++) if (event.touches[i].identifier === touch.id) t = event.touches[i];
@@ -615,24 +716,28 @@
       clearTimeout(touch.timer);
     }
     if (!touch.dragging) return;
-    var now = performance.now(), dt = Math.max(1, now - touch.lastT);
-    var dx = touch.lastX - t.clientX, dy = touch.lastY - t.clientY;  // finger up = content up = scroll down
-    scrollBy(dx, dy);
-    touch.vx = 0.8 * (dx / dt) + 0.2 * touch.vx;
-    touch.vy = 0.8 * (dy / dt) + 0.2 * touch.vy;
+    var now = eventTime(event);
+    scrollBy(touch.lastX - t.clientX, touch.lastY - t.clientY);  // finger up = content up = scroll down
     touch.lastX = t.clientX; touch.lastY = t.clientY; touch.lastT = now;
+    touch.samples.push({ t: now, x: t.clientX, y: t.clientY });
+    if (touch.samples.length > 32) touch.samples.shift();
   }
   function onTouchEnd(event) {
     if (event.target !== canvas) return;
     event.stopPropagation();
     event.preventDefault();
+    if (pinch) {
+      if (event.touches.length < 2) { pinch = null; leaveSoon(); }
+      return;
+    }
     if (!touch) return;
     var ended = touch;
     touch = null;
     clearTimeout(ended.timer);
     if (ended.dragging) {
-      if (event.type === 'touchend' && performance.now() - ended.lastT < 200) {  // lifted while moving: a flick
-        glide = { vx: ended.vx, vy: ended.vy, t: performance.now() };
+      var v = flickVelocity(ended.samples);
+      if (event.type === 'touchend' && eventTime(event) - ended.lastT < FLICK_MAX_PAUSE_MS && Math.hypot(v.vx, v.vy) > 0.1) {
+        glide = { vx: v.vx, vy: v.vy, t: performance.now() };  // lifted while moving: a flick glides on
         nativeRequestAnimationFrame(glideStep);
       } else {
         leaveSoon();

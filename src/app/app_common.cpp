@@ -1,9 +1,11 @@
 // Shared platform glue: see app_common.h.
 #include "app/app_common.h"
+#include "ui/i18n/i18n.h"
 
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +17,10 @@ namespace app {
 namespace {
 
 Context* g_context = nullptr;
+
+double nowMs() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 struct DeferredKey {
   int key, scancode, mods;
@@ -66,7 +72,10 @@ Context& init() {
   io.LogFilename = nullptr;
   ImGui::StyleColorsLight();
   g_context = new Context();
+  const double constructStart = nowMs();
   g_context->ui = std::make_unique<ui::App>();
+  g_context->stats.appConstructMs = nowMs() - constructStart;
+  g_context->fonts.setUiFontCharacters(ui::allTexts(ui::Lang::Zh));  // what fonts/zh-ui.ttf holds
   g_context->baseStyle = ImGui::GetStyle();  // the UI's constructor may have styled already
   return *g_context;
 }
@@ -85,13 +94,17 @@ bool prepareFrame(float rasterScale, float styleScale) {
     c.fonts.noteTextsInUse(c.ui->textsInUse());
   }
   c.fonts.setScale(rasterScale);
+  c.stats.missingGlyphs = c.fonts.missingGlyphCount();
   if (!c.fonts.needsRebuild()) return false;
+  const double rebuildStart = nowMs();
   c.fonts.rebuild();
+  if (c.stats.atlasRebuilds == 0) c.stats.firstAtlasMs = nowMs() - rebuildStart;
   ImFontAtlas* atlas = ImGui::GetIO().Fonts;
   c.stats.atlasWidth = atlas->TexWidth;
   c.stats.atlasHeight = atlas->TexHeight;
   c.stats.atlasRebuilds++;
   c.stats.extraGlyphs = c.fonts.extraGlyphCount();
+  c.stats.missingGlyphs = c.fonts.missingGlyphCount();
   return true;
 }
 
@@ -127,6 +140,8 @@ void recordFrame(double cpuMs) {
   FrameStats& s = g_context->stats;
   s.frames++;
   s.lastFrameMs = cpuMs;
+  if (s.frames == 1) s.firstFrameCpuMs = cpuMs;
+  if (s.frames == 2) s.secondFrameCpuMs = cpuMs;
   s.avgFrameMs = s.frames == 1 ? cpuMs : 0.95 * s.avgFrameMs + 0.05 * cpuMs;
   s.maxFrameMs = std::max(s.maxFrameMs, cpuMs);
 }
@@ -140,6 +155,14 @@ std::string frameStatsJson() {
   appendJson(out, "maxFrameMs", s.maxFrameMs);
   appendJson(out, "mainStartedAtMs", s.mainStartedAtMs);
   appendJson(out, "firstFrameAtMs", s.firstFrameAtMs);
+  appendJson(out, "initMs", s.initMs);
+  appendJson(out, "appConstructMs", s.appConstructMs);
+  appendJson(out, "firstAtlasMs", s.firstAtlasMs);
+  appendJson(out, "firstFrameCpuMs", s.firstFrameCpuMs);
+  appendJson(out, "secondFrameCpuMs", s.secondFrameCpuMs);
+  appendJson(out, "firstGlSetupMs", s.firstGlSetupMs);
+  appendJson(out, "firstUiMs", s.firstUiMs);
+  appendJson(out, "firstRenderMs", s.firstRenderMs);
   appendJson(out, "framebufferWidth", s.framebufferWidth);
   appendJson(out, "framebufferHeight", s.framebufferHeight);
   appendJson(out, "cssWidth", s.cssWidth);
@@ -149,8 +172,10 @@ std::string frameStatsJson() {
   appendJson(out, "atlasHeight", s.atlasHeight);
   appendJson(out, "atlasRebuilds", s.atlasRebuilds);
   appendJson(out, "extraGlyphs", s.extraGlyphs);
+  appendJson(out, "missingGlyphs", s.missingGlyphs);
   appendJsonString(out, "hoveredItem", hoveredItemLabel());
   appendJsonString(out, "activeItem", activeItemLabel());
+  appendJsonString(out, "uiFont", s.uiFont);
   out += "\"fallbackFont\":\"" + s.fallbackFont + "\"}";
   return out;
 }

@@ -22,7 +22,17 @@ struct FrameStats {
   double lastFrameMs = 0;      // CPU time of the last frame (input, UI, draw-list submission)
   double avgFrameMs = 0;       // exponential moving average of lastFrameMs
   double maxFrameMs = 0;       // slowest frame so far
-  double mainStartedAtMs = 0;  // time from page navigation to main() (wasm downloaded, compiled, instantiated)
+  double mainStartedAtMs = 0;  // time from page navigation to the start of main() (wasm downloaded, compiled,
+                               // instantiated, runtime initialised)
+  // Where the start-up time goes after main() starts (page.mjs prints the breakdown):
+  double initMs = 0;           // app::init(): ImGui context, theme, ui::App (its state and the first trace)
+  double appConstructMs = 0;   //   of which the ui::App constructor (restoring the state, the first trace)
+  double firstAtlasMs = 0;     // the first font atlas build (glyphs rasterised at the pixel ratio)
+  double firstFrameCpuMs = 0;  // CPU of the first (warm-up) frame, the atlas build included
+  double secondFrameCpuMs = 0; // CPU of the second frame, the first one shown
+  double firstGlSetupMs = 0;   //   of the first frame: the GL backend's NewFrame (shaders compiled, font texture made)
+  double firstUiMs = 0;        //   of the first frame: the UI (ui::App::frame: layout of every panel)
+  double firstRenderMs = 0;    //   of the first frame: ImGui::Render and the GL draw calls
   double firstFrameAtMs = 0;   // time from start (page navigation on the web) to the end of the first shown frame
   int framebufferWidth = 0;    // backing store in device pixels
   int framebufferHeight = 0;
@@ -32,8 +42,10 @@ struct FrameStats {
   int atlasWidth = 0;          // font atlas texture size
   int atlasHeight = 0;
   int atlasRebuilds = 0;
-  int extraGlyphs = 0;         // glyphs merged from the fallback (CJK) font
+  int extraGlyphs = 0;         // glyphs merged from the fallback (CJK) font and the UI font
+  int missingGlyphs = 0;       // characters in use that no font in the atlas provides (drawn as U+FFFD)
   std::string fallbackFont = "none";  // "none" | "loading" | "loaded" | "browser" (drawn by the browser) | "unavailable"
+  std::string uiFont = "none";        // the Chinese UI's font (fonts.h): "none" | "loading" | "loaded" | "unavailable"
 };
 
 struct Context {

@@ -51,6 +51,21 @@ bool loadFallbackFont(app::Context& ctx) {
   return false;
 }
 
+// The Chinese UI's glyphs: the desktop reads them from the same system font (the page fetches a subset of it).
+void loadUiFont(app::Context& ctx) {
+  for (const char* path : kFallbackFontPaths) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) continue;
+    std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (data.empty()) continue;
+    ctx.fonts.setUiFont(std::move(data));
+    ctx.stats.uiFont = "loaded";
+    return;
+  }
+  ctx.fonts.setUiFontUnavailable();
+  ctx.stats.uiFont = "unavailable";
+}
+
 // ---- minimal PNG writer (stored deflate blocks: no compression, no dependencies) ----
 unsigned int crc32(const unsigned char* data, size_t n, unsigned int crc = 0) {
   crc = ~crc;
@@ -170,6 +185,10 @@ void prepareFonts(app::Context& ctx, GLFWwindow* window, int winW, int fbW) {
   const float styleScale = contentScale / framebufferScale * zoom;
   ImGui::GetIO().FontGlobalScale = 1.0f / framebufferScale;
   bool rebuilt = app::prepareFrame(rasterScale, styleScale);
+  if (ctx.fonts.wantsUiFont()) {  // the Chinese UI was chosen: its glyphs, one rebuild
+    loadUiFont(ctx);
+    rebuilt = app::prepareFrame(rasterScale, styleScale) || rebuilt;
+  }
   if (ctx.fonts.wantsFallbackFont() && loadFallbackFont(ctx))  // CJK just appeared: read the system font
     rebuilt = app::prepareFrame(rasterScale, styleScale) || rebuilt;
   if (rebuilt && ctx.stats.frames > 0) {  // before the first frame the backend creates the texture itself

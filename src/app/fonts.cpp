@@ -12,6 +12,9 @@ extern const unsigned char attn_font_body[];
 extern const unsigned int attn_font_body_size;
 extern const unsigned char attn_font_mono[];
 extern const unsigned int attn_font_mono_size;
+// The CJK font subset to kBuiltInCjk (size 0 when the build had no pyftsubset or no CJK font).
+extern const unsigned char attn_font_zh_builtin[];
+extern const unsigned int attn_font_zh_builtin_size;
 
 namespace app {
 namespace {
@@ -50,6 +53,17 @@ const ImWchar kHeadingRanges[] = {
     0x2190, 0x21FF, 0x2200, 0x22FF, 0xFFFD, 0xFFFD, 0,
 };
 
+// Compiled into the binary (src/app/CMakeLists.txt ATTN_ZH_BUILTIN_TEXT: keep the two in step): the Chinese preset's
+// sentence and the language switch's "中文" show before any font is fetched.
+const ImWchar kBuiltInCjk[] = {0x6211, 0x60F3, 0x5403, 0x9178, 0x83DC, 0x9C7C, 0x4E2D, 0x6587};  // 我想吃酸菜鱼中文
+
+bool builtInCjk(unsigned int c) {
+  if (attn_font_zh_builtin_size == 0) return false;
+  for (ImWchar b : kBuiltInCjk)
+    if (b == c) return true;
+  return false;
+}
+
 bool inRanges(const ImWchar* ranges, unsigned int c) {
   for (; ranges[0]; ranges += 2)
     if (c >= ranges[0] && c <= ranges[1]) return true;
@@ -68,7 +82,37 @@ bool isCjk(unsigned int c) {
          (c >= 0xFF00 && c <= 0xFFEF);    // half-width and full-width forms
 }
 
-bool isBuiltIn(unsigned int c) { return inRanges(kBodyRanges, c); }
+bool isBuiltIn(unsigned int c) { return inRanges(kBodyRanges, c) || builtInCjk(c); }
+
+void FontManager::setUiFontCharacters(const std::string& utf8) {
+  uiChars_.clear();
+  const char* p = utf8.c_str();
+  const char* end = p + utf8.size();
+  while (p < end) {
+    unsigned int c = 0;
+    const int n = ImTextCharFromUtf8(&c, p, end);
+    if (n <= 0) break;
+    p += n;
+    if (c >= 0x20 && c <= 0xFFFF && !isBuiltIn(c)) uiChars_.insert(c);
+  }
+}
+
+void FontManager::setUiFont(std::vector<unsigned char> data) {
+  uiFont_ = std::move(data);
+  for (unsigned int c : inUse_)
+    if (uiChars_.count(c)) {
+      dirty_ = true;
+      break;
+    }
+}
+
+void FontManager::setUiFontUnavailable() {
+  uiFontFailed_ = true;
+  for (unsigned int c : inUse_) {
+    wantCjk_ = wantCjk_ || isCjk(c);  // now the fallback font's (or the browser's) to draw
+    if (!merged_.count(c) && canProvide(c)) dirty_ = true;
+  }
+}
 
 void FontManager::setScale(float dpr) {
   if (!(dpr > 0.0f)) dpr = 1.0f;
@@ -80,7 +124,7 @@ void FontManager::setScale(float dpr) {
 
 void FontManager::noteTextsInUse(const std::string& utf8) {
   std::set<unsigned int> chars;
-  bool cjk = false;
+  bool cjk = false, ui = false;
   const char* p = utf8.c_str();
   const char* end = p + utf8.size();
   while (p < end) {
@@ -90,18 +134,19 @@ void FontManager::noteTextsInUse(const std::string& utf8) {
     p += n;
     if (c < 0x20 || isBuiltIn(c) || c > 0xFFFF) continue;  // ImWchar is 16-bit: beyond the BMP shows U+FFFD
     chars.insert(c);
-    cjk = cjk || isCjk(c);
+    if (uiChars_.count(c) && !uiFontFailed_) ui = true;  // the UI font's to draw: no need of the 5 MB font
+    else cjk = cjk || isCjk(c);
   }
   wantCjk_ = wantCjk_ || cjk;
+  wantUi_ = wantUi_ || ui;
   // Keep the union (texts go back and forth between presets), but start over when it grows large.
   if (inUse_.size() + chars.size() > 4000) inUse_.clear();
   inUse_.insert(chars.begin(), chars.end());
-  if (fallbackLoaded())
-    for (unsigned int c : inUse_)
-      if (!merged_.count(c)) {
-        dirty_ = true;
-        break;
-      }
+  for (unsigned int c : inUse_)
+    if (!merged_.count(c) && canProvide(c)) {
+      dirty_ = true;
+      break;
+    }
 }
 
 void FontManager::setFallbackFont(std::vector<unsigned char> data, int faceIndex) {
@@ -122,14 +167,30 @@ void FontManager::rebuild() {
   atlas->Clear();
   atlas->Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;
 
-  // Glyph ranges of the characters in use that the fallback font is asked for (exactly those).
+  // Glyph ranges of the characters in use that the UI font and the fallback font are asked for (exactly those).
   merged_.clear();
   extraRanges_.clear();
-  if (!fallback_.empty() && !inUse_.empty() && !rasterizer_.draw) {
+  uiRanges_.clear();
+  ImFontGlyphRangesBuilder uiBuilder, fallbackBuilder;
+  bool anyUi = false, anyFallback = false;
+  for (unsigned int c : inUse_) {
+    if (fromUiFont(c)) {
+      uiBuilder.AddChar(static_cast<ImWchar>(c));
+      anyUi = true;
+    } else if (!fallback_.empty() && !rasterizer_.draw) {
+      fallbackBuilder.AddChar(static_cast<ImWchar>(c));
+      anyFallback = true;
+    } else {
+      continue;
+    }
+    merged_.insert(c);
+  }
+  if (anyUi) uiBuilder.BuildRanges(&uiRanges_);
+  if (anyFallback) fallbackBuilder.BuildRanges(&extraRanges_);
+  if (builtInCjkRanges_.empty() && attn_font_zh_builtin_size > 0) {
     ImFontGlyphRangesBuilder builder;
-    for (unsigned int c : inUse_) builder.AddChar(static_cast<ImWchar>(c));
-    builder.BuildRanges(&extraRanges_);
-    merged_ = inUse_;
+    for (ImWchar c : kBuiltInCjk) builder.AddChar(c);
+    builder.BuildRanges(&builtInCjkRanges_);
   }
 
   auto add = [&](const unsigned char* data, unsigned int size, float pixels, const ImWchar* ranges) {
@@ -139,17 +200,22 @@ void FontManager::rebuild() {
     cfg.OversampleV = 1;
     ImFont* font = atlas->AddFontFromMemoryTTF(const_cast<unsigned char*>(data), static_cast<int>(size), pixels,
                                                &cfg, ranges);
-    if (!extraRanges_.empty()) {
-      ImFontConfig merge;
-      merge.MergeMode = true;
-      merge.FontDataOwnedByAtlas = false;
-      merge.FontNo = fallbackFace_;
-      merge.OversampleH = 1;  // CJK glyphs are dense; horizontal oversampling would triple their atlas area
-      merge.OversampleV = 1;
-      merge.PixelSnapH = true;
-      atlas->AddFontFromMemoryTTF(fallback_.data(), static_cast<int>(fallback_.size()), pixels, &merge,
-                                  extraRanges_.Data);
-    }
+    // Merged CJK sources, each asked for exactly its characters: compiled in, the UI font, the fallback font.
+    auto merge = [&](const unsigned char* bytes, size_t length, int faceIndex, const ImVector<ImWchar>& chars) {
+      if (chars.empty() || length == 0) return;
+      ImFontConfig cjk;
+      cjk.MergeMode = true;
+      cjk.FontDataOwnedByAtlas = false;
+      cjk.FontNo = faceIndex;
+      cjk.OversampleH = 1;  // CJK glyphs are dense; horizontal oversampling would triple their atlas area
+      cjk.OversampleV = 1;
+      cjk.PixelSnapH = true;
+      atlas->AddFontFromMemoryTTF(const_cast<unsigned char*>(bytes), static_cast<int>(length), pixels, &cjk,
+                                  chars.Data);
+    };
+    merge(attn_font_zh_builtin, attn_font_zh_builtin_size, 0, builtInCjkRanges_);
+    merge(uiFont_.data(), uiFont_.size(), 0, uiRanges_);
+    merge(fallback_.data(), fallback_.size(), fallbackFace_, extraRanges_);
     return font;
   };
   const float s = scale_;
@@ -174,6 +240,7 @@ void FontManager::rebuild() {
       const float em = pixels * 2048.0f / 2384.0f;
       const float baseline = std::round(pixels * 1901.0f / 2384.0f);
       for (unsigned int c : inUse_) {
+        if (fromUiFont(c)) continue;  // in the atlas from the UI font
         const float advance = rasterizer_.measure(c, em);
         if (!(advance > 0.0f)) continue;
         const int width = static_cast<int>(std::ceil(advance)) + 1;

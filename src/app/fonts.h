@@ -6,6 +6,11 @@
 // when the texts in use need it: on the web the page fetches fonts/cjk.ttc (WenQuanYi Micro Hei) the first time a
 // CJK character appears; the desktop reads the system file. The atlas then gets exactly the characters in use
 // (ImFontGlyphRangesBuilder), so it stays small, and is rebuilt when new characters appear.
+//
+// The Chinese UI has a font of its own, the *UI font* (fonts/zh-ui.ttf: the CJK font subset at build time to exactly
+// the characters of src/ui/i18n/strings_zh.inc, 124 KB): the page fetches it when the language is Chinese, and
+// its characters never ask for the 5 MB fallback. A few characters (the Chinese preset "我想吃酸菜鱼" and "中文" of
+// the language switch) are compiled in, so they show before any font arrives.
 #pragma once
 #include <set>
 #include <string>
@@ -45,6 +50,15 @@ class FontManager {
   // built in and the fallback font can provide it.
   void noteTextsInUse(const std::string& utf8);
 
+  // The characters the UI font holds (UTF-8; the Chinese string table). Set once, before the first frame.
+  void setUiFontCharacters(const std::string& utf8);
+  // True when characters of the UI font are in use and it has been neither supplied nor found unavailable.
+  bool wantsUiFont() const { return wantUi_ && uiFont_.empty() && !uiFontFailed_; }
+  // Supplies the UI font (TTF). Marks a rebuild if its characters are in use (one rebuild for the whole table).
+  void setUiFont(std::vector<unsigned char> data);
+  // No UI font (no file, HTTP error, the standalone page): its characters go the fallback font's way.
+  void setUiFontUnavailable();
+
   // True when CJK characters are in use and no fallback font has been supplied yet.
   bool wantsFallbackFont() const { return wantCjk_ && !fallbackLoaded() && !fallbackFailed_; }
   // Supplies the fallback font file (TTF, or a TTC with the face index). Marks a rebuild if characters need it.
@@ -63,12 +77,22 @@ class FontManager {
 
   const ui::Fonts& fonts() const { return fonts_; }
   int extraGlyphCount() const { return static_cast<int>(merged_.size()); }
+  // Characters in use that the atlas does not hold (shown as U+FFFD until a font provides them).
+  int missingGlyphCount() const { return static_cast<int>(inUse_.size() - merged_.size()); }
 
  private:
   float scale_ = 1.0f;
   bool dirty_ = true;
   bool wantCjk_ = false;
   bool fallbackFailed_ = false;
+  bool wantUi_ = false;
+  bool uiFontFailed_ = false;
+  std::vector<unsigned char> uiFont_;
+  std::set<unsigned int> uiChars_;  // what uiFont_ holds (setUiFontCharacters)
+  ImVector<ImWchar> uiRanges_;      // glyph ranges asked of the UI font (must outlive the atlas build)
+  ImVector<ImWchar> builtInCjkRanges_;
+  bool fromUiFont(unsigned int c) const { return !uiFont_.empty() && uiChars_.count(c) > 0; }
+  bool canProvide(unsigned int c) const { return fromUiFont(c) || fallbackLoaded(); }
   int fallbackFace_ = 0;
   std::vector<unsigned char> fallback_;
   std::set<unsigned int> inUse_;   // characters in use that are not built in

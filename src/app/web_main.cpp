@@ -36,6 +36,10 @@ EM_JS(void, attnlab_js_request_fallback_font, (), {
   if (Module["attnlabRequestFallbackFont"]) Module["attnlabRequestFallbackFont"]();
   else Module["_attnlab_fallback_font_unavailable"]();
 });
+EM_JS(void, attnlab_js_request_ui_font, (), {
+  if (Module["attnlabRequestUiFont"]) Module["attnlabRequestUiFont"]();
+  else Module["_attnlab_ui_font_unavailable"]();
+});
 EM_JS(int, attnlab_js_is_screen_size, (int w, int h), {
   return (typeof screen != "undefined" && screen.width == w && screen.height == h) ? 1 : 0;
 });
@@ -123,18 +127,26 @@ void drawFrame() {
   if (width < 1 || height < 1) return;  // hidden (display: none, zero-size window): nothing to draw
   if (width != g_width || height != g_height) resizeBackingStore(width, height);
 
+  ctx.ui->setDisplay(static_cast<float>(cssWidth), static_cast<float>(cssHeight), dpr);  // wide or narrow layout
   const float zoom = dpr * ctx.ui->uiScale();  // presentation mode: larger type, rasterised sharp
   const bool rebuilt = app::prepareFrame(zoom, zoom);
   if (rebuilt && ctx.stats.frames > 0) {  // before the first frame the backend creates the texture itself
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }
+  if (ctx.fonts.wantsUiFont() && ctx.stats.uiFont == "none") {  // Chinese UI: fonts/zh-ui.ttf, never waited for
+    ctx.stats.uiFont = "loading";
+    attnlab_js_request_ui_font();
+  }
   if (ctx.fonts.wantsFallbackFont() && ctx.stats.fallbackFont == "none") {
     ctx.stats.fallbackFont = "loading";
     attnlab_js_request_fallback_font();
   }
 
+  const bool firstFrame = ctx.stats.frames == 0;  // its parts go to the start-up breakdown (FrameStats)
+  const double glStart = emscripten_get_now();
   ImGui_ImplOpenGL3_NewFrame();
+  if (firstFrame) ctx.stats.firstGlSetupMs = emscripten_get_now() - glStart;
   ImGui_ImplGlfw_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
@@ -142,8 +154,11 @@ void drawFrame() {
   ImGui::NewFrame();
   app::afterNewFrame(g_window);
 
+  const double uiStart = emscripten_get_now();
   ctx.ui->frame(ctx.fonts.fonts());
   const bool showable = app::afterUiFrame();  // false for the warm-up frame (see app_common.h)
+  if (firstFrame) ctx.stats.firstUiMs = emscripten_get_now() - uiStart;
+  const double renderStart = emscripten_get_now();
 
   ImGui::Render();
   app::endFrameItems();
@@ -152,6 +167,7 @@ void drawFrame() {
   glClearColor(0.985f, 0.985f, 0.99f, 1.0f);  // the UI's window background (and the page's, web/style.css)
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (firstFrame) ctx.stats.firstRenderMs = emscripten_get_now() - renderStart;
 
   ctx.stats.framebufferWidth = width;
   ctx.stats.framebufferHeight = height;
@@ -168,6 +184,11 @@ void drawFrame() {
 
 }  // namespace
 
+// Called by attnlab.js for a pinch: the step's matrices scale by `factor` (the fingers' distance now / before).
+extern "C" EMSCRIPTEN_KEEPALIVE void attnlab_zoom(float factor) {
+  if (app::Context* ctx = app::context()) ctx->ui->zoomContent(factor);
+}
+
 // Called by attnlab.js with the fallback (CJK) font file it fetched, in memory from malloc; ownership passes here.
 extern "C" EMSCRIPTEN_KEEPALIVE void attnlab_fallback_font_loaded(unsigned char* data, int size) {
   app::Context* ctx = app::context();
@@ -175,6 +196,23 @@ extern "C" EMSCRIPTEN_KEEPALIVE void attnlab_fallback_font_loaded(unsigned char*
   ctx->fonts.setFallbackFont(std::vector<unsigned char>(data, data + size), 0);
   std::free(data);
   ctx->stats.fallbackFont = "loaded";
+}
+
+// Called by attnlab.js with the Chinese UI's font (fonts/zh-ui.ttf), in memory from malloc; ownership passes here.
+extern "C" EMSCRIPTEN_KEEPALIVE void attnlab_ui_font_loaded(unsigned char* data, int size) {
+  app::Context* ctx = app::context();
+  if (!ctx || !data || size <= 0) return;
+  ctx->fonts.setUiFont(std::vector<unsigned char>(data, data + size));
+  std::free(data);
+  ctx->stats.uiFont = "loaded";
+}
+
+// Called by attnlab.js when the UI font cannot be had (standalone page, HTTP error): the fallback's way instead.
+extern "C" EMSCRIPTEN_KEEPALIVE void attnlab_ui_font_unavailable() {
+  app::Context* ctx = app::context();
+  if (!ctx) return;
+  ctx->fonts.setUiFontUnavailable();
+  ctx->stats.uiFont = "unavailable";
 }
 
 // Called by attnlab.js when there is no font file but the browser can draw the characters (standalone page).
@@ -199,6 +237,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void attnlab_fallback_font_unavailable() {
 }
 
 int main() {
+  const double mainStartedAtMs = attnlab_js_since_navigation_ms();
   if (!glfwInit()) {
     attnlab_js_fatal("Could not initialise the window system (GLFW).");
     return 1;
@@ -215,10 +254,13 @@ int main() {
   g_width = 640;
   g_height = 480;
 
+  const double initStart = emscripten_get_now();
   app::init();
+  app::context()->stats.initMs = emscripten_get_now() - initStart;
   app::connectShare(app::context()->ui->state());  // the Share panel's copy/download/import (js_bridge.cpp)
-  app::context()->stats.mainStartedAtMs = attnlab_js_since_navigation_ms();
+  app::context()->stats.mainStartedAtMs = mainStartedAtMs;  // main()'s first line, before GLFW and app::init()
   app::enableItemHooks();
+  ui::setTextFieldsHandOver(true);  // attnlab.js lays HTML inputs over the text fields
   ImGui_ImplGlfw_InitForOpenGL(g_window, true);
   app::installKeyTiming(g_window);
   app::installWheel();  // after the backend: the wheel goes through web_wheel.cpp, not GLFW

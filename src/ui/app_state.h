@@ -13,6 +13,7 @@
 #include "core/pipeline.h"
 #include "ui/data_files.h"
 #include "ui/lab_state.h"
+#include "ui/layout.h"
 #include "ui/train_state.h"
 #include "ui/widgets/colormap.h"  // WeightScale
 #include "ui/steps/step_views.h"
@@ -80,6 +81,9 @@ struct AppState {
   WeightScale weightScale = kDefaultWeightScale;  // how every weight grid is coloured (matrix_grid.h)
   bool goalCard = false;      // the first-run goal card is shown (first_run.h; the platform sets it on a first visit)
   bool presentation = false;  // presentation mode: larger type, sidebar hidden, keys only (first_run.h; key P)
+  PageLayout layout;          // wide or narrow (layout.h), from the canvas's CSS size each frame
+  bool drawerOpen = false;    // narrow layout: the drawer with the step list and the model controls is open
+  float contentZoom = 1.0f;   // the step's matrices scaled by a pinch (kMinContentZoom…kMaxContentZoom)
   unsigned hiddenHeads = 0;   // attention lines: bit h set = head h hidden
   LabState lab;               // the saturation lab's own controls
   TrainState train;           // the Train view: its controls, the running session, the comparison

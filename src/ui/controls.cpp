@@ -14,6 +14,7 @@
 #include "ui/config_edit.h"
 #include "ui/explain.h"
 #include "ui/model_view.h"
+#include "ui/share_panel.h"
 #include "ui/steps/step.h"
 #include "ui/widgets/text_util.h"
 #include "ui/steps/step_common.h"  // helpMarker
@@ -23,8 +24,16 @@ namespace ui {
 namespace {
 
 // A dimension field: integer input; applied on change (the core checks the range and says so).
-bool dimensionInput(const char* label, int* value, const char* help) {
-  ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+// The field's width includes its "-" and "+" buttons: finger-sized ones (narrow layout) get it widened by their
+// growth, so the number keeps its room.
+float steppedFieldWidth(const AppState& state) {
+  const float em = ImGui::GetFontSize();
+  if (!state.layout.narrow) return 7.0f * em;
+  return 4.0f * em + 2.0f * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
+}
+
+bool dimensionInput(const AppState& state, const char* label, int* value, const char* help) {
+  ImGui::SetNextItemWidth(steppedFieldWidth(state));
   const bool changed = ImGui::InputInt(label, value, 1, 8);
   if (help) helpMarker(help);
   return changed;
@@ -36,6 +45,11 @@ void sameLineIfFits(const char* nextLabel) {
   const float width = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(nextLabel).x;
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+// A small button, finger-sized in the narrow layout (a SmallButton has no vertical padding).
+bool smallButton(const AppState& state, const char* label) {
+  return state.layout.narrow ? ImGui::Button(label) : ImGui::SmallButton(label);
 }
 
 }  // namespace
@@ -55,18 +69,25 @@ void drawSentenceInputs(AppState& state, float textW) {
   }
   const float em = ImGui::GetFontSize();
   const bool cross = state.config().cross;
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(cross ? "Keys/values:" : "Sentence:");
-  ImGui::SameLine();
-  if (inputString("##sentence", &state.textBuffer, cross ? textW * 0.5f - 3 * em : textW, "Type a sentence")) {
+  const bool narrow = state.layout.narrow;  // no labels (the fields' hints say it), the queries on a line of their own
+  if (!narrow) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(cross ? tr(Key::KeysValuesLabel) : tr(Key::SentenceLabel));
+    ImGui::SameLine();
+  }
+  const float sentenceW = cross && !narrow ? textW * 0.5f - 3 * em : textW;
+  if (inputString("##sentence", &state.textBuffer, sentenceW, tr(Key::SentenceHint))) {
     const std::string typed = state.textBuffer;
     state.change([&](attn::Config& c) { c.text = typed; });  // refused: the field keeps what was typed
   }
   if (!cross) return;
-  ImGui::SameLine();
-  ImGui::TextUnformatted("Queries:");
-  ImGui::SameLine();
-  if (inputString("##queries", &state.queryBuffer, textW * 0.5f - 3 * em, "Query sentence")) {
+  if (!narrow) {
+    ImGui::SameLine();
+    ImGui::TextUnformatted(tr(Key::QueriesLabel));
+    ImGui::SameLine();
+  }
+  if (inputString("##queries", &state.queryBuffer, narrow ? ImGui::GetContentRegionAvail().x : textW * 0.5f - 3 * em,
+                  tr(Key::QueryHint))) {
     const std::string typed = state.queryBuffer;
     state.change([&](attn::Config& c) { c.queryText = typed; });
   }
@@ -76,20 +97,20 @@ void drawPresetMenu(AppState& state, float width) {
   ImGui::SetNextItemWidth(width);
   const attn::Preset* current = attn::findPreset(state.config().preset);
   const attn::train::TrainedPreset* trained = trainedPresetShown(state);
-  const char* label = trained ? trained->title.c_str() : current ? current->title.c_str() : "Presets…";
+  const char* label = trained ? trained->title.c_str() : current ? current->title.c_str() : tr(Key::PresetsPlaceholder);
   const ImGuiID comboId = ImGui::GetID("##preset");
   const bool open = ImGui::BeginCombo("##preset", label, ImGuiComboFlags_HeightLarge);
   // Dear ImGui 1.86's combo reports no label to the item hooks: name it, so tests (and a screen reader) find it.
   ImGuiContext& g = *ImGui::GetCurrentContext();  // the macro reads `g`
   IMGUI_TEST_ENGINE_ITEM_INFO(comboId, "Preset menu", 0);
   if (!open) return;
-  ImGui::TextDisabled("Random weights (no learned pattern)");
+  ImGui::TextDisabled("%s", tr(Key::PresetsRandomHeader));
   for (const attn::Preset& p : attn::presets()) {
     if (ImGui::Selectable(p.title.c_str(), current == &p && !trained)) state.apply(p.config);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description.c_str());
   }
   ImGui::Separator();
-  ImGui::TextDisabled("Trained models (learned weights)");
+  ImGui::TextDisabled("%s", tr(Key::PresetsTrainedHeader));
   for (const attn::train::TrainedPreset& p : attn::train::trainedPresets()) {
     if (ImGui::Selectable(p.title.c_str(), trained == &p)) openTrainedPreset(state, p.name);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description.c_str());
@@ -100,7 +121,7 @@ void drawPresetMenu(AppState& state, float width) {
 void drawMessageLine(const AppState& state) {
   if (!state.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(190, 30, 30, 255));
-    ImGui::TextWrapped("Error: %s  (showing the last valid state)", state.error.c_str());
+    ImGui::TextWrapped("%s", trf(Key::ErrorLine, state.error.c_str()).c_str());
     ImGui::PopStyleColor();
   } else if (!state.notice.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(120, 80, 0, 255));
@@ -111,33 +132,74 @@ void drawMessageLine(const AppState& state) {
 
 }  // namespace
 
+void drawPresetPicker(AppState& state, float width) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(Key::ExampleLabel));  // the preset picker, labelled (issue 14: a newcomer finds the examples)
+  ImGui::SameLine();
+  const float labelW = ImGui::CalcTextSize(tr(Key::ExampleLabel)).x + ImGui::GetStyle().ItemSpacing.x;
+  drawPresetMenu(state, std::max(std::min(width - labelW, ImGui::GetContentRegionAvail().x), 6.0f * ImGui::GetFontSize()));
+}
+
 void drawSentenceBar(AppState& state, const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
+  if (state.layout.narrow) {
+    const float menuW = 5.5f * em;
+    if (ImGui::Button(tr(Key::NarrowMenu), ImVec2(menuW, 0))) state.drawerOpen = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::NarrowMenuTooltip));
+    ImGui::SameLine();
+    drawSentenceInputs(state, ImGui::GetContentRegionAvail().x);
+    drawMessageLine(state);
+    return;
+  }
   ImGui::PushFont(fonts.heading);
   ImGui::TextUnformatted("AttnLab");
   ImGui::PopFont();
   ImGui::SameLine(0, 1.2f * em);
   const float presetW = 14.0f * em, helpW = 2.2f * em;
-  const float pickerLabelW = ImGui::CalcTextSize("Example:").x + ImGui::GetStyle().ItemSpacing.x;
+  const float pickerLabelW = ImGui::CalcTextSize(tr(Key::ExampleLabel)).x + ImGui::GetStyle().ItemSpacing.x;
   const float textW = std::max(ImGui::GetContentRegionAvail().x - presetW - pickerLabelW - helpW - 6.0f * em, 8.0f * em);
   drawSentenceInputs(state, textW);
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Example:");  // the preset picker, labelled (issue 14: a newcomer finds the examples)
+  ImGui::TextUnformatted(tr(Key::ExampleLabel));  // the preset picker, labelled (issue 14: a newcomer finds the examples)
   ImGui::SameLine();
   drawPresetMenu(state, presetW);
   ImGui::SameLine();
   if (ImGui::Button("?", ImVec2(helpW, 0))) state.showHelp = !state.showHelp;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keyboard shortcuts");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShortcutsTooltip));
   drawMessageLine(state);
 }
 
+// The narrow layout's drawer: the steps in two columns of finger-sized rows, so the model controls below them
+// are near (a single column of 14 rows fills a phone's screen).
+void drawStepGrid(AppState& state) {
+  const auto& all = steps();
+  const float h = state.layout.controlHeight();
+  for (int part = 0; part < 2; ++part) {  // the ten steps, then the side views
+    const int from = part == 0 ? 0 : firstSideView(), to = part == 0 ? firstSideView() : static_cast<int>(all.size());
+    if (part == 1) ImGui::Separator();
+    if (!ImGui::BeginTable(part == 0 ? "steps" : "views", 2)) continue;
+    for (int i = from; i < to; ++i) {
+      ImGui::TableNextColumn();
+      if (ImGui::Selectable(all[i].label(), state.step == i, 0, ImVec2(0, h))) {
+        goToStep(state, i);
+        state.drawerOpen = false;  // the chosen step shows at once
+      }
+    }
+    ImGui::EndTable();
+  }
+}
+
 void drawStepList(AppState& state) {
+  if (state.layout.narrow) {
+    drawStepGrid(state);
+    return;
+  }
   const auto& all = steps();
   for (int i = 0; i < static_cast<int>(all.size()); ++i) {
     if (i == firstSideView()) ImGui::Separator();  // the ten steps, then the side views
-    if (ImGui::Selectable(all[i].label, state.step == i)) goToStep(state, i);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", all[i].title);
+    if (ImGui::Selectable(all[i].label(), state.step == i)) goToStep(state, i);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", all[i].title());
   }
 }
 
@@ -151,31 +213,29 @@ void tokenizerControl(AppState& state) {
   static const attn::TokenizerKind kKinds[] = {attn::TokenizerKind::Word, attn::TokenizerKind::Char,
                                                attn::TokenizerKind::Gpt2};
   int tok = static_cast<int>(std::find(std::begin(kKinds), std::end(kKinds), state.config().tokenizer) - kKinds);
-  if (ImGui::Combo("Tokenizer", &tok, "word\0character\0GPT-2 (BPE)\0"))
+  const char* names[] = {tr(Key::TokenizerWord), tr(Key::TokenizerChar), tr(Key::TokenizerGpt2)};
+  if (ImGui::Combo(tr(Key::TokenizerLabel), &tok, names, IM_ARRAYSIZE(names)))
     state.change([&](attn::Config& c) { c.tokenizer = kKinds[tok]; });
-  helpMarker("word: letters and digits form words, punctuation is split off. character: one token per character.\n"
-             "GPT-2 (BPE): GPT-2's own byte-level byte-pair encoding (50,257 ids; its merge table, 170 KB, loads "
-             "when chosen). A space sticks to the word after it and shows as \u0120.");
+  helpMarker(tr(Key::TokenizerHelp));
 }
 
 // Where the embedding rows come from: seeded random numbers, or GloVe's word vectors (loaded when chosen).
 void embeddingSourceControl(AppState& state) {
   ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
   int source = state.config().embeddingSource == attn::EmbeddingSource::Glove ? 1 : 0;
-  if (ImGui::Combo("Embeddings", &source, "random\0GloVe\0")) {
+  const char* sources[] = {tr(Key::EmbeddingsRandom), tr(Key::EmbeddingsGlove)};
+  if (ImGui::Combo(tr(Key::EmbeddingsLabel), &source, sources, IM_ARRAYSIZE(sources))) {
     std::string notice;
     const auto chosen = source == 1 ? attn::EmbeddingSource::Glove : attn::EmbeddingSource::Random;
     state.change([&](attn::Config& c) { c = withEmbeddingSource(c, chosen, &notice); }, notice);
     if (state.error.empty() && !notice.empty() && state.notice.empty()) state.notice = notice;
   }
-  helpMarker("random: each token gets seeded N(0,1) numbers. GloVe: real word vectors (GloVe 6B, 100 dimensions, "
-             "20,000 frequent words; 2.4 MB, loaded when chosen), rotated onto their principal axes, so d_model = k "
-             "keeps the top k components. Word tokens only, d_model at most 100.");
+  helpMarker(tr(Key::EmbeddingsHelp));
   if (state.config().embeddingSource != attn::EmbeddingSource::Glove) return;
   const std::string& status = state.data.gloveStatus;
   if (status == "ready") return;
   ImGui::PushStyleColor(ImGuiCol_Text, status == "loading" ? IM_COL32(120, 80, 0, 255) : IM_COL32(190, 30, 30, 255));
-  ImGui::TextWrapped("GloVe: %s", status.c_str());
+  ImGui::TextWrapped("%s", trf(Key::GloveStatus, status.c_str()).c_str());
   ImGui::PopStyleColor();
 }
 
@@ -184,11 +244,11 @@ void dimensionControls(AppState& state, bool withDv) {
   const attn::Config& c = state.config();
   int dModel = c.dModel, heads = c.heads, dK = c.dK, dV = c.dV;
   bool changed = false;
-  if (!withDv) changed |= dimensionInput("d_model", &dModel, "Width of each token's vector (x).");
-  if (!withDv) changed |= dimensionInput("heads", &heads, "Attention heads running side by side.");
-  if (!withDv) changed |= dimensionInput("d_k", &dK, "Width of q and k (they must match to take a dot product).");
-  if (withDv) changed |= dimensionInput("d_v", &dV, "Width of v, hence of each head's output.");
-  const bool split = withDv ? false : ImGui::SmallButton("d_k = d_v = d_model / heads");
+  if (!withDv) changed |= dimensionInput(state, "d_model", &dModel, tr(Key::DModelHelp));
+  if (!withDv) changed |= dimensionInput(state, tr(Key::HeadsLabel), &heads, tr(Key::HeadsHelp));
+  if (!withDv) changed |= dimensionInput(state, "d_k", &dK, tr(Key::DkHelp));
+  if (withDv) changed |= dimensionInput(state, "d_v", &dV, tr(Key::DvHelp));
+  const bool split = withDv ? false : smallButton(state, tr(Key::SplitButton));
   if (!changed && !split) return;
   std::string notice;
   state.change(
@@ -206,16 +266,16 @@ void dimensionControls(AppState& state, bool withDv) {
 }
 
 void seedControl(AppState& state) {
-  ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+  ImGui::SetNextItemWidth(steppedFieldWidth(state));
   uint64_t seed = state.config().seed;
   const uint64_t step = 1;
-  if (ImGui::InputScalar("seed", ImGuiDataType_U64, &seed, &step))
+  if (ImGui::InputScalar(tr(Key::SeedLabel), ImGuiDataType_U64, &seed, &step))
     state.change([&](attn::Config& c) {
       if (seed > attn::kMaxSeed) throw attn::InputError("seed must be at most 2^53-1");
       c.seed = seed;
     });
   ImGui::SameLine();
-  if (ImGui::SmallButton("re-roll"))
+  if (smallButton(state, tr(Key::Reroll)))
     state.change([](attn::Config& c) { c.seed = (c.seed * 6364136223846793005ULL + 1442695040888963407ULL) % 100000; });
 }
 
@@ -226,21 +286,21 @@ void maskControl(AppState& state, bool advanced) {
   bool changed = false;
   const bool padding = state.config().mask == attn::MaskKind::Padding;
   if (!advanced) {
-    ImGui::TextUnformatted("Mask:");
-    sameLineIfFits("none");
-    changed |= ImGui::RadioButton("none", &mask, 0);
-    sameLineIfFits("causal");
-    changed |= ImGui::RadioButton("causal", &mask, 1);
+    ImGui::TextUnformatted(tr(Key::MaskLabel));
+    sameLineIfFits(tr(Key::MaskNone));
+    changed |= ImGui::RadioButton(tr(Key::MaskNone), &mask, 0);
+    sameLineIfFits(tr(Key::MaskCausal));
+    changed |= ImGui::RadioButton(tr(Key::MaskCausal), &mask, 1);
   }
   if (advanced || padding) {
-    if (!advanced) sameLineIfFits("padding");
-    changed |= ImGui::RadioButton(advanced ? "padding mask" : "padding", &mask, 2);
+    if (!advanced) sameLineIfFits(tr(Key::MaskPadding));
+    changed |= ImGui::RadioButton(advanced ? tr(Key::MaskPaddingAdvanced) : tr(Key::MaskPadding), &mask, 2);
   }
   if (changed) state.change([&](attn::Config& c) { c.mask = static_cast<attn::MaskKind>(mask); });
   if (!advanced || state.config().mask != attn::MaskKind::Padding) return;
   ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
   int padTo = state.config().padTo;
-  if (ImGui::InputInt("pad to", &padTo)) state.change([&](attn::Config& c) { c.padTo = std::max(padTo, 0); });
+  if (ImGui::InputInt(tr(Key::PadTo), &padTo)) state.change([&](attn::Config& c) { c.padTo = std::max(padTo, 0); });
 }
 
 // advanced: the custom factor (the Advanced section); otherwise 1/√d_k and none (and custom while it is in effect).
@@ -249,35 +309,34 @@ void scaleControl(AppState& state, bool advanced) {
   bool changed = false;
   const bool custom = state.config().scaleKind == attn::ScaleKind::Custom;
   if (!advanced) {
-    ImGui::TextUnformatted("Scale:");
+    ImGui::TextUnformatted(tr(Key::ScaleLabel));
     sameLineIfFits("1/√d_k");
     changed |= ImGui::RadioButton("1/√d_k", &scale, 0);
-    sameLineIfFits("none");
-    changed |= ImGui::RadioButton("none##scale", &scale, 1);
+    sameLineIfFits(tr(Key::ScaleNone));
+    const std::string none = std::string(tr(Key::ScaleNone)) + "##scale";
+    changed |= ImGui::RadioButton(none.c_str(), &scale, 1);
   }
   if (advanced || custom) {
-    if (!advanced) sameLineIfFits("custom");
-    changed |= ImGui::RadioButton(advanced ? "custom scale" : "custom", &scale, 2);
+    if (!advanced) sameLineIfFits(tr(Key::ScaleCustom));
+    changed |= ImGui::RadioButton(advanced ? tr(Key::ScaleCustomAdvanced) : tr(Key::ScaleCustom), &scale, 2);
   }
   if (changed) state.change([&](attn::Config& c) { c.scaleKind = static_cast<attn::ScaleKind>(scale); });
   if (!advanced || state.config().scaleKind != attn::ScaleKind::Custom) return;
   ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
   double factor = state.config().customScale;
-  if (ImGui::InputDouble("factor", &factor, 0.1, 1.0, "%.4g"))
+  if (ImGui::InputDouble(tr(Key::ScaleFactor), &factor, 0.1, 1.0, "%.4g"))
     state.change([&](attn::Config& c) { c.customScale = factor; });
 }
 
 void crossControl(AppState& state) {
   bool cross = state.config().cross;
-  if (ImGui::Checkbox("cross-attention", &cross))
+  if (ImGui::Checkbox(tr(Key::CrossAttention), &cross))
     state.change([&](attn::Config& c) {
       c.cross = cross;
       if (cross && c.queryText.empty()) c.queryText = "<bos> " + c.text;
       if (!cross) c.Xq.reset();  // the queries' own rows mean nothing in self-attention
     });
-  helpMarker("Queries come from a second sentence (e.g. the decoder's output so far), keys and values from the first. "
-             "For a learned example open \"Trained: translation\" in the presets menu: <bos> is the first query and "
-             "the alignment crosses where French puts the adjective after the noun.");
+  helpMarker(tr(Key::CrossHelp));
 }
 
 void focusControl(AppState& state) {
@@ -285,18 +344,21 @@ void focusControl(AppState& state) {
   const auto& q = state.trace().queryTokens;
   const int focus = state.config().focus;
   ImGui::SetNextItemWidth(9.0f * ImGui::GetFontSize());
-  if (ImGui::BeginCombo("focus", tokenLabel(q, focus).c_str())) {
+  if (ImGui::BeginCombo(tr(Key::FocusLabel), tokenLabel(q, focus).c_str())) {
     for (int i = 0; i < static_cast<int>(q.size()); ++i)
       if (ImGui::Selectable(tokenLabel(q, i).c_str(), i == focus)) state.change([&](attn::Config& c) { c.focus = i; });
     ImGui::EndCombo();
   }
-  helpMarker("The query token whose path every step emphasises.");
+  helpMarker(tr(Key::FocusHelp));
 }
 
 // Settings a newcomer does not need first (issue 14): d_v, the seed, a custom scale and padding. Collapsed by
 // default, like a tree node in imgui_demo.cpp.
 void advancedControls(AppState& state) {
-  if (!ImGui::TreeNodeEx("Advanced", ImGuiTreeNodeFlags_None)) return;
+  // Framed in the narrow layout: a frame is finger-sized (layout.h), a bare tree node only a text line.
+  if (!ImGui::TreeNodeEx("##advanced", state.layout.narrow ? ImGuiTreeNodeFlags_Framed : ImGuiTreeNodeFlags_None, "%s",
+                         tr(Key::Advanced)))
+    return;
   dimensionControls(state, true);
   seedControl(state);
   maskControl(state, true);
@@ -311,13 +373,39 @@ void drawModelControls(AppState& state) {
   embeddingSourceControl(state);
   dimensionControls(state, false);
   bool positional = state.config().positional;
-  if (ImGui::Checkbox("positional encoding", &positional))
+  if (ImGui::Checkbox(tr(Key::PositionalEncoding), &positional))
     state.change([&](attn::Config& c) { c.positional = positional; });
   maskControl(state, false);
   scaleControl(state, false);
   crossControl(state);
   focusControl(state);
   advancedControls(state);
+}
+
+void setUiLanguage(AppState& state, Lang lang) {
+  if (lang == language()) return;
+  setLanguage(lang);
+  ++state.textsVersion;  // new texts: the platform adds their glyphs to the font atlas (one rebuild)
+}
+
+void drawLanguageSwitch(AppState& state) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(Key::LanguageLabel));
+  // Each language is named in itself, so a reader finds theirs whatever the page's language. The glyphs of
+  // "中文" are compiled into the binary (src/app/CMakeLists.txt): the switch reads before any font is fetched.
+  ImGui::SameLine();
+  if (ImGui::RadioButton("English", language() == Lang::En)) setUiLanguage(state, Lang::En);
+  ImGui::SameLine();
+  if (ImGui::RadioButton("中文", language() == Lang::Zh)) setUiLanguage(state, Lang::Zh);
+}
+
+void drawSidebarContents(AppState& state) {
+  drawStepList(state);
+  ImGui::Spacing();
+  drawLanguageSwitch(state);
+  drawModelPanel(state);
+  if (ImGui::CollapsingHeader(tr(Key::SidebarModel), ImGuiTreeNodeFlags_DefaultOpen)) drawModelControls(state);
+  drawSharePanel(state);
 }
 
 }  // namespace ui

@@ -10,6 +10,7 @@
 #include "core/matrices.h"
 #include "core/overrides.h"
 #include "core/saturation.h"
+#include "ui/i18n/i18n.h"
 
 namespace ui {
 
@@ -30,7 +31,7 @@ std::string productSum(const std::vector<double>& a, const std::vector<double>& 
   for (int k = 0; k < n; ++k) {
     const bool show = n <= kMaxTermsShown || k < kMaxTermsShown - 1 || k == n - 1;
     if (!show) {
-      if (k == kMaxTermsShown - 1) s << " + … (" << (n - kMaxTermsShown) << " more terms)";
+      if (k == kMaxTermsShown - 1) s << trf(Key::ExplainMoreTerms, n - kMaxTermsShown);
       continue;
     }
     if (k > 0) s << " + ";
@@ -75,11 +76,11 @@ std::string explainEmbedding(const Cell& c) {
   const std::string& text = toks[c.ref.row].text;
   const bool fromTable = c.t.config.embeddingTable.count(text) > 0;
   std::ostringstream s;
-  s << "E[" << c.rowLabel() << ", " << c.ref.col << "] = " << num(c.value) << ": row " << toks[c.ref.row].id
-    << " of the embedding table, "
-    << (fromTable ? "from the preset or your edit"
-                  : "seeded N(0,1) for \"" + text + "\" (seed " + std::to_string(c.t.config.seed) + ")")
-    << ". The same token gets this row in every sentence.";
+  const std::string source = fromTable ? tr(Key::ExplainEmbeddingFromTable)
+                                       : trf(Key::ExplainEmbeddingSeeded, text.c_str(),
+                                             std::to_string(c.t.config.seed).c_str());
+  s << "E[" << c.rowLabel() << ", " << c.ref.col << "] = " << num(c.value)
+    << trf(Key::ExplainEmbedding, toks[c.ref.row].id, source.c_str());
   return s.str();
 }
 
@@ -87,7 +88,7 @@ std::string explainPositional(const Cell& c) {
   const int pos = c.ref.row, i = c.ref.col / 2, dModel = static_cast<int>(c.t.X.cols());
   std::ostringstream s;
   if (!c.t.config.positional) {
-    s << "PE[" << pos << ", " << c.ref.col << "] = 0: positional encoding is off.";
+    s << "PE[" << pos << ", " << c.ref.col << "] = 0" << tr(Key::ExplainPeOff);
     return s.str();
   }
   const double angle = pos / std::pow(10000.0, 2.0 * i / dModel);
@@ -110,7 +111,7 @@ std::string explainEmbedPlusPosition(const Cell& c) {
 std::string explainWeight(const Cell& c) {
   std::ostringstream s;
   s << c.info.name << "[" << c.ref.row << ", " << c.ref.col << "] = " << num(c.value)
-    << ": a learned weight (here Xavier/Glorot uniform, seeded, unless a preset or your edit set it)."
+    << tr(Key::ExplainWeight)
     << (c.info.perHead() ? c.headNote : "");
   return s.str();
 }
@@ -118,7 +119,7 @@ std::string explainWeight(const Cell& c) {
 std::string explainMask(const Cell& c) {
   std::ostringstream s;
   s << "M[" << c.rowLabel() << ", " << c.colLabel() << "] = " << (std::isinf(c.value) ? "−∞" : num(c.value))
-    << (std::isinf(c.value) ? ": this key is hidden from this query" : ": this key is visible");
+    << tr(std::isinf(c.value) ? Key::ExplainMaskHidden : Key::ExplainMaskVisible);
   return s.str();
 }
 
@@ -135,14 +136,14 @@ std::string explainProjection(const Cell& c) {
   const bool dragged = isQ && attn::isOverriddenQuery(c.t.config, c.ref.head, c.ref.row);
   const bool unit = c.t.config.directionOnly && id != attn::MatrixId::V;
   if (dragged) {
-    s << c.info.name << "[" << tok << ", " << c.ref.col << "] = " << num(c.value) << ": set by dragging q in the "
-      << "Attention lines view (not x·W_q)" << (unit ? ", then scaled to length 1 (direction only)" : "")
+    s << c.info.name << "[" << tok << ", " << c.ref.col << "] = " << num(c.value) << tr(Key::ExplainDragged)
+      << (unit ? tr(Key::ExplainDraggedUnit) : "")
       << c.headNote;
     return s.str();
   }
   s << c.info.name << "[" << tok << ", " << c.ref.col << "] = x_" << tok << " · " << attn::matrixInfo(weight).name
     << "[:, " << c.ref.col << "] = " << productSum(rowOf(X, c.ref.row), colOf(W, c.ref.col));
-  if (unit) s << "\nthen divided by the row's length (direction only): " << num(c.value);
+  if (unit) s << tr(Key::ExplainDividedByLength) << num(c.value);
   s << c.headNote;
   return s.str();
 }
@@ -174,7 +175,7 @@ std::string explainScaledScore(const Cell& c) {
     s << num(sv) << " / √" << dK << " = " << num(sv) << " × " << num(scale) << " = " << num(c.value);
   else
     s << num(sv) << " × " << num(scale) << " = " << num(c.value)
-      << (c.t.config.scaleKind == attn::ScaleKind::None ? "  (scaling off)" : "  (custom scale)");
+      << tr(c.t.config.scaleKind == attn::ScaleKind::None ? Key::ExplainScalingOff : Key::ExplainCustomScale);
   return s.str();
 }
 
@@ -185,7 +186,7 @@ std::string explainMaskedScore(const Cell& c) {
     << " + " << (std::isinf(add) ? "(−∞)" : num(add)) << " = " << num(c.value);
   if (std::isinf(add)) {
     const bool padKey = c.t.keyPadding.size() > static_cast<size_t>(c.ref.col) && c.t.keyPadding[c.ref.col];
-    s << (padKey ? "  (key is <pad>)" : "  (key comes after the query)");
+    s << tr(padKey ? Key::ExplainKeyIsPad : Key::ExplainKeyAfterQuery);
   }
   return s.str();
 }
@@ -208,7 +209,7 @@ std::string softmaxTerms(const Cell& c, const attn::Matrix& S, double mx) {
     for (int i = 0; i < 3; ++i) show[byTerm[i]] = true;
   }
   std::ostringstream s;
-  s << "terms e^(s − max):";
+  s << tr(Key::ExplainTerms);
   int shown = 0, lastIdx = -1;
   for (int idx = 0; idx < n; ++idx) {
     const int j = open[static_cast<size_t>(idx)];
@@ -219,9 +220,9 @@ std::string softmaxTerms(const Cell& c, const attn::Matrix& S, double mx) {
     lastIdx = idx;
   }
   if (lastIdx != n - 1) s << ", …";
-  s << "\nΣ over the " << n << " unmasked key" << (n == 1 ? "" : "s");
-  if (n > shown) s << " (" << (n - shown) << " not listed)";
-  if (n < L) s << "; " << (L - n) << " masked key" << (L - n == 1 ? "" : "s") << " add e^(−∞) = 0";
+  s << trf(n == 1 ? Key::ExplainSumOne : Key::ExplainSumMany, n);
+  if (n > shown) s << trf(Key::ExplainNotListed, n - shown);
+  if (n < L) s << trf(L - n == 1 ? Key::ExplainMaskedKeysOne : Key::ExplainMaskedKeysMany, L - n);
   return s.str();
 }
 
@@ -233,7 +234,7 @@ std::string explainSoftmax(const Cell& c) {
   std::ostringstream s;
   s << "A[" << c.rowLabel() << ", " << c.colLabel() << "] = ";
   if (!std::isfinite(mx)) {
-    s << "0: every key of this row is masked (weights all zero by convention).";
+    s << tr(Key::ExplainRowMasked);
     return s.str();
   }
   double sum = 0;
@@ -272,8 +273,8 @@ std::string explainGradient(const Cell& c) {
   std::ostringstream s;
   s << c.info.name << "[" << (attn::axisIsTokens(c.info.rows) ? c.rowLabel() : std::to_string(c.ref.row)) << ", "
     << (attn::axisIsTokens(c.info.cols) ? c.colLabel() : std::to_string(c.ref.col)) << "] = ∂L/∂" << of.name
-    << " = " << num(c.value) << ": nudging " << of.name << " there by ε changes the loss by about " << num(c.value)
-    << "·ε (" << c.info.formula << ")" << (c.info.perHead() ? c.headNote : "");
+    << " = " << num(c.value) << trf(Key::ExplainGradient, of.name, num(c.value).c_str(), c.info.formula)
+    << (c.info.perHead() ? c.headNote : "");
   return s.str();
 }
 
@@ -287,10 +288,9 @@ std::string explainScoreGradient(const Cell& c) {
     << " × " << num(c.head->A(row, col)) << " × (" << num(c.head->dA(row, col)) << " − " << num(dot) << ") = "
     << num(c.value) << c.headNote;
   if (unmaskedKeys(c.t, row) == 1)
-    s << "\nThis query sees a single key: its weight is 1 whatever the score, so the score gets no gradient.";
+    s << tr(Key::ExplainSingleKey);
   else if (c.head->A(row, col) > attn::kSaturatedMaxWeight || c.head->A(row, col) < 1e-6)
-    s << "\nThe weight is nearly " << (c.head->A(row, col) > 0.5 ? "1" : "0")
-      << ": a saturated softmax passes almost no gradient back to the score.";
+    s << tr(c.head->A(row, col) > 0.5 ? Key::ExplainNearlyOne : Key::ExplainNearlyZero);
   return s.str();
 }
 
@@ -365,7 +365,7 @@ std::string explainCell(const attn::Trace& t, const CellRef& ref) {
   if (!inRange(m, ref)) return "";
   const attn::HeadTrace* head = info->perHead() ? headOf(t, ref.head) : nullptr;
   const std::string headNote =
-      t.heads.size() > 1 ? "\n(head " + std::to_string(ref.head + 1) + " of " + std::to_string(t.heads.size()) + ")" : "";
+      t.heads.size() > 1 ? trf(Key::ExplainHeadNote, ref.head + 1, static_cast<int>(t.heads.size())) : "";
   const Cell cell{t, *info, head, ref, (*m)(ref.row, ref.col), headNote};
   return explainerFor(info->role)(cell);
 }

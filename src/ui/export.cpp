@@ -7,6 +7,7 @@
 
 #include "core/matrices.h"
 #include "ui/explain.h"
+#include "ui/i18n/i18n.h"
 #include "ui/steps/step.h"
 
 namespace ui {
@@ -76,25 +77,25 @@ std::string csvFileName(const std::string& nameOrAlias, int head) {
 std::string announcement(const AppState& s) {
   const auto& all = steps();
   if (s.step < 0 || s.step >= static_cast<int>(all.size())) return "";
-  std::string out = "Step " + std::to_string(s.step + 1) + " of " + std::to_string(all.size()) + ": " +
-                    all[s.step].title + ". " + all[s.step].explanation;
-  if (!s.error.empty()) out += " Error: " + s.error + ".";
+  std::string out = trf(Key::AnnounceStep, s.step + 1, static_cast<int>(all.size()), all[s.step].title(),
+                        all[s.step].explanation());
+  if (!s.error.empty()) out += trf(Key::AnnounceError, s.error.c_str());
   if (!s.pipeline.hasTrace()) return out;
   const attn::Trace& t = s.trace();
   const std::string id = all[s.step].id;
   const char* name = nullptr;
-  const char* what = nullptr;
-  if (id == "score") name = "S", what = "Scores";
-  else if (id == "scale") name = "S_scaled", what = "Scaled scores";
-  else if (id == "mask") name = "S_masked", what = "Masked scores";
-  else if (s.step >= stepIndexOf("softmax") && stepIndexOf("softmax") >= 0) name = "A", what = "Weights";
+  Key what = Key::AnnounceWeights;  // " Weights of “quick”"
+  if (id == "score") name = "S", what = Key::AnnounceScores;
+  else if (id == "scale") name = "S_scaled", what = Key::AnnounceScaledScores;
+  else if (id == "mask") name = "S_masked", what = Key::AnnounceMaskedScores;
+  else if (s.step >= stepIndexOf("softmax") && stepIndexOf("softmax") >= 0) name = "A", what = Key::AnnounceWeights;
   const int focus = s.config().focus;
   if (focus < 0 || focus >= static_cast<int>(t.queryTokens.size())) return out;
   const std::string focusLabel = tokenLabel(t.queryTokens, focus);
   const attn::Matrix* m = name ? attn::readMatrix(t, name, s.head) : nullptr;
-  if (!m || focus >= m->rows()) return out + " Focus: “" + focusLabel + "”.";
-  out += " " + std::string(what) + " of “" + focusLabel + "”";
-  if (s.config().heads > 1) out += " (head " + std::to_string(s.head + 1) + ")";
+  if (!m || focus >= m->rows()) return out + trf(Key::AnnounceFocus, focusLabel.c_str());
+  out += trf(what, focusLabel.c_str());
+  if (s.config().heads > 1) out += trf(Key::AnnounceHead, s.head + 1);
   out += ":";
   const auto keys = tokenLabels(t.tokens);
   const int cols = static_cast<int>(m->cols());
@@ -103,7 +104,7 @@ std::string announcement(const AppState& s) {
     out += (c ? ", " : " ") + (c < static_cast<int>(keys.size()) ? keys[c] : "d" + std::to_string(c)) + " " +
            num((*m)(focus, c), 3);
   }
-  if (shown < cols) out += ", and " + std::to_string(cols - shown) + " more";
+  if (shown < cols) out += trf(Key::AnnounceMore, cols - shown);
   return out + ".";
 }
 

@@ -5,6 +5,7 @@
 
 #include "imgui.h"
 #include "ui/controls.h"
+#include "ui/i18n/i18n.h"
 #include "ui/steps/step.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/text_util.h"
@@ -29,7 +30,7 @@ void drawGoalCard(AppState& s, const Fonts& fonts) {
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + 5.5f * em), ImGuiCond_Always,
                           ImVec2(0.5f, 0.0f));
   ImGui::SetNextWindowSize(ImVec2(std::min(30.0f * em, vp->WorkSize.x - 2.0f * em), 0), ImGuiCond_Always);
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(255, 248, 230, 250));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(255, 248, 230, 255));
   ImGui::PushStyleColor(ImGuiCol_Border, IM_COL32(210, 140, 40, 255));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 2.0f);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(1.2f * em, 1.0f * em));
@@ -38,19 +39,19 @@ void drawGoalCard(AppState& s, const Fonts& fonts) {
                                  ImGuiWindowFlags_NoFocusOnAppearing;
   if (ImGui::Begin("Goal card", nullptr, flags)) {
     ImGui::PushFont(fonts.heading);
-    ImGui::TextUnformatted("Your first path");
+    ImGui::TextUnformatted(tr(Key::GoalTitle));
     ImGui::PopFont();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted("Follow \"quick\" through the 10 steps of attention: press → (or Next ▶) for each step.");
-    ImGui::TextDisabled("Hover any number to see how it was computed. P: presentation mode, ?: all keys.");
+    ImGui::TextUnformatted(tr(Key::GoalText));
+    ImGui::TextDisabled("%s", tr(Key::GoalHint));
     ImGui::PopTextWrapPos();
     ImGui::Spacing();
-    if (ImGui::Button("Start: step 2 →", ImVec2(9.0f * em, 0))) {
+    if (ImGui::Button(tr(Key::GoalStart), ImVec2(9.0f * em, 0))) {
       s.goalCard = false;
       goToStep(s, s.step + 1);
     }
     ImGui::SameLine();
-    if (ImGui::Button("Close", ImVec2(5.0f * em, 0))) s.goalCard = false;
+    if (ImGui::Button(tr(Key::GoalClose), ImVec2(5.0f * em, 0))) s.goalCard = false;
   }
   ImGui::End();
   ImGui::PopStyleVar(2);
@@ -62,7 +63,7 @@ void drawPresentationBar(AppState& s, const Fonts& fonts) {
   ImGui::TextUnformatted("AttnLab");
   ImGui::PopFont();
   ImGui::SameLine(0, 1.5f * ImGui::GetFontSize());
-  const char* keys = "→ ← steps · Space play · P leave presentation";
+  const char* keys = tr(Key::PresentationKeys);
   const float em = ImGui::GetFontSize();
   const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(keys).x - 3.0f * em;
   ImGui::AlignTextToFramePadding();

@@ -7,6 +7,7 @@
 #include "imgui.h"
 #include "ui/config_edit.h"
 #include "ui/explain.h"
+#include "ui/i18n/i18n.h"
 #include "ui/widgets/text_util.h"
 
 namespace ui {
@@ -22,14 +23,13 @@ void drawEditField(AppState& s) {
     std::snprintf(in.typed, sizeof in.typed, "%.6g", m ? (*m)(s.pinned.row, s.pinned.col) : 0.0);
   }
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("New value:");
+  ImGui::TextUnformatted(tr(Key::InspectorNewValue));
   ImGui::SameLine();
   const bool enter = inputCommitted("##edit", in.typed, sizeof in.typed, 8.0f * ImGui::GetFontSize());
   ImGui::SameLine();
-  if (!ImGui::Button("Set") && !enter) return;
+  if (!ImGui::Button(tr(Key::InspectorSet)) && !enter) return;
   const CellRef target = s.pinned;
-  const std::string notice = "Edited " + target.matrix + "[" + std::to_string(target.row) + ", " +
-                             std::to_string(target.col) + "]; every step downstream was recomputed.";
+  const std::string notice = trf(Key::InspectorEdited, target.matrix.c_str(), target.row, target.col);
   const attn::Trace& trace = s.trace();
   const std::string typed = in.typed;
   if (s.change([&](attn::Config& c) { editCell(c, trace, target, typed); }, notice).empty())
@@ -44,15 +44,14 @@ void drawInspector(AppState& s, const Fonts& fonts) {
   const CellRef& pinned = s.pinned;
   if (!pinned.valid() || !s.pipeline.hasTrace()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    wrappedText("Hover any cell: its arithmetic appears next to it. Click a cell to pin it here; orange outlines "
-                "show what it is computed from.");
+    wrappedText(tr(Key::InspectorHint));
     ImGui::PopStyleColor();
     ImGui::EndChild();
     return;
   }
   const std::string text = explainCell(s.trace(), pinned);
   ImGui::PushFont(fonts.body);
-  ImGui::TextColored(ImVec4(0.55f, 0.3f, 0.0f, 1.0f), "Pinned");
+  ImGui::TextColored(ImVec4(0.55f, 0.3f, 0.0f, 1.0f), "%s", tr(Key::InspectorPinned));
   ImGui::SameLine();
   wrappedText(text);  // breaks at spaces only: never inside a number
   ImGui::PopFont();

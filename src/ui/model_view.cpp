@@ -7,6 +7,7 @@
 
 #include "core/errors.h"
 #include "imgui.h"
+#include "ui/i18n/i18n.h"
 #include "ui/app_state.h"
 #include "ui/controls.h"
 #include "ui/steps/step.h"
@@ -15,7 +16,7 @@
 
 namespace ui {
 
-namespace tr = attn::train;
+namespace atr = attn::train;
 using json = nlohmann::json;
 
 namespace {
@@ -34,20 +35,20 @@ struct ModelInputs {
   std::vector<int> source, input;
 };
 
-ModelInputs tokenize(const tr::SavedModel& m, const std::string& source, const std::string& input) {
+ModelInputs tokenize(const atr::SavedModel& m, const std::string& source, const std::string& input) {
   ModelInputs ids;
   if (m.config.encoderDecoder) {
-    ids.source = tr::tokenizeForModel(source, m.sourceVocab, "the source sentence");
+    ids.source = atr::tokenizeForModel(source, m.sourceVocab, "the source sentence");
     if (ids.source.empty()) throw attn::InputError("type a source sentence for the model");
     std::string decoder = input;
     if (decoder.find_first_not_of(" \t") == std::string::npos) {
-      ids.input = tr::greedyDecode(m, ids.source);
+      ids.input = atr::greedyDecode(m, ids.source);
     } else {
       if (decoder.rfind("<bos>", 0) != 0) decoder = "<bos> " + decoder;  // the decoder always starts with <bos>
-      ids.input = tr::tokenizeForModel(decoder, m.vocab, "the decoder input");
+      ids.input = atr::tokenizeForModel(decoder, m.vocab, "the decoder input");
     }
   } else {
-    ids.input = tr::tokenizeForModel(input, m.vocab, "the model's input");
+    ids.input = atr::tokenizeForModel(input, m.vocab, "the model's input");
   }
   if (ids.input.empty()) throw attn::InputError("type an input for the model");
   return ids;
@@ -76,12 +77,12 @@ std::string show(AppState& s, OpenModel next, int layer) {
 
 }  // namespace
 
-std::string openModel(AppState& s, std::shared_ptr<const tr::SavedModel> model, const std::string& origin,
+std::string openModel(AppState& s, std::shared_ptr<const atr::SavedModel> model, const std::string& origin,
                       const std::string& source, const std::string& input, int layer) {
   OpenModel next;
   try {
     const ModelInputs ids = tokenize(*model, source, input);
-    next.trace = tr::traceModel(*model, ids.source, ids.input);
+    next.trace = atr::traceModel(*model, ids.source, ids.input);
     next.source = attn::train::joinTokens(next.trace.sourceTokens);
     next.input = attn::train::joinTokens(next.trace.tokens);
   } catch (const attn::InputError& e) {
@@ -95,20 +96,20 @@ std::string openModel(AppState& s, std::shared_ptr<const tr::SavedModel> model, 
 }
 
 std::string openTrainedPreset(AppState& s, const std::string& name) {
-  const tr::TrainedPreset* preset = tr::findTrainedPreset(name);
+  const atr::TrainedPreset* preset = atr::findTrainedPreset(name);
   if (!preset) {
     std::string names;
-    for (const tr::TrainedPreset& p : tr::trainedPresets()) names += (names.empty() ? "" : ", ") + p.name;
+    for (const atr::TrainedPreset& p : atr::trainedPresets()) names += (names.empty() ? "" : ", ") + p.name;
     return s.refuse("unknown trained preset \"" + name + "\" (" + names + ")");
   }
   const std::string err =
-      openModel(s, tr::trainedPresetModel(name), "preset: " + name, preset->source, preset->input, preset->layer);
+      openModel(s, atr::trainedPresetModel(name), "preset: " + name, preset->source, preset->input, preset->layer);
   if (err.empty()) s.model->presetName = name;
   return err;
 }
 
-const tr::TrainedPreset* trainedPresetShown(const AppState& s) {
-  return s.model && !s.model->presetName.empty() ? tr::findTrainedPreset(s.model->presetName) : nullptr;
+const atr::TrainedPreset* trainedPresetShown(const AppState& s) {
+  return s.model && !s.model->presetName.empty() ? atr::findTrainedPreset(s.model->presetName) : nullptr;
 }
 
 std::string setModelInput(AppState& s, const std::string& source, const std::string& input) {
@@ -116,7 +117,7 @@ std::string setModelInput(AppState& s, const std::string& source, const std::str
   OpenModel next = *s.model;
   try {
     const ModelInputs ids = tokenize(*next.model, source, input);
-    next.trace = tr::traceModel(*next.model, ids.source, ids.input);
+    next.trace = atr::traceModel(*next.model, ids.source, ids.input);
     next.source = attn::train::joinTokens(next.trace.sourceTokens);
     next.input = attn::train::joinTokens(next.trace.tokens);
   } catch (const attn::InputError& e) {
@@ -134,23 +135,22 @@ void keepOrCloseModel(AppState& s) {
   if (!s.model) return;
   if (comparable(s.config(), s.model->shown) == s.model->shown) return;
   s.model.reset();
-  s.notice = "Left the trained model: the settings changed, so the weights are random again.";
+  s.notice = tr(Key::ModelLeft);
 }
 
 void drawOpenInWalkthroughButton(AppState& s) {
   const TrainState& t = s.train;
   const bool ready = t.session && t.session->step() > 0 && !t.session->snapshot().examples.empty();
   ImGui::BeginDisabled(!ready);
-  if (ImGui::Button("Open in walkthrough ▶", ImVec2(12.0f * ImGui::GetFontSize(), 0))) {
-    const tr::ShownExample& example = t.session->snapshot().examples.front();
-    auto saved = std::make_shared<const tr::SavedModel>(t.session->savedModel());
+  if (ImGui::Button(tr(Key::ModelOpenInWalkthrough), ImVec2(12.0f * ImGui::GetFontSize(), 0))) {
+    const atr::ShownExample& example = t.session->snapshot().examples.front();
+    auto saved = std::make_shared<const atr::SavedModel>(t.session->savedModel());
     openModel(s, saved, "trained on this page, step " + std::to_string(t.session->step()), example.source,
               example.input, 0);
   }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip(ready ? "Step through the trained model's numbers in the ten steps (layer picker in the side panel)"
-                            : "Train first (at least one step)");
+    ImGui::SetTooltip("%s", tr(ready ? Key::ModelOpenTooltip : Key::ModelTrainFirst));
 }
 
 void drawModelInputs(AppState& s, float width) {
@@ -158,17 +158,17 @@ void drawModelInputs(AppState& s, float width) {
   const float em = ImGui::GetFontSize();
   const bool encoderDecoder = m.model->config.encoderDecoder;
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(encoderDecoder ? "Source:" : "Model input:");
+  ImGui::TextUnformatted(tr(encoderDecoder ? Key::ModelSource : Key::ModelInput));
   ImGui::SameLine();
   bool changed = false;
   if (encoderDecoder) {
-    changed |= inputString("##model-source", &m.sourceBuffer, width * 0.5f - 4 * em, "English sentence");
+    changed |= inputString("##model-source", &m.sourceBuffer, width * 0.5f - 4 * em, tr(Key::ModelSourceHint));
     ImGui::SameLine();
-    ImGui::TextUnformatted("Decoder:");
+    ImGui::TextUnformatted(tr(Key::ModelDecoder));
     ImGui::SameLine();
-    changed |= inputString("##model-input", &m.inputBuffer, width * 0.5f - 4 * em, "empty: the model's translation");
+    changed |= inputString("##model-input", &m.inputBuffer, width * 0.5f - 4 * em, tr(Key::ModelDecoderHint));
   } else {
-    changed |= inputString("##model-input", &m.inputBuffer, width, "tokens of the task's vocabulary");
+    changed |= inputString("##model-input", &m.inputBuffer, width, tr(Key::ModelInputHint));
   }
   if (!changed) return;
   const std::string source = m.sourceBuffer, input = m.inputBuffer;
@@ -183,20 +183,18 @@ void drawModelPanel(AppState& s) {
     const attn::Config& c = s.config();
     if (c.Wq && c.Wk) return;  // a preset's own numbers (the source's example, identity weights on GloVe…)
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(150, 90, 0, 255));
-    ImGui::TextWrapped("Random, untrained weights: expect no pattern.");
+    ImGui::TextWrapped("%s", tr(Key::ModelRandomWeights));
     ImGui::PopStyleColor();
-    helpMarker("W_q, W_k, W_v and W_o are seeded random numbers here, so which token attends to which means nothing "
-               "yet. Open a trained model from the presets menu (\"Trained: …\") or train one in the Train view.");
+    helpMarker(tr(Key::ModelRandomHelp));
     return;
   }
   const OpenModel& m = *s.model;
   const float em = ImGui::GetFontSize();
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(20, 110, 60, 255));
-  ImGui::TextWrapped("Trained model: %s (%s)", m.model->task.c_str(), m.origin.c_str());
+  ImGui::TextWrapped("%s", trf(Key::ModelTrained, m.model->task.c_str(), m.origin.c_str()).c_str());
   ImGui::PopStyleColor();
   if (m.model->training.present)
-    ImGui::TextWrapped("held-out accuracy %.1f%% after %d steps", 100 * m.model->training.finalAccuracy,
-                       m.model->training.steps);
+    ImGui::TextWrapped("%s", trf(Key::ModelAccuracy, 100 * m.model->training.finalAccuracy, m.model->training.steps).c_str());
   ImGui::SetNextItemWidth(-FLT_MIN);
   const std::string& current = m.trace.layers[static_cast<size_t>(m.layer)].name;
   if (ImGui::BeginCombo("##model-layer", current.c_str())) {
@@ -207,15 +205,14 @@ void drawModelPanel(AppState& s) {
       }
     ImGui::EndCombo();
   }
-  helpMarker("The ten steps show one attention block of the model: its input rows X (the residual stream entering "
-             "the block, position already added), its learned W_q, W_k, W_v, W_o, mask and scale.");
+  helpMarker(tr(Key::ModelBlockHelp));
   if (!s.model) return;
   std::string answer;
-  for (const tr::Prediction& p : s.model->trace.predictions) answer += (answer.empty() ? "" : " ") + p.token;
-  ImGui::TextWrapped("Model's output: %s", answer.c_str());
-  if (ImGui::Button("Close the model", ImVec2(10.0f * em, 0))) {
+  for (const atr::Prediction& p : s.model->trace.predictions) answer += (answer.empty() ? "" : " ") + p.token;
+  ImGui::TextWrapped("%s", trf(Key::ModelOutput, answer.c_str()).c_str());
+  if (ImGui::Button(tr(Key::ModelClose), ImVec2(10.0f * em, 0))) {
     s.model.reset();
-    s.notice = "Closed the trained model; the walkthrough keeps its numbers until a setting changes.";
+    s.notice = tr(Key::ModelClosed);
   }
 }
 
@@ -223,9 +220,9 @@ json modelToJson(const AppState& s) {
   if (!s.model) return nullptr;
   const OpenModel& m = *s.model;
   json layers = json::array();
-  for (const tr::LayerTrace& l : m.trace.layers) layers.push_back(l.name);
+  for (const atr::LayerTrace& l : m.trace.layers) layers.push_back(l.name);
   json predictions = json::array();
-  for (const tr::Prediction& p : m.trace.predictions)
+  for (const atr::Prediction& p : m.trace.predictions)
     predictions.push_back({{"position", p.position}, {"input", p.input}, {"token", p.token},
                            {"probability", p.probability}});
   return {{"origin", m.origin},      {"preset", m.presetName}, {"task", m.model->task}, {"layer", m.layer},     {"layers", layers},
@@ -268,8 +265,8 @@ std::string applyModelJson(AppState& s, const json& request) {
     if (open != "trained") return s.refuse("model.open must be \"trained\" or \"preset:NAME\"");
     const TrainState& t = s.train;
     if (!t.session || t.session->step() == 0) return s.refuse("train a model first (the Train view)");
-    const tr::ShownExample& example = t.session->snapshot().examples.front();
-    auto saved = std::make_shared<const tr::SavedModel>(t.session->savedModel());
+    const atr::ShownExample& example = t.session->snapshot().examples.front();
+    auto saved = std::make_shared<const atr::SavedModel>(t.session->savedModel());
     return openModel(s, saved, "trained on this page, step " + std::to_string(t.session->step()),
                      text("source", example.source), text("input", example.input),
                      request.contains("layer") ? layer : 0);

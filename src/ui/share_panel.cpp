@@ -7,6 +7,7 @@
 #include "core/json_io.h"
 #include "core/matrices.h"
 #include "imgui.h"
+#include "ui/i18n/i18n.h"
 #include "ui/export.h"
 #include "ui/steps/step.h"
 #include "ui/url_state.h"
@@ -64,36 +65,35 @@ std::string applyLink(AppState& s, const std::string& fragmentIn) {
 }
 
 void drawSharePanel(AppState& s) {
-  if (!ImGui::CollapsingHeader("Share & export")) return;
+  if (!ImGui::CollapsingHeader(tr(Key::ShareHeader))) return;
   ShareState& share = s.share;
   const ShareHandler handler = share.handler;
   const float em = ImGui::GetFontSize();
   const float w = ImGui::GetContentRegionAvail().x;
   ImGui::BeginDisabled(handler == nullptr);
-  if (ImGui::Button("Copy link", ImVec2(w, 0))) {
+  if (ImGui::Button(tr(Key::ShareCopyLink), ImVec2(w, 0))) {
     const bool ok = handler("copy-link", "", "text/plain", encodeUrlState(s));
-    setShareStatus(s, ok ? "✓ Link copied: paste it anywhere to reopen exactly this view" : "✗ Could not copy the link",
-                   ok);
+    setShareStatus(s, tr(ok ? Key::ShareLinkCopied : Key::ShareCopyFailed), ok);
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The address holds the whole state; this copies it.");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShareCopyTooltip));
   const float half = (w - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
-  if (ImGui::Button("Trace JSON", ImVec2(half, 0)) && s.pipeline.hasTrace())
+  if (ImGui::Button(tr(Key::ShareTraceJson), ImVec2(half, 0)) && s.pipeline.hasTrace())
     handler("download", "attnlab-trace.json", "application/json", attn::traceToJson(s.trace(), -1));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Export the whole trace as JSON (the CLI's schema)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShareTraceTooltip));
   ImGui::SameLine();
-  if (ImGui::Button("Config JSON", ImVec2(half, 0)))
+  if (ImGui::Button(tr(Key::ShareConfigJson), ImVec2(half, 0)))
     handler("download", "attnlab-config.json", "application/json", attn::configToJson(s.config(), 2));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Export the configuration (re-importable, as the CLI reads it)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShareConfigTooltip));
 
   // Which matrix: the pinned/hovered one unless one was chosen.
   const CellRef& active = s.activeCell();
   const std::string autoName = active.valid() ? active.matrix : "A";
   const std::string chosen = share.csvMatrix.empty() ? autoName : share.csvMatrix;
   const int head = active.valid() && share.csvMatrix.empty() ? active.head : s.head;
-  const std::string preview = share.csvMatrix.empty() ? chosen + " (pinned/hovered)" : chosen;
+  const std::string preview = share.csvMatrix.empty() ? trf(Key::SharePinnedHovered, chosen.c_str()) : chosen;
   ImGui::SetNextItemWidth(w - 4.5f * em - ImGui::GetStyle().ItemSpacing.x);
   if (ImGui::BeginCombo("##csvmatrix", preview.c_str())) {
-    if (ImGui::Selectable("pinned/hovered matrix", share.csvMatrix.empty())) share.csvMatrix.clear();
+    if (ImGui::Selectable(tr(Key::SharePinnedHoveredMatrix), share.csvMatrix.empty())) share.csvMatrix.clear();
     for (const attn::MatrixInfo& m : attn::matrixRegistry())
       if (s.pipeline.hasTrace() && attn::traceHolds(s.trace(), m) && ImGui::Selectable(m.name, share.csvMatrix == m.name))
         share.csvMatrix = m.name;
@@ -102,16 +102,16 @@ void drawSharePanel(AppState& s) {
   ImGui::SameLine();
   if (ImGui::Button("CSV", ImVec2(4.5f * em, 0)) && s.pipeline.hasTrace()) {
     const std::string csv = matrixToCsv(s.trace(), chosen, head);
-    if (csv.empty()) setShareStatus(s, "✗ No matrix " + chosen + " in this trace", false);
+    if (csv.empty()) setShareStatus(s, trf(Key::ShareNoMatrix, chosen.c_str()), false);
     else handler("download", csvFileName(chosen, head), "text/csv", csv);
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Export the matrix as CSV: token labels in the first row and column");
-  if (ImGui::Button("View PNG", ImVec2(half, 0)))
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShareCsvTooltip));
+  if (ImGui::Button(tr(Key::ShareViewPng), ImVec2(half, 0)))
     handler("png", std::string("attnlab-") + steps()[s.step].id + ".png", "image/png", "");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Export the current view as a PNG image");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::SharePngTooltip));
   ImGui::SameLine();
-  if (ImGui::Button("Import…", ImVec2(half, 0))) handler("import", "", "", "");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A Config JSON as the CLI reads it; or drop the file on the page");
+  if (ImGui::Button(tr(Key::ShareImport), ImVec2(half, 0))) handler("import", "", "", "");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShareImportTooltip));
   ImGui::EndDisabled();
   if (!share.status.empty() && now() < share.statusUntil) {
     ImGui::PushStyleColor(ImGuiCol_Text, share.statusOk ? IM_COL32(20, 120, 40, 255) : IM_COL32(190, 30, 30, 255));

@@ -9,7 +9,7 @@
 //     presentation (bools, first_run.h)
 //   read-only keys getState adds (setState accepts and ignores them, so setState(getState()) changes nothing):
 //     tokens, token_ids, query_tokens, focus_token, scale_factor, hover, error, notice, data (the lazily loaded
-//     files: {glove, gpt2}, see data_files.h)
+//     files: {glove, gpt2}, see data_files.h), layout ({narrow, drawer, zoom}: layout.h, the pinch's zoom)
 #include "ui/state_json.h"
 
 #include <nlohmann/json.hpp>
@@ -21,6 +21,7 @@
 #include "core/matrices.h"
 #include "core/presets.h"
 #include "ui/config_edit.h"
+#include "ui/controls.h"  // setUiLanguage
 #include "ui/steps/step.h"
 #include "ui/model_view.h"
 #include "ui/train_state.h"
@@ -33,12 +34,12 @@ namespace {
 
 const std::set<std::string>& uiKeys() {
   static const std::set<std::string> keys = {"step", "head", "playing", "pin", "lab", "train", "model",
-                                             "goal_card", "presentation", "weight_scale"};  // first_run.h; weight_scale: colormap.h
+                                             "goal_card", "presentation", "weight_scale", "lang"};  // lang: i18n.h  // first_run.h; weight_scale: colormap.h
   return keys;
 }
 const std::set<std::string>& readOnlyKeys() {
   static const std::set<std::string> keys = {"tokens", "token_ids", "query_tokens", "focus_token",
-                                             "scale_factor", "hover", "error", "notice", "data"};
+                                             "scale_factor", "hover", "error", "notice", "data", "layout"};
   return keys;
 }
 const char* const kDimensionKeys[] = {"d_model", "heads", "d_k", "d_v"};
@@ -136,6 +137,7 @@ struct StateRequest {
   std::optional<json> model;  // applied last (after train: {train: {action: "step"}, model: {open: "trained"}})
   std::optional<bool> goalCard, presentation;  // first_run.h
   std::optional<WeightScale> weightScale;       // "weight_scale": "uniform" | "row_max" | "absolute"
+  std::optional<Lang> lang;                     // "lang": "en" | "zh" (i18n.h)
   std::string focusToken;  // focus given as a token text ("" = by index or absent)
   bool focusByIndex = false;
 };
@@ -175,6 +177,12 @@ StateRequest readRequest(const AppState& s, const json& j) {
       throw attn::InputError("weight_scale must be \"uniform\", \"row_max\" or \"absolute\"");
     r.weightScale = ws;
   }
+  if (j.contains("lang")) {
+    Lang lang;
+    if (!parseLanguage(attn::readStringValue(j.at("lang"), "lang"), &lang))
+      throw attn::InputError("lang must be \"en\" or \"zh\"");
+    r.lang = lang;
+  }
   return r;
 }
 
@@ -187,7 +195,7 @@ std::string stateToJson(AppState& s) {
   j["scale_factor"] = c.scale();
   j["head"] = s.head;
   const auto& all = steps();
-  j["step"] = {{"index", s.step}, {"id", all[s.step].id}, {"title", all[s.step].title}, {"count", all.size()}};
+  j["step"] = {{"index", s.step}, {"id", all[s.step].id}, {"title", all[s.step].title()}, {"count", all.size()}};
   j["hover"] = s.hover;
   j["error"] = s.error;
   j["notice"] = s.notice;
@@ -195,6 +203,8 @@ std::string stateToJson(AppState& s) {
   j["goal_card"] = s.goalCard;
   j["presentation"] = s.presentation;
   j["weight_scale"] = weightScaleId(s.weightScale);
+  j["lang"] = languageId(language());
+  j["layout"] = {{"narrow", s.layout.narrow}, {"drawer", s.drawerOpen}, {"zoom", s.contentZoom}};
   j["pin"] = pinJson(s.pinned);
   j["lab"] = labToJson(s.lab);
   j["train"] = trainToJson(s.train);
@@ -263,6 +273,7 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
   if (r.goalCard) s.goalCard = *r.goalCard;
   if (r.presentation) s.presentation = *r.presentation;
   if (r.weightScale) s.weightScale = *r.weightScale;
+  if (r.lang) setUiLanguage(s, *r.lang);
   return "";
 }
 

@@ -13,15 +13,15 @@
 
 namespace ui {
 
-namespace tr = attn::train;
+namespace atr = attn::train;
 using json = nlohmann::json;
 
 namespace {
 
 constexpr int kMaxStepsPerSlice = 5000;
 
-bool sameOptions(const tr::SessionOptions& a, const tr::SessionOptions& b) {
-  const tr::ModelConfig &x = a.model, &y = b.model;
+bool sameOptions(const atr::SessionOptions& a, const atr::SessionOptions& b) {
+  const atr::ModelConfig &x = a.model, &y = b.model;
   return a.task == b.task && x.layers == y.layers && x.heads == y.heads && x.dModel == y.dModel && x.dK == y.dK &&
          x.dV == y.dV && x.scaleMode == y.scaleMode && a.adam.learningRate == b.adam.learningRate &&
          a.seed == b.seed && a.steps == b.steps;
@@ -30,7 +30,7 @@ bool sameOptions(const tr::SessionOptions& a, const tr::SessionOptions& b) {
 // Runs one slice of `session`. A training slice does the steps planned from the measured speed, ending at the next
 // evaluation at the latest, and updates the speed; an evaluation slice (when one is pending) does evaluation chunks
 // until the budget is spent. So a slice never mixes the two and each training slice does exactly what it planned.
-void runSlice(tr::TrainingSession& session, double budgetMs, double& stepsPerSecond, SliceStats& stats) {
+void runSlice(atr::TrainingSession& session, double budgetMs, double& stepsPerSecond, SliceStats& stats) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   auto elapsedMs = [&] { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); };
@@ -60,11 +60,11 @@ void runSlice(tr::TrainingSession& session, double budgetMs, double& stepsPerSec
   if (ms > 16.0) ++stats.overBudgetSlices;
 }
 
-std::shared_ptr<tr::TrainingSession> newSession(const tr::SessionOptions& options) {
-  return std::make_shared<tr::TrainingSession>(options);  // throws InputError
+std::shared_ptr<atr::TrainingSession> newSession(const atr::SessionOptions& options) {
+  return std::make_shared<atr::TrainingSession>(options);  // throws InputError
 }
 
-json evaluationJson(const tr::Evaluation& e) {
+json evaluationJson(const atr::Evaluation& e) {
   json j = {{"step", e.step},         {"loss", e.trainLoss},         {"held_out_loss", e.heldOutLoss},
             {"accuracy", e.accuracy}, {"max_weight", e.maxWeight}};
   j["expected_mass"] = std::isnan(e.expectedMass) ? json() : json(e.expectedMass);
@@ -79,7 +79,7 @@ json sliceJson(const SliceStats& s) {
 }
 
 // The numbers of one session (the main run, or one run of the comparison).
-json sessionJson(const tr::TrainingSession& s) {
+json sessionJson(const atr::TrainingSession& s) {
   json j;
   j["step"] = s.step();
   j["planned_steps"] = s.plannedSteps();
@@ -89,7 +89,7 @@ json sessionJson(const tr::TrainingSession& s) {
   const int at99 = s.firstStepAt(0.99);
   j["first_step_at_99"] = at99 >= 0 ? json(at99) : json();
   json evaluations = json::array();
-  for (const tr::Evaluation& e : s.evaluations()) evaluations.push_back(evaluationJson(e));
+  for (const atr::Evaluation& e : s.evaluations()) evaluations.push_back(evaluationJson(e));
   j["evaluations"] = evaluations;
   j["softmax_grad_norms"] = s.softmaxGradNorms().empty() ? json::array() : json(s.softmaxGradNorms().back());
   j["blocks"] = s.blockNames();
@@ -104,30 +104,30 @@ const char* status(const TrainState& t) {
 
 }  // namespace
 
-TrainControls defaultTrainControls(tr::TaskKind task) {
-  const tr::SessionOptions o = tr::defaultSessionOptions(task);
+TrainControls defaultTrainControls(atr::TaskKind task) {
+  const atr::SessionOptions o = atr::defaultSessionOptions(task);
   TrainControls c;
   c.task = task;
   c.layers = o.model.layers;
   c.heads = o.model.heads;
   c.dModel = o.model.dModel;
   c.dK = o.model.dK;
-  c.scaled = o.model.scaleMode != tr::ScaleMode::None;
+  c.scaled = o.model.scaleMode != atr::ScaleMode::None;
   c.learningRate = o.adam.learningRate;
   c.seed = 1;
   c.steps = o.steps;
   return c;
 }
 
-tr::SessionOptions sessionOptions(const TrainControls& c) {
-  tr::SessionOptions o = tr::defaultSessionOptions(c.task);
+atr::SessionOptions sessionOptions(const TrainControls& c) {
+  atr::SessionOptions o = atr::defaultSessionOptions(c.task);
   o.model.layers = c.layers;
   if (o.model.encoderDecoder) o.model.encoderLayers = std::min(o.model.encoderLayers, c.layers);
   o.model.heads = c.heads;
   o.model.dModel = c.dModel;
   o.model.dK = c.dK;
   o.model.dV = c.dK;
-  o.model.scaleMode = c.scaled ? tr::ScaleMode::InvSqrtDk : tr::ScaleMode::None;
+  o.model.scaleMode = c.scaled ? atr::ScaleMode::InvSqrtDk : atr::ScaleMode::None;
   o.adam.learningRate = c.learningRate;
   o.seed = c.seed;
   o.steps = c.steps;
@@ -136,7 +136,7 @@ tr::SessionOptions sessionOptions(const TrainControls& c) {
 
 std::string trainStart(TrainState& t) {
   try {
-    const tr::SessionOptions wanted = sessionOptions(t.controls);
+    const atr::SessionOptions wanted = sessionOptions(t.controls);
     if (!t.session || t.session->finished() || !sameOptions(t.session->options(), wanted)) {
       t.session = newSession(wanted);
       t.slices = SliceStats{};
@@ -156,7 +156,7 @@ void trainPause(TrainState& t) {
 
 std::string trainStep(TrainState& t) {
   try {
-    const tr::SessionOptions wanted = sessionOptions(t.controls);
+    const atr::SessionOptions wanted = sessionOptions(t.controls);
     if (!t.session || !sameOptions(t.session->options(), wanted)) {
       t.session = newSession(wanted);
       t.slices = SliceStats{};
@@ -187,8 +187,8 @@ std::string trainCompare(TrainState& t) {
     t.comparing = true;
     return "";
   }
-  t.scaled = newSession(tr::scalingComparisonOptions(true, t.controls.seed));
-  t.unscaled = newSession(tr::scalingComparisonOptions(false, t.controls.seed));
+  t.scaled = newSession(atr::scalingComparisonOptions(true, t.controls.seed));
+  t.unscaled = newSession(atr::scalingComparisonOptions(false, t.controls.seed));
   t.compareSlices = SliceStats{};
   t.comparing = true;
   return "";
@@ -212,7 +212,7 @@ void advanceTraining(TrainState& t) {
 
 json trainToJson(const TrainState& t) {
   const TrainControls& c = t.controls;
-  json j = {{"task", tr::taskInfo(c.task).name},
+  json j = {{"task", atr::taskInfo(c.task).name},
             {"layers", c.layers},
             {"heads", c.heads},
             {"d_model", c.dModel},
@@ -222,7 +222,7 @@ json trainToJson(const TrainState& t) {
             {"seed", c.seed},
             {"steps", c.steps}};
   json tasks = json::array();
-  for (tr::TaskKind k : tr::allTasks()) tasks.push_back(tr::taskInfo(k).name);
+  for (atr::TaskKind k : atr::allTasks()) tasks.push_back(atr::taskInfo(k).name);
   j["tasks"] = tasks;
   j["status"] = status(t);
   j["steps_per_second"] = t.stepsPerSecond;
@@ -230,7 +230,7 @@ json trainToJson(const TrainState& t) {
   j["error"] = t.error;
   j["run"] = t.session ? sessionJson(*t.session) : json();
   if (t.session) {
-    const tr::AttentionSnapshot& snap = t.session->snapshot();
+    const atr::AttentionSnapshot& snap = t.session->snapshot();
     json attention = json::array();
     for (size_t b = 0; b < snap.weights.size(); ++b) {
       json heads = json::array();
@@ -242,7 +242,7 @@ json trainToJson(const TrainState& t) {
     }
     j["attention"] = {{"step", snap.step}, {"blocks", attention}};
     json examples = json::array();
-    for (const tr::ShownExample& e : snap.examples)
+    for (const atr::ShownExample& e : snap.examples)
       examples.push_back({{"source", e.source}, {"input", e.input}, {"expected", e.expected}, {"answer", e.answer},
                           {"correct", e.correct}});
     j["examples"] = examples;
@@ -254,7 +254,7 @@ json trainToJson(const TrainState& t) {
     compare["d_model"] = t.scaled->options().model.dModel;
     compare["scaled"] = sessionJson(*t.scaled);
     compare["unscaled"] = sessionJson(*t.unscaled);
-    compare["sentence"] = tr::describeScalingComparison(*t.scaled, *t.unscaled);
+    compare["sentence"] = atr::describeScalingComparison(*t.scaled, *t.unscaled);
   }
   j["compare"] = compare;
   return j;
@@ -279,10 +279,10 @@ std::string applyTrainJson(TrainState& t, const nlohmann::json& partial) {
     if (!partial.is_object()) throw attn::InputError("train must be an object");
     TrainControls c = t.controls;
     if (partial.contains("task")) {
-      tr::TaskKind kind;
-      if (!partial["task"].is_string() || !tr::parseTaskName(partial["task"].get<std::string>(), &kind)) {
+      atr::TaskKind kind;
+      if (!partial["task"].is_string() || !atr::parseTaskName(partial["task"].get<std::string>(), &kind)) {
         std::string names;
-        for (tr::TaskKind k : tr::allTasks()) names += (names.empty() ? "" : ", ") + tr::taskInfo(k).name;
+        for (atr::TaskKind k : atr::allTasks()) names += (names.empty() ? "" : ", ") + atr::taskInfo(k).name;
         throw attn::InputError("train.task must be one of " + names);
       }
       if (kind != c.task) c = defaultTrainControls(kind);
@@ -315,7 +315,7 @@ std::string applyTrainJson(TrainState& t, const nlohmann::json& partial) {
         throw attn::InputError("unknown train key \"" + key + "\"");
       }
     }
-    tr::validate(sessionOptions(c));  // sizes the model cannot have are refused before anything changes
+    atr::validate(sessionOptions(c));  // sizes the model cannot have are refused before anything changes
     TrainState next = t;
     next.controls = c;
     std::string err;

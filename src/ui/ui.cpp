@@ -1,8 +1,11 @@
-// The application window: sentence bar on top, steps and model controls on the left, the current step in the
-// middle, the cell inspector (hover/pin arithmetic) at the bottom. Also keyboard navigation and play mode.
+// The application window. Wide layout: sentence bar on top, steps and model controls on the left, the current step
+// in the middle, the cell inspector (hover/pin arithmetic) at the bottom. Narrow layout (phones, portrait tablets;
+// layout.h, narrow_layout.h): a drawer, a sticky Back/Next bar and an inspector sheet. Also keyboard navigation and
+// play mode.
 #include "ui/ui.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/json_io.h"
 #include "core/presets.h"
@@ -12,8 +15,11 @@
 #include "ui/controls.h"
 #include "ui/explain.h"
 #include "ui/first_run.h"
+#include "ui/i18n/i18n.h"
 #include "ui/inspector.h"
+#include "ui/layout.h"
 #include "ui/model_view.h"
+#include "ui/narrow_layout.h"
 #include "ui/share_panel.h"
 #include "ui/state_json.h"
 #include "ui/steps/step.h"
@@ -33,6 +39,10 @@ void handleKeys(AppState& s) {
   const bool esc = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
   if (esc && ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) {  // Esc closes a dropdown or menu first
     ImGui::ClosePopupToLevel(0, true);
+    return;
+  }
+  if (esc && s.drawerOpen && !io.WantTextInput) {  // then the narrow layout's drawer
+    s.drawerOpen = false;
     return;
   }
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab))) s.keyboardNav = true;
@@ -76,19 +86,19 @@ void drawNavigation(AppState& s, const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
   const float availW = ImGui::GetContentRegionAvail().x;  // SameLine(x) below is relative to the group's left
   ImGui::PushFont(fonts.heading);
-  ImGui::TextUnformatted(all[s.step].title);
+  ImGui::TextUnformatted(all[s.step].title());
   const float titleW = ImGui::GetItemRectSize().x;
   ImGui::PopFont();
   ImGui::SameLine(std::max(availW - 17.5f * em, titleW + em));
   ImGui::BeginDisabled(s.step == 0);
-  if (ImGui::Button("◀ Back", ImVec2(5.5f * em, 0))) goToStep(s, s.step - 1);
+  if (ImGui::Button(tr(Key::NavBack), ImVec2(5.5f * em, 0))) goToStep(s, s.step - 1);
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(s.step + 1 >= static_cast<int>(all.size()));
-  if (ImGui::Button("Next ▶", ImVec2(5.5f * em, 0))) goToStep(s, s.step + 1);
+  if (ImGui::Button(tr(Key::NavNext), ImVec2(5.5f * em, 0))) goToStep(s, s.step + 1);
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button(s.playing ? "■ Stop" : "▷ Play", ImVec2(5.5f * em, 0))) {
+  if (ImGui::Button(s.playing ? tr(Key::NavStop) : tr(Key::NavPlay), ImVec2(5.5f * em, 0))) {
     s.playing = !s.playing;
     s.playClock = 0;
   }
@@ -100,30 +110,82 @@ void drawHelpOverlay(AppState& s) {
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.35f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowFocus();
-  if (ImGui::Begin("Keyboard shortcuts", &s.showHelp,
+  // "###help": one window (position, size) whatever the language of its title.
+  const std::string title = std::string(tr(Key::HelpTitle)) + "###help";
+  if (ImGui::Begin(title.c_str(), &s.showHelp,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
-      const char* rows[][2] = {{"→  /  ←", "next / previous step"},
-                               {"Home  /  End", "first / last step"},
-                               {"Space", "play / stop"},
-                               {"Click a cell", "pin its arithmetic (click again to unpin)"},
-                               {"Esc", "unpin, close this"},
-                               {"Tab", "controls mode: ↑ ↓ ← → move between controls"},
-                               {"Space  /  Enter", "(controls mode) press the control / edit the field"},
-                               {"Esc", "(controls mode) back to the step keys"},
-                               {"P", "presentation mode: larger type, no sidebar (P again to leave)"},
-                               {"?", "show / hide this list"}};
+      const Key rows[][2] = {{Key::HelpKeyArrows, Key::HelpArrows},
+                             {Key::HelpKeyHomeEnd, Key::HelpHomeEnd},
+                             {Key::HelpKeySpace, Key::HelpSpace},
+                             {Key::HelpKeyClick, Key::HelpClick},
+                             {Key::HelpKeyEsc, Key::HelpEsc},
+                             {Key::HelpKeyTab, Key::HelpTab},
+                             {Key::HelpKeySpaceEnter, Key::HelpSpaceEnter},
+                             {Key::HelpKeyEsc, Key::HelpEscControls},
+                             {Key::HelpKeyP, Key::HelpP},
+                             {Key::HelpKeyQuestion, Key::HelpQuestion}};
       for (auto& r : rows) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r[0]);
+        ImGui::TextUnformatted(tr(r[0]));
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r[1]);
+        ImGui::TextUnformatted(tr(r[1]));
       }
       ImGui::EndTable();
     }
   }
   ImGui::End();
+}
+
+
+// The current step, in a child `heightBelow` short of the window's bottom (the inspector's or the sticky bar's
+// room). No horizontal scrolling unless a pinch zoomed in: grids size their cells to the width (wrapped text would
+// chase a growing width).
+void drawStepArea(AppState& s, const Fonts& fonts, float heightBelow) {
+  const ImGuiWindowFlags flags = s.contentZoom > 1.0f ? ImGuiWindowFlags_HorizontalScrollbar : 0;
+  ImGui::BeginChild("step", ImVec2(0, -heightBelow), false, flags);
+  if (s.pipeline.hasTrace()) {
+    const attn::Trace& trace = s.trace();
+    GridContext grids{s, fonts, {}};
+    const CellRef& active = s.activeCell();
+    if (active.valid()) grids.highlights = dependenciesOf(trace, active);
+    StepContext ctx{s, trace, fonts, grids};
+    steps()[s.step].draw(ctx);
+  }
+  ImGui::EndChild();
+}
+
+// Wide: sentence bar on top, steps and model controls on the left, Back/Next/Play and the step in the middle, the
+// inspector below (presentation mode: no controls, keys only).
+void drawWideWindow(AppState& s, const Fonts& fonts) {
+  const float em = ImGui::GetFontSize();
+  if (s.presentation) drawPresentationBar(s, fonts);
+  else drawSentenceBar(s, fonts);
+  ImGui::Separator();
+  if (!s.presentation) {
+    const float sideW = std::clamp(ImGui::GetContentRegionAvail().x * 0.22f, 14.0f * em, 20.0f * em);
+    ImGui::BeginChild("side", ImVec2(sideW, 0), false);
+    drawSidebarContents(s);
+    ImGui::EndChild();
+    ImGui::SameLine();
+  }
+  ImGui::BeginGroup();
+  drawNavigation(s, fonts);
+  // The Train view has no cells of the trace to inspect: its step area takes the inspector's room.
+  const bool inspector = s.step != stepIndexOf("train") && !s.presentation;
+  drawStepArea(s, fonts, inspector ? 5.2f * ImGui::GetTextLineHeightWithSpacing() : 0.0f);
+  if (inspector) drawInspector(s, fonts);
+  ImGui::EndGroup();
+}
+
+// Narrow (layout.h): "≡ Menu" and the sentence on top, the step (its matrices stacked) scrolling in the middle,
+// the sticky bar with Back / title / Next at the bottom; the drawer and the inspector sheet are windows of their own.
+void drawNarrowWindow(AppState& s, const Fonts& fonts) {
+  drawSentenceBar(s, fonts);
+  ImGui::Separator();
+  drawStepArea(s, fonts, stickyBarHeight(s));
+  drawStickyBar(s, fonts);
 }
 
 }  // namespace
@@ -151,6 +213,8 @@ void App::frame(const Fonts& fonts) {
   s.hoveredShown = s.hovered;  // highlights follow last frame's hover (grids are drawn in any order)
   s.hovered = CellRef{};
 
+  pushTouchStyle(s.layout);  // narrow layout: finger-sized frames everywhere, drawer and sheet included
+  const bool narrow = s.layout.narrow && !s.presentation;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
@@ -158,47 +222,19 @@ void App::frame(const Fonts& fonts) {
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
   ImGui::PushFont(fonts.body);
-  const float em = ImGui::GetFontSize();
-
-  if (s.presentation) drawPresentationBar(s, fonts);  // presentation mode: no controls, keys only
-  else drawSentenceBar(s, fonts);
-  ImGui::Separator();
-
-  if (!s.presentation) {
-    const float sideW = std::clamp(ImGui::GetContentRegionAvail().x * 0.22f, 14.0f * em, 20.0f * em);
-    ImGui::BeginChild("side", ImVec2(sideW, 0), false);
-    drawStepList(s);
-    ImGui::Spacing();
-    drawModelPanel(s);
-    if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) drawModelControls(s);
-    drawSharePanel(s);
-    ImGui::EndChild();
-    ImGui::SameLine();
-  }
-
-  ImGui::BeginGroup();
-  drawNavigation(s, fonts);
-  // The Train view has no cells of the trace to inspect: its step area takes the inspector's room.
-  const bool inspector = s.step != stepIndexOf("train") && !s.presentation;
-  const float inspectorH = inspector ? 5.2f * ImGui::GetTextLineHeightWithSpacing() : 0.0f;
-  // No horizontal scrolling: grids size their cells to the width (wrapped text would chase a growing width).
-  ImGui::BeginChild("step", ImVec2(0, -inspectorH), false);
-  if (s.pipeline.hasTrace()) {
-    const attn::Trace& trace = s.trace();
-    GridContext grids{s, fonts, {}};
-    const CellRef& active = s.activeCell();
-    if (active.valid()) grids.highlights = dependenciesOf(trace, active);
-    StepContext ctx{s, trace, fonts, grids};
-    steps()[s.step].draw(ctx);
-  }
-  ImGui::EndChild();
-  if (inspector) drawInspector(s, fonts);
-  ImGui::EndGroup();
-
+  if (narrow) drawNarrowWindow(s, fonts);
+  else drawWideWindow(s, fonts);
   ImGui::PopFont();
   ImGui::End();
+  if (narrow) {
+    drawInspectorSheet(s, fonts);
+    drawDrawer(s, fonts);
+  } else {
+    s.drawerOpen = false;  // the wide layout's sidebar has it all
+  }
   drawHelpOverlay(s);
   drawGoalCard(s, fonts);
+  popTouchStyle(s.layout);
 
   const CellRef& current = s.pinned.valid() ? s.pinned : s.hovered;  // this frame's, for getState().hover
   s.hover = current.valid() && s.pipeline.hasTrace() ? explainCell(s.trace(), current) : "";
@@ -212,11 +248,26 @@ std::string App::traceJson() const {
 
 std::string App::textsInUse() const {
   const attn::Config& c = state_->config();
-  return c.text + "\n" + c.queryText + "\n" + c.compareText + "\n" + state_->textBuffer + "\n" + state_->queryBuffer;
+  std::string texts =
+      c.text + "\n" + c.queryText + "\n" + c.compareText + "\n" + state_->textBuffer + "\n" + state_->queryBuffer;
+  // The whole table of a non-Latin language at once: its glyphs enter the atlas in one rebuild per switch, not
+  // one per text that appears as the learner walks on.
+  if (language() != Lang::En) texts += "\n" + allTexts(language());
+  return texts;
 }
 
 int App::textsVersion() const { return state_->textsVersion; }
 
 float App::uiScale() const { return state_->presentation ? kPresentationScale : 1.0f; }
+
+void App::setDisplay(float cssWidth, float cssHeight, float devicePixelRatio) {
+  state_->layout = chooseLayout(cssWidth, cssHeight, devicePixelRatio * uiScale());
+  if (state_->presentation) state_->layout.narrow = false;  // presentation mode has its own (keys-only) layout
+}
+
+void App::zoomContent(float factor) {
+  if (!(factor > 0.0f) || !std::isfinite(factor)) return;  // a bad gesture changes nothing
+  state_->contentZoom = std::clamp(state_->contentZoom * factor, kMinContentZoom, kMaxContentZoom);
+}
 
 }  // namespace ui

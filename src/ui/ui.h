@@ -38,6 +38,11 @@ class App {
   // Type and sizes relative to the platform's (× the device pixel ratio): larger in presentation mode
   // (first_run.h). The platform rasterises the fonts and scales the style by it, so the text stays sharp.
   float uiScale() const;
+  // The canvas's size in CSS px and the device pixel ratio, before each frame (the layout is chosen from them:
+  // layout.h). A platform that never calls it gets the wide layout.
+  void setDisplay(float cssWidth, float cssHeight, float devicePixelRatio);
+  // A pinch: scales the step's matrices by `factor` (clamped to layout.h's bounds).
+  void zoomContent(float factor);
 
   AppState& state();
 

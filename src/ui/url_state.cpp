@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/json_io.h"
 #include "core/train/model_io.h"
+#include "ui/controls.h"  // setUiLanguage
 #include "ui/model_view.h"
 #include "ui/steps/step.h"
 
@@ -48,6 +49,7 @@ std::string encodeUrlState(const AppState& s) {
   j["lab"] = labSettingsToJson(s.lab);
   if (s.presentation) j["present"] = true;  // presentation mode (first_run.h), only when on
   j["weight_scale"] = weightScaleId(s.weightScale);  // how weights are coloured (colormap.h)
+  j["lang"] = languageId(language());                 // the page's language (i18n.h)
   return "v1." + base64UrlEncode(j.dump());
 }
 
@@ -64,7 +66,7 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     if (j.is_discarded() || !j.is_object()) throw attn::InputError("the link's state is damaged (not valid JSON)");
     for (auto it = j.begin(); it != j.end(); ++it)
       if (it.key() != "config" && it.key() != "model" && it.key() != "step" && it.key() != "head" && it.key() != "lab" &&
-          it.key() != "present" && it.key() != "weight_scale")
+          it.key() != "present" && it.key() != "weight_scale" && it.key() != "lang")
         throw attn::InputError("the link's state has an unknown key \"" + it.key() + "\"");
     const bool withModel = j.contains("model");
     if (!withModel && (!j.contains("config") || !j["config"].is_object()))
@@ -101,12 +103,16 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     if (j.contains("weight_scale") &&
         (!j["weight_scale"].is_string() || !parseWeightScale(j["weight_scale"].get<std::string>(), &weightScale)))
       throw attn::InputError("the link's weight_scale is not one this page knows");
+    Lang lang = language();  // a link without "lang" (older links) keeps the page's language
+    if (j.contains("lang") && (!j["lang"].is_string() || !parseLanguage(j["lang"].get<std::string>(), &lang)))
+      throw attn::InputError("the link's lang is not a language this page knows (en, zh)");
     const std::string err = withModel ? openModel(s, model, "from a link, 16-bit weights", source, input, layer)
                                       : s.apply(config);
     if (!err.empty()) return err;
     s.step = step;
     s.lab = lab;
     s.weightScale = weightScale;
+    setUiLanguage(s, lang);
     s.presentation = j.contains("present") && j["present"].get<bool>();  // a link without it: normal view
     if (j.contains("head") && j["head"].is_number_integer()) {
       const int64_t h = j["head"].get<int64_t>();  // not get<int>(): a huge value must not wrap into range

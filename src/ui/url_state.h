@@ -1,6 +1,7 @@
 // The whole page state in a URL fragment, so a teacher can share exactly what they see.
 // Format: "v1." + base64url(JSON {"config": <Config JSON>, "step": id, "head": int, "lab": {...}, "present": true
-// (presentation mode, only when on)}); with a trained
+// (presentation mode, only when on), "weight_scale",
+// "lang" ("en" | "zh"; older links without it keep the page's language)}); with a trained
 // model open (model_view.h), "model": {"file": <Model JSON with "parameters_f16">, "source", "input", "layer"}
 // replaces "config" (the model's 16-bit weights: the link opens the model at once, without retraining).
 // The Config JSON is the same schema the CLI reads, so every check of an imported file applies to links too.

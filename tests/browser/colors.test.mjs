@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Browser tests of the weight colour scales and the cursor inspector (issue 14): at the law preset the softmax
 // step's default colouring shows distinct rows (contrast measured on the canvas), the three scales differ, the
-// choice round-trips through getState/setState and the link, and hovering a cell shows the crosshair and the
-// tooltip. Screenshots: build/screenshots/colors-<scale>-dpr{1,2}.png, colors-hover-dpr{1,2}.png.
+// choice round-trips through getState/setState and the link, hovering a cell shows the crosshair and the
+// tooltip, and the picker sits on every view of A (the all-heads maps follow it). Screenshots in build/screenshots:
+// colors-<scale>-dpr{1,2}.png, colors-hover-dpr{1,2}.png, colors-<step>-dpr{1,2}.png, colors-heads-<scale>-dpr{1,2}.png.
 //
 //   node tests/browser/colors.test.mjs [--web DIR] [--only SUBSTRING]
 import {
@@ -87,6 +88,50 @@ for (const dpr of [1, 2]) {
     check(problems.length === 0, problems.join('\n'));
     await close();
     return st.hover.split('\n')[0];
+  });
+}
+
+// Mean colour of an item's area (CSS px rectangle) in the screenshot.
+function meanColour(png, item, dpr) {
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let y = Math.round(item.y * dpr) + 2; y < (item.y + item.height) * dpr - 2; y += 2)
+    for (let x = Math.round(item.x * dpr) + 2; x < (item.x + item.width) * dpr - 2; x += 2) {
+      const o = (y * png.width + x) * png.channels;
+      for (let k = 0; k < 3; k++) sum[k] += png.data[o + k];
+      n++;
+    }
+  return sum.map((v) => v / n);
+}
+
+for (const dpr of [1, 2]) {
+  test(`the scale picker is on every view of A (softmax, weighted sum, all heads) and the head maps follow it (DPR ${dpr})`, async (ctx) => {
+    const { page, problems, close } = await ctx.openPage({ dpr });
+    await setState(page, { preset: 'law', step: 'softmax', head: 0, weight_scale: 'uniform' });
+    for (const step of ['softmax', 'weighted-sum', 'heads']) {
+      await setState(page, { step });
+      const labels = (await page.evaluate(() => window.attnlab.items())).map((i) => i.label);
+      for (const id of ['× uniform', 'row max', '0 – 1'])
+        check(labels.some((l) => l.startsWith(id) && l.includes('weight-scale')), `${step}: no "${id}" scale choice in ${labels.length} items`);
+      await page.mouse.move(2, 2);
+      await waitFrames(page, 3);
+      await screenshotCanvas(page, `colors-${step}-dpr${dpr}.png`);
+    }
+    // All heads: the first map's colours change with the scale (uniform is diverging around white, 0 – 1 is light).
+    const map = await findItem(page, (i) => i.label === 'heads map 0 0', '"heads map 0 0"');
+    const means = {};
+    for (const scale of ['uniform', 'absolute']) {
+      await setState(page, { weight_scale: scale });
+      await page.mouse.move(2, 2);
+      await waitFrames(page, 3);
+      const { png } = await screenshotCanvas(page, `colors-heads-${scale}-dpr${dpr}.png`);
+      means[scale] = meanColour(png, map, dpr);
+    }
+    const d = dist(means.uniform, means.absolute);
+    check(d > 10, `the head map looks the same under both scales (mean colour distance ${d.toFixed(1)})`);
+    check(problems.length === 0, problems.join('\n'));
+    await close();
+    return `head map mean colour moved ${d.toFixed(1)} between × uniform and 0 – 1`;
   });
 }
 

@@ -180,4 +180,53 @@ test('cell value: the inspector field is an HTML input that applies on Enter', a
   await close();
 });
 
+test('keyboard: Tab activates the sentence field, and the editing moves to its HTML input (IME works from the keyboard too)', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage();
+  await setState(page, { preset: 'quick-fox', step: 'tokenize' });
+  await page.locator('#canvas').focus();
+  await page.keyboard.press('Tab');
+  await waitFrames(page, 4);
+  const focused = await page.evaluate(() => {
+    const e = document.activeElement;
+    return e && e.classList.contains('text-field') ? e.getAttribute('aria-label') : `${e && e.tagName}#${e && e.id}`;
+  });
+  const sentence = (await page.evaluate(() => window.attnlab.textFields())).find((f) => f.label === '##sentence');
+  check(sentence, 'no sentence field');
+  check(focused === (sentence.hint || 'sentence'), `after Tab the focus is on ${focused}, not the sentence's HTML input`);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('dogs bark', { delay: 15 });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.imeSetComposition', { text: 'ね', selectionStart: 1, selectionEnd: 1 });
+  await cdp.send('Input.insertText', { text: '猫' });
+  await page.keyboard.press('Enter');
+  await waitFrames(page, 4);
+  const s = await getState(page);
+  check(s.text === 'dogs bark猫', `text after Tab, typing and an IME commit: ${JSON.stringify(s.text)}`);
+  check(problems.filter((p) => !p.includes('cjk')).length === 0, problems.join('\n'));
+  await close();
+  return `tokens ${s.tokens.join(' ')}`;
+});
+
+test('the analogy fields of the Embed step (GloVe) are HTML inputs too: typing a word there is the analogy\'s word', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage({ height: 1600 });
+  await setState(page, { text: 'king queen man woman', embedding_source: 'glove', d_model: 100, heads: 1, d_k: 8, d_v: 8,
+                         positional: false, step: 'embed' });
+  await page.waitForFunction(() => window.attnlab.getState().data.glove === 'ready', null, { timeout: 30000 });
+  await waitFrames(page, 3);
+  const field = await clickTextField(page, '##analogy2');
+  check(field.hint === 'word c', `the third analogy field's hint (its aria label): ${field.hint}`);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('girl', { delay: 15 });
+  await waitFrames(page, 3);
+  const fields = await page.evaluate(() => window.attnlab.textFields());
+  const after = fields.find((f) => f.label === '##analogy2');
+  check(after && after.text === 'girl', `the analogy field holds ${JSON.stringify(after && after.text)}`);
+  const typedOnce = fields.filter((f) => f.text.includes('girlgirl')).length === 0;
+  check(typedOnce, 'the word arrived twice');
+  await checkDrawn(page, 'input-analogy-dpr1.png');
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+  return `analogy field c = "${after.text}"`;
+});
+
 run();

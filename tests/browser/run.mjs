@@ -268,7 +268,8 @@ test('CJK text fetches the CJK font from the page folder only when needed', asyn
       check(!requests.some((u) => u.includes('cjk')), 'the CJK font was fetched although no CJK text is in use');
       check(before.fallbackFont === 'none', `fallbackFont "${before.fallbackFont}" before any CJK text`);
     }
-    const error = await page.evaluate(() => window.attnlab.setState({ text: '我想吃酸菜鱼' }));
+    // Characters outside the compiled-in ones (我想吃酸菜鱼中文, fonts.cpp) and outside the English UI: the fallback font.
+    const error = await page.evaluate(() => window.attnlab.setState({ text: '今天的天气很好吗' }));
     check(error === null, `setState(CJK) returned ${error}`);
     await page.waitForFunction(() => window.attnlab.frameStats().fallbackFont !== 'loading' &&
       window.attnlab.frameStats().fallbackFont !== 'none', null, { timeout: 20000 });
@@ -363,8 +364,9 @@ test('standalone file works from file:// with no server', async () => {
     await checkBackingStore(page, 'standalone');
     const shot = await checkDrawn(page, 'standalone-dpr1.png');
     await setStateAndCheckTokens(page, 'i love sushi', ['i', 'love', 'sushi']);
-    // CJK: no font file offline; the browser draws the characters with the system's fonts into the atlas.
-    const error = await page.evaluate(() => window.attnlab.setState({ text: '我想吃酸菜鱼' }));
+    // CJK: no font file offline; the browser draws the characters with the system's fonts into the atlas (characters
+    // other than the compiled-in 我想吃酸菜鱼中文).
+    const error = await page.evaluate(() => window.attnlab.setState({ text: '今天的天气很好吗' }));
     check(error === null, `setState(CJK) returned ${error}`);
     await page.waitForFunction(() => window.attnlab.frameStats().fallbackFont === 'browser', null, { timeout: 5000 });
     await waitFrames(page, 3);

@@ -6,7 +6,7 @@
 //   node tests/browser/touch.test.mjs [--web DIR] [--only SUBSTRING]
 //
 // What it checks: a tap on "Next ▶" advances the step and leaves no hover behind (no sticky tooltip); a swipe
-// scrolls the step's content by the finger's distance (the glide after a flick is not checked yet); a long
+// scrolls the step's content by the finger's distance (the glide after a flick: phone.test.mjs); a long
 // press on a cell pins it; the sentence field is an HTML input a tap focuses (the phone keyboard's condition).
 // Screenshot: build/screenshots/touch-tablet-pinned-dpr2.png.
 import { check, checkDrawn, findItem, getState, items, setState, suite, waitFrames, waitReady } from './harness.mjs';

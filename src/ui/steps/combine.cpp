@@ -16,8 +16,7 @@ void drawCombineStep(StepContext& ctx) {
                "output = concat·W_o : " + shape(t.concat) + "·" + shape(t.Wo) + " → " + shape(t.output));
   if (heads > 1) {
     const int dV = static_cast<int>(t.concat.cols()) / heads;
-    noteLine("Columns 0–" + std::to_string(dV - 1) + " of concat come from head 1, the next " + std::to_string(dV) +
-             " from head 2, and so on.");
+    noteLine(trf(Key::CombineColumnsNote, dV - 1, dV));
   }
 }
 

@@ -35,36 +35,23 @@ std::vector<bool> missingRows(const attn::Trace& t) {
 }
 
 // "(?)" text for GloVe's d_model limit and the PCA order of its coordinates.
-const char* kGloveHelp =
-    "GloVe 6B gives each lower-cased word one vector of 100 numbers, learnt from word co-occurrences in 6 billion "
-    "tokens of Wikipedia and news. The build rotated them onto their principal axes (computed on the centred "
-    "vectors, applied without centring): every 100-d dot product and cosine is unchanged, and the first k "
-    "coordinates are the top-k principal components. So d_model = k takes each word's first k coordinates, a PCA "
-    "view of the same vectors, and d_model cannot exceed 100: there are no more numbers to take.";
+// (strings_*.inc: EmbedGloveHelp)
 
 // 1. Where the rows come from: loading, failed, not available here, or the file's facts.
 void gloveStatus(StepContext& ctx) {
   const DataFiles& data = ctx.state.data;
   const std::string& status = data.gloveStatus;
   if (status == "loading") {
-    noteLine("Loading GloVe's word vectors (data/glove-100d.bin, 2.4 MB)… until they arrive every row is a seeded "
-             "random row; the trace recomputes when they do.", true);
+    noteLine(tr(Key::EmbedGloveLoading), true);
   } else if (status.rfind("failed", 0) == 0) {
-    noteLine("GloVe's word vectors could not be loaded (" + status.substr(std::min<size_t>(status.size(), 8)) +
-             "). The rows stay seeded random rows.", true);
+    noteLine(trf(Key::EmbedGloveFailed, status.substr(std::min<size_t>(status.size(), 8)).c_str()), true);
   } else if (!ctx.trace.config.glove) {
-    noteLine("GloVe's word vectors are not loaded here (the page fetches data/glove-100d.bin when GloVe is chosen; "
-             "`attnlab trace --embeddings glove` reads it): the rows are seeded random rows.", true);
+    noteLine(tr(Key::EmbedGloveNotHere), true);
   } else {
     const attn::GloveVectors& g = *ctx.trace.config.glove;
-    char text[256];
-    std::snprintf(text, sizeof text,
-                  "GloVe rows: %d words × %d dimensions (%s, vectors under the PDDL). Each row is the lower-cased "
-                  "word's first d_model = %d principal coordinates; d_model is at most %d with GloVe.",
-                  g.count(), g.dims(), g.source().c_str(), ctx.trace.config.dModel, g.dims());
-    formulaLine(text);
+    formulaLine(trf(Key::EmbedGloveRows, g.count(), g.dims(), g.source().c_str(), ctx.trace.config.dModel, g.dims()));
   }
-  helpMarker(kGloveHelp);
+  helpMarker(tr(Key::EmbedGloveHelp));
 }
 
 // 2. Tokens GloVe lacks: marked with * here and on the Tokenize step's chips.
@@ -78,19 +65,14 @@ void missingWordsNote(StepContext& ctx) {
       ++count;
     }
   if (count == 0) return;
-  noteLine("* GloVe has no vector for " + list + (count == 1 ? ": it gets" : ": each gets") +
-           " a seeded random row, scaled like GloVe's coordinates (GloVe here keeps 20,000 frequent words and "
-           "no single letters, so \"I\" and \"a\" are among them).", true);
+  noteLine(trf(count == 1 ? Key::EmbedGloveMissingOne : Key::EmbedGloveMissingMany, list.c_str()), true);
 }
 
 // 3. cos(x_i, x_j) for every pair of the sentence's rows.
 void cosineMatrixView(StepContext& ctx, float width) {
   const attn::Trace& t = ctx.trace;
-  ImGui::TextUnformatted("Cosine similarity of the rows of E");
-  helpMarker("cos(a, b) = a·b / (|a| |b|): 1 when two rows point the same way, 0 when they are unrelated "
-             "(perpendicular), −1 when opposite. Attention's score q·k is a dot product too: |q| |k| cos θ. "
-             "Related words have GloVe vectors with a high cosine. Hover a cell for the dot product, the norms and "
-             "the angle.");
+  ImGui::TextUnformatted(tr(Key::EmbedCosineTitle));
+  helpMarker(tr(Key::EmbedCosineHelp));
   const attn::Matrix cosines = attn::cosineMatrix(t.E);  // C = unit(E)·unit(E)ᵀ : (L,d)·(d,L) -> (L,L)
   SimilarityGridSpec spec;
   spec.id = "##cosines";
@@ -125,27 +107,25 @@ void nearestWordsView(StepContext& ctx) {
                                                       : g.neighbours(index, kNeighbours, k)});
     }
   }
-  ImGui::Text("Nearest words in GloVe (cosine, first %d dims)", k);
-  helpMarker("For each word of the sentence, the words of the whole vocabulary (20,000) whose vectors have the "
-             "highest cosine with it, comparing the first d_model principal coordinates. Shrink d_model and watch "
-             "the neighbours get worse: fewer dimensions keep less of what the vectors know.");
+  ImGui::TextUnformatted(trf(Key::EmbedNearestTitle, k).c_str());
+  helpMarker(tr(Key::EmbedNearestHelp));
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("##neighbours", 2, flags)) return;
-  ImGui::TableSetupColumn("word");
-  ImGui::TableSetupColumn("nearest", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn(tr(Key::EmbedColWord));
+  ImGui::TableSetupColumn(tr(Key::EmbedColNearest), ImGuiTableColumnFlags_WidthStretch);
   for (const GloveNeighbourList& row : views.neighbours) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(row.token.c_str());
     ImGui::TableNextColumn();
     if (row.neighbours.empty()) {
-      ImGui::TextDisabled("not in GloVe: seeded random row");
+      ImGui::TextDisabled("%s", tr(Key::EmbedNotInGlove));
       continue;
     }
     std::string line;
     for (const attn::GloveNeighbour& n : row.neighbours)
-      line += (line.empty() ? "" : ",  ") + n.word + " " + fmtFixed(n.cosine, 2);
-    ImGui::TextWrapped("%s", line.c_str());  // a long row wraps inside its column
+      line += (line.empty() ? "" : ",  ") + n.word + "\u00a0" + fmtFixed(n.cosine, 2);  // word and cosine kept together
+    wrappedText(line);  // a long row wraps at spaces inside its column, never inside a number
   }
   ImGui::EndTable();
 }
@@ -156,16 +136,14 @@ void analogyPanel(StepContext& ctx) {
   GloveViews& views = ctx.state.views.glove;
   const int k = ctx.trace.config.dModel;
   const float em = ImGui::GetFontSize();
-  ImGui::TextUnformatted("Analogy: a − b + c ≈ ?");
-  helpMarker("Differences between word vectors carry meaning: king − man + woman lands near queen. The answer is "
-             "the word (other than a, b, c) with the highest cosine with unit(a) − unit(b) + unit(c) (3CosAdd, "
-             "as word2vec and gensim), in the first d_model coordinates. Type any words GloVe knows.");
+  ImGui::TextUnformatted(tr(Key::EmbedAnalogyTitle));
+  helpMarker(tr(Key::EmbedAnalogyHelp));
   const char* ops[] = {"−", "+", "≈"};
   for (int w = 0; w < 3; ++w) {
-    ImGui::SetNextItemWidth(6.0f * em);
     char id[16];
     std::snprintf(id, sizeof id, "##analogy%d", w);
-    ImGui::InputText(id, views.analogy[w], sizeof views.analogy[w]);
+    const Key hints[] = {Key::EmbedAnalogyWordA, Key::EmbedAnalogyWordB, Key::EmbedAnalogyWordC};
+    inputChars(id, views.analogy[w], sizeof views.analogy[w], 6.0f * em, tr(hints[w]));
     ImGui::SameLine();
     ImGui::TextUnformatted(ops[w]);
     if (w < 2) ImGui::SameLine();
@@ -179,10 +157,9 @@ void analogyPanel(StepContext& ctx) {
     int index[3];
     for (int w = 0; w < 3; ++w) {
       index[w] = g.find(views.analogy[w]);
-      if (views.analogy[w][0] == '\0') views.analogyMessage = "Type three words.";
+      if (views.analogy[w][0] == '\0') views.analogyMessage = tr(Key::EmbedTypeThree);
       else if (index[w] < 0 && views.analogyMessage.empty())
-        views.analogyMessage = std::string("GloVe has no vector for \"") + views.analogy[w] +
-                               "\": it knows the 20,000 most frequent English words (lower-case), plus a few more.";
+        views.analogyMessage = trf(Key::EmbedAnalogyUnknown, views.analogy[w]);
     }
     if (views.analogyMessage.empty()) views.answers = g.analogy(index[0], index[1], index[2], kAnalogyAnswers, k);
   }
@@ -214,15 +191,15 @@ void pcaView(StepContext& ctx, float width) {
   const float em = ImGui::GetFontSize();
   PlotSpec plot;
   plot.id = "##glove-pca";
-  plot.title = "Variance kept by the first d_model principal axes";
-  plot.x.label = "d_model (principal axes kept)";
+  plot.title = tr(Key::EmbedPcaTitle);
+  plot.x.label = tr(Key::EmbedPcaX);
   plot.x.min = 0;
   plot.x.max = g.dims();
-  plot.y.label = "variance kept (%)";
+  plot.y.label = tr(Key::EmbedPcaY);
   plot.y.min = 0;
   plot.y.max = 100;
   PlotSeries kept;
-  kept.name = "kept";
+  kept.name = tr(Key::EmbedPcaSeries);
   kept.marker = PlotMarker::None;
   for (int d = 1; d <= g.dims(); ++d) {
     kept.x.push_back(d);
@@ -235,12 +212,7 @@ void pcaView(StepContext& ctx, float width) {
   plot.width = std::min(width, 30.0f * em);
   plot.height = 13.0f * em;
   drawPlot(plot, ctx.fonts);
-  char text[200];
-  std::snprintf(text, sizeof text,
-                "d_model = %d keeps %.1f%% of the variance: the cosines and neighbours here are those of the top %d "
-                "principal components (at 100, the full vectors').",
-                k, 100.0 * attn::keptVariance(g, k), k);
-  noteLine(text);
+  noteLine(trf(Key::EmbedPcaNote, k, 100.0 * attn::keptVariance(g, k), k));
 }
 
 // The views that need the vectors, in two columns: similarity | neighbours, then analogy | PCA.
@@ -270,12 +242,9 @@ void sharedWordNote(StepContext& ctx) {
   for (int i = 0; i < static_cast<int>(t.compareTokens.size()); ++i)
     for (int j = 0; j < static_cast<int>(t.tokens.size()); ++j)
       if (t.compareTokens[i].text == t.tokens[j].text && !t.tokens[j].special) {
-        noteLine("\"" + t.tokens[j].text + "\" has id " + std::to_string(t.tokens[j].id) +
-                 " in both sentences, and the same row of E.");
+        noteLine(trf(Key::EmbedSharedId, t.tokens[j].text.c_str(), t.tokens[j].id));
         if (usesGlove(t) && t.config.glove)
-          noteLine("With GloVe too: \"" + t.tokens[j].text + "\" is one vector in both sentences, whatever it means "
-                   "there (GloVe gives each word one row, mixing all its senses); only attention can bring the "
-                   "context in.");
+          noteLine(trf(Key::EmbedSharedGlove, t.tokens[j].text.c_str()));
         return;
       }
 }
@@ -296,17 +265,17 @@ void drawEmbedStep(StepContext& ctx) {
   drawGrid(e, ctx.grids);
   if (t.config.cross) {
     GridSpec eq = tokenRowsGrid(ctx, "E_q", t.Eq, true);
-    eq.caption = "E for the queries  " + shape(t.Eq);
+    eq.caption = trf(Key::EmbedForQueries, shape(t.Eq).c_str());
     fit.apply(eq, 0);
     drawGrid(eq, ctx.grids);
   }
   if (usesGlove(t) && t.config.glove) missingWordsNote(ctx);
   if (!t.compareTokens.empty() && t.compareE.rows() > 0) {
     ImGui::Spacing();
-    noteLine("Another sentence with a shared word: identical tokens get identical rows.");
+    noteLine(tr(Key::EmbedCompareNote));
     GridSpec c = indexGrid("compare_E", t.compareE);
     c.rowLabels = tokenLabels(t.compareTokens);
-    c.caption = "E for \"" + t.config.compareText + "\"  " + shape(t.compareE);
+    c.caption = trf(Key::EmbedCompareCaption, t.config.compareText.c_str(), shape(t.compareE).c_str());
     fit.apply(c, 0);
     drawGrid(c, ctx.grids);
     sharedWordNote(ctx);
@@ -316,8 +285,7 @@ void drawEmbedStep(StepContext& ctx) {
     gloveViews(ctx);
   } else if (!usesGlove(t) && t.config.tokenizer == attn::TokenizerKind::Word && t.config.embeddingTable.empty() &&
              !t.config.X) {
-    noteLine("Random rows mean nothing. Choose GloVe embeddings (sidebar: Embeddings) for real word vectors: "
-             "similar words, nearest neighbours and king − man + woman.");
+    noteLine(tr(Key::EmbedRandomMeansNothing));
   }
 }
 

@@ -16,6 +16,7 @@
 #include "ui/steps/step_common.h"
 #include "ui/widgets/attention_lines.h"  // headColor
 #include "ui/widgets/heatmap_gl.h"
+#include "ui/widgets/matrix_grid.h"
 #include "ui/widgets/text_util.h"
 
 namespace ui {
@@ -91,9 +92,10 @@ bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 m0(p0.x + (side - size.x) * 0.5f, p0.y + (side - size.y) * 0.5f), m1(m0.x + size.x, m0.y + size.y);
-  const double top = h.A.size() ? std::max(h.A.maxCoeff(), 1e-12) : 1.0;
-  drawHeatmap(ctx.state.views.heatmaps, dl, "heads:" + std::to_string(r.layer) + ":" + std::to_string(head),
-              ctx.state.traceVersion, h.A, false, ColorScale::Sequential, ColorRange{0.0, top}, m0, m1);
+  // A coloured like every weight grid of the page (the picker above): masked keys hatched.
+  const attn::Matrix* mask = t.maskAdd.rows() == h.A.rows() && t.maskAdd.cols() == h.A.cols() ? &t.maskAdd : nullptr;
+  drawWeightMap(ctx.state.views.heatmaps, dl, "heads:" + std::to_string(r.layer) + ":" + std::to_string(head),
+                ctx.state.traceVersion, h.A, mask, ctx.state.weightScale, false, m0, m1);
   // The focus row marked on the map's left edge.
   if (focus >= 0)
     dl->AddTriangleFilled(ImVec2(m0.x - 0.45f * em, m0.y + (focus + 0.5f) * cell - 0.3f * em),
@@ -106,7 +108,7 @@ bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const int i = static_cast<int>((mouse.y - m0.y) / cell), j = static_cast<int>((mouse.x - m0.x) / cell);
     ImGui::BeginTooltip();
-    ImGui::Text("%s%shead %d: click to open it", r.name.c_str(), r.name.empty() ? "" : ", ", head + 1);
+    ImGui::TextUnformatted(trf(Key::HeadsTooltip, r.name.c_str(), r.name.empty() ? "" : ", ", head + 1).c_str());
     if (i >= 0 && j >= 0 && i < h.A.rows() && j < h.A.cols())
       ImGui::Text("%s → %s: a = %s", tokenLabel(t.queryTokens, i).c_str(), tokenLabel(t.tokens, j).c_str(),
                   num(h.A(i, j)).c_str());
@@ -116,7 +118,7 @@ bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool
   const int best = strongestKey(h.A, focus);
   // "→ word 0.35": the word shortened if need be, never the number.
   if (best < 0) {
-    ImGui::TextUnformatted("(all masked)");
+    ImGui::TextUnformatted(tr(Key::HeadsAllMasked));
   } else {
     const std::string weight = " " + num(h.A(focus, best), 2);
     const float room = side + marker - ImGui::CalcTextSize(("→ " + weight).c_str()).x;
@@ -139,9 +141,14 @@ void drawHeadsStep(StepContext& ctx) {
   const int perRow = std::clamp(static_cast<int>((avail + gap) / (6.0f * em + gap)), 1, std::min(maxHeads, 8));
   const float marker = 0.6f * em;  // drawHeadMap's room for the focus marker
   const float side = std::clamp((avail + gap) / perRow - gap - marker, 4.0f * em, (rows.size() > 1 ? 8.0f : 12.0f) * em);
-  noteLine("Each map is one head's weights A (rows: queries, columns: keys), coloured from 0 (light) to its own "
-           "largest weight (dark). ▶ marks the focus token's row (\"" + tokenLabel(ctx.trace.queryTokens, ctx.state.config().focus) +
-           "\"); under each map, the word it attends to most in that head.");
+  noteLine(trf(Key::HeadsNote, tokenLabel(ctx.trace.queryTokens, ctx.state.config().focus).c_str()));
+  drawWeightScalePicker(ctx.state);
+  {
+    WeightColoring words;  // the legend's words for the chosen colouring
+    words.scale = ctx.state.weightScale;
+    words.anyMasked = ctx.trace.config.mask != attn::MaskKind::None;
+    ImGui::TextDisabled("%s", weightLegendText(words).c_str());
+  }
   const AppState& s = ctx.state;
   for (const HeadsRow& r : rows) {
     if (!r.name.empty()) {

@@ -21,12 +21,10 @@ void linesModeControl(StepContext& ctx) {
   LinesView& v = ctx.state.views.lines;
   const int heads = static_cast<int>(ctx.trace.heads.size());
   if (heads > 1) {
-    if (ImGui::RadioButton("one panel per head", v.perHead)) v.perHead = true;
+    if (ImGui::RadioButton(tr(Key::LinesPerHead), v.perHead)) v.perHead = true;
     ImGui::SameLine();
-    if (ImGui::RadioButton("all heads overlaid", !v.perHead)) v.perHead = false;
-    helpMarker("Per head: one small panel per head, each in its head's colour. Overlaid: every head's lines in one "
-               "panel; untick a head to hide it. Hover a token (left: a query, right: a key) to see only its lines, "
-               "in every panel.");
+    if (ImGui::RadioButton(tr(Key::LinesOverlaid), !v.perHead)) v.perHead = false;
+    helpMarker(tr(Key::LinesModeHelp));
   }
   if (v.perHead && heads > 1) return;
   for (int h = 0; h < heads; ++h) {
@@ -94,26 +92,25 @@ void drawFocusNumbers(StepContext& ctx, const attn::HeadTrace& h) {
                          }()).c_str());
   std::vector<double> row(static_cast<size_t>(h.A.cols()));
   for (int j = 0; j < h.A.cols(); ++j) row[static_cast<size_t>(j)] = h.A(focus, j);
-  ImGui::TextUnformatted("softmax weights:");
+  ImGui::TextUnformatted(tr(Key::LinesSoftmaxWeights));
   drawWeightBars(tokenLabels(t.tokens), row, std::min(ImGui::GetContentRegionAvail().x, 26.0f * ImGui::GetFontSize()),
                  ctx.fonts);
   std::string out;
   for (int c = 0; c < h.O.cols(); ++c) out += (c ? ", " : "") + num(h.O(focus, c), 3);
-  ImGui::Text("output o_%s = Σ a·v = [%s]", q.c_str(), out.c_str());
+  ImGui::TextUnformatted(trf(Key::LinesOutput, q.c_str(), out.c_str()).c_str());
 }
 
 // "direction only" and "reset q": both through the one apply path as Config overrides.
 void drawGeometryControls(StepContext& ctx) {
   const attn::Config& c = ctx.state.config();
   bool direction = c.directionOnly;
-  if (ImGui::Checkbox("direction only", &direction))
+  if (ImGui::Checkbox(tr(Key::LinesDirectionOnly), &direction))
     ctx.state.change([&](attn::Config& next) { next.directionOnly = direction; });
-  helpMarker("q·k = |q| |k| cos θ mixes length and angle. Direction only scales every q and k to length 1 "
-             "(q/|q|, k/|k|), so each score is cos θ alone: compare which key wins with and without it.");
+  helpMarker(tr(Key::LinesDirectionHelp));
   if (c.queryOverride) {
     ImGui::SameLine();
-    if (ImGui::SmallButton("reset q")) ctx.state.change([](attn::Config& next) { next.queryOverride.reset(); });
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to q = x·W_q, as the weights compute it");
+    if (ImGui::SmallButton(tr(Key::LinesResetQ))) ctx.state.change([](attn::Config& next) { next.queryOverride.reset(); });
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::LinesResetQTooltip));
   }
 }
 
@@ -127,7 +124,7 @@ void drawGeometry(StepContext& ctx) {
   const float size = std::min(ImGui::GetContentRegionAvail().x, 22.0f * em);
   ImGui::BeginGroup();
   if (dK == 2) {
-    ImGui::TextDisabled("Drag q (the orange arrow) anywhere in the square.");
+    ImGui::TextDisabled("%s", tr(Key::LinesDragQ));
   }
   const VectorDrag drag = drawVectorView(t, head, focus, -1, size, ctx.fonts, dK == 2 ? &ctx.state.views.lines.dragScale : nullptr,
                                          ctx.state.config().directionOnly);

@@ -9,11 +9,11 @@ namespace {
 // none / causal / padding. Returns true when the choice changed (the config is applied, the trace is new).
 bool maskChoice(StepContext& ctx) {
   int mask = static_cast<int>(ctx.state.config().mask);
-  bool changed = ImGui::RadioButton("no mask", &mask, 0);
+  bool changed = ImGui::RadioButton(tr(Key::MaskNoMask), &mask, 0);
   ImGui::SameLine();
-  changed |= ImGui::RadioButton("causal", &mask, 1);
+  changed |= ImGui::RadioButton(tr(Key::MaskCausal), &mask, 1);
   ImGui::SameLine();
-  changed |= ImGui::RadioButton("padding", &mask, 2);
+  changed |= ImGui::RadioButton(tr(Key::MaskPadding), &mask, 2);
   if (!changed) return false;
   attn::Config c = ctx.state.config();
   c.mask = static_cast<attn::MaskKind>(mask);
@@ -37,13 +37,12 @@ void drawMaskStep(StepContext& ctx) {
   // S_masked = S_scaled + M : (L_q,L_kv) + (L_q,L_kv) -> (L_q,L_kv)
   drawEquation(ctx, {scoresGrid(ctx, "S_scaled", h.S_scaled, head), "+", mask, "=",
                      scoresGrid(ctx, "S_masked", h.S_masked, head)},
-               "S_masked = S_scaled + M,  M[i, j] = 0 (allowed) or −∞ (hidden) : " + shape(h.S_scaled));
+               trf(Key::MaskFormula, shape(h.S_scaled).c_str()));
   int fullyMasked = 0;
   for (const auto& r : h.rows) fullyMasked += r.fullyMasked;
-  if (t.config.mask == attn::MaskKind::None) noteLine("No mask: every query sees every key (encoder self-attention).");
+  if (t.config.mask == attn::MaskKind::None) noteLine(tr(Key::MaskNoneNote));
   if (fullyMasked > 0)
-    noteLine(std::to_string(fullyMasked) + " row(s) have every key masked; their weights are all zero by convention "
-             "(the core flags them rather than dividing 0 by 0).", true);
+    noteLine(trf(Key::MaskFullyMasked, fullyMasked), true);
 }
 
 }  // namespace ui

@@ -68,12 +68,9 @@ const PermutationDemo& permutationDemo(StepContext& ctx) {
 
 void drawPermutationExperiment(StepContext& ctx) {
   const PermutationDemo& demo = permutationDemo(ctx);
-  noteLine("Experiment: feed the tokens in reverse order and compare each token's output with its output in the "
-           "original order (no mask).");
-  noteLine("  without PE: largest difference " + num(demo.gapWithoutPe, 3) +
-           "  → the outputs are only reordered: attention alone cannot see order.");
-  noteLine("  with PE:    largest difference " + num(demo.gapWithPe, 3) +
-           "  → the outputs change: position now matters.");
+  noteLine(tr(Key::PosExperiment));
+  noteLine(trf(Key::PosWithoutPe, num(demo.gapWithoutPe, 3).c_str()));
+  noteLine(trf(Key::PosWithPe, num(demo.gapWithPe, 3).c_str()));
 }
 
 }  // namespace
@@ -82,7 +79,7 @@ void drawPositionStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
   explanation(stepExplanation("position"));
   bool positionalOn = ctx.state.config().positional;
-  if (ImGui::Checkbox("positional encoding on", &positionalOn)) {
+  if (ImGui::Checkbox(tr(Key::PosToggle), &positionalOn)) {
     attn::Config c = ctx.state.config();
     c.positional = positionalOn;
     ctx.state.apply(c);
@@ -92,7 +89,7 @@ void drawPositionStep(StepContext& ctx) {
   formulaLine("X = E + PE : " + shape(t.E) + " + " + shape(t.PE) + " → " + shape(t.X));
   ImGui::Spacing();
   GridSpec pe = tokenRowsGrid(ctx, "PE", t.PE, false);
-  if (!t.config.positional) pe.caption = "PE (off: zeros)";
+  if (!t.config.positional) pe.caption = tr(Key::PosOffCaption);
   drawEquation(ctx, {tokenRowsGrid(ctx, "E", t.E, false), "+", pe, "=", tokenRowsGrid(ctx, "X", t.X, false)});
   if (permutationDemoAffordable(t)) {
     ImGui::Spacing();

@@ -55,15 +55,15 @@ void drawDkControls(StepContext& ctx) {
   helpMarker("Width of q and k. Each score is a sum of d_k products q_i·k_i of unit-variance numbers, so "
            "Var(q·k) = d_k and the scores spread like √d_k. Drag (log scale), or Ctrl+click to type a value.");
   for (int quick : {4, 64, 1024}) {
-    ImGui::SameLine();
     char label[32];
     std::snprintf(label, sizeof label, "%d##lab-dk-%d", quick, quick);
+    sameLineIfFits(buttonWidth(label));  // a phone wraps the buttons
     if (ImGui::Button(label)) lab.dK = quick;
   }
   const int modelDk = std::clamp(ctx.trace.config.dK, kLabMinDk, kLabMaxDk);
-  ImGui::SameLine();
   char model[48];
   std::snprintf(model, sizeof model, "model's d_k (%d)##lab-model-dk", modelDk);
+  sameLineIfFits(buttonWidth(model));
   if (ImGui::Button(model)) lab.dK = modelDk;
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Set the slider to the d_k of the walkthrough's model (Model panel).");
@@ -113,15 +113,17 @@ void drawRowColumn(const char* heading, const std::string& formula, const LabRow
   ImGui::PopStyleColor();
   ImGui::SameLine();
   ImGui::TextDisabled("%s", formula.c_str());
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("scores: %s", joined(row.scores, 3).c_str());
-  ImGui::PopTextWrapPos();
+  // Text wraps at spaces (never inside a number) at the column's edge.
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  wrappedText("scores: " + joined(row.scores, 3));
+  ImGui::PopStyleColor();
   drawWeightBars(keyLabels(L), row.weights, std::min(ImGui::GetContentRegionAvail().x, 30.0f * em), fonts, color);
-  ImGui::Text("entropy H = %s nats  (uniform: log %d = %s)", fmtFixed(s.entropy, 4).c_str(), L,
-              fmtFixed(std::log(static_cast<double>(L)), 3).c_str());
-  ImGui::Text("max weight = %s   exp(H) = %s keys in use", fmtFixed(s.maxWeight, 4).c_str(),
-              fmtFixed(s.effectiveTokens, 2).c_str());
-  ImGui::Text("‖J‖ = %s  (the gradient through the softmax)", fmt(s.jacobianNorm, 4).c_str());
+  wrappedText("entropy H = " + fmtFixed(s.entropy, 4) + " nats  (uniform: log " + std::to_string(L) + " = " +
+              fmtFixed(std::log(static_cast<double>(L)), 3) + ")");
+  // 0.999991 is printed as such, never as 1.0000 (the row is not exactly one-hot).
+  wrappedText("max weight = " + fmtProbability(s.maxWeight, 4) + "   exp(H) = " + fmtFixed(s.effectiveTokens, 2) +
+              " keys in use");
+  wrappedText("‖J‖ = " + fmt(s.jacobianNorm, 4) + "  (the gradient through the softmax)");
   if (s.maxWeight > kSaturatedMaxWeight)
     noteLine("Saturated: max weight > " + fmt(kSaturatedMaxWeight, 2) +
                  ". The row copies one key, and ‖J‖ ≈ 0: almost no gradient flows back.",
@@ -305,7 +307,7 @@ void drawTemperatureControls(LabState& lab) {
     char label[32];
     std::snprintf(label, sizeof label, "×%g##lab-temperature-%g", preset, preset);
     if (ImGui::Button(label)) lab.multiplier = preset;
-    ImGui::SameLine();
+    sameLineIfFits(preset < 10.0 ? buttonWidth(label) : 10.0f * em);  // then the slider, at least 10 em
   }
   ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x * 0.3f, 10.0f * em, 18.0f * em));
   double t = lab.multiplier;
@@ -374,8 +376,8 @@ void drawTemperature(StepContext& ctx, const LabView& view) {
   drawTemperatureControls(ctx.state.lab);
   drawTemperatureTable(ctx, view);
   const attn::RowSaturation& s = view.multiplier.saturation;
-  ImGui::Text("entropy H = %s nats (uniform: log 4 = 1.386)   max weight = %s   ‖J‖ = %s",
-              fmtFixed(s.entropy, 4).c_str(), fmt(s.maxWeight, 8).c_str(), fmt(s.jacobianNorm, 4).c_str());
+  wrappedText("entropy H = " + fmtFixed(s.entropy, 4) + " nats (uniform: log 4 = 1.386)   max weight = " +
+              fmt(s.maxWeight, 8) + "   ‖J‖ = " + fmt(s.jacobianNorm, 4));
 }
 
 // How the lab relates to the walkthrough's own model.

@@ -32,10 +32,9 @@ std::string scaleFormula(const attn::Trace& t, const attn::HeadTrace& h) {
       return "S_scaled = S / √d_k = S / √" + std::to_string(dK) + " = S × " + num(t.scale, 6) + " : " + shape(h.S) +
              " → " + shape(h.S_scaled);
     case attn::ScaleKind::None:
-      return "Scaling is off: S_scaled = S. Try a large d_k and watch the softmax saturate.";
+      return tr(Key::ScaleOff);
     case attn::ScaleKind::Custom:
-      return "S_scaled = S × " + num(t.scale, 6) + " (custom factor; 1/√d_k would be " + num(1.0 / std::sqrt(dK), 6) +
-             ")";
+      return trf(Key::ScaleCustomFormula, num(t.scale, 6).c_str(), num(1.0 / std::sqrt(dK), 6).c_str());
   }
   return "";
 }
@@ -51,19 +50,14 @@ void drawScaleStep(StepContext& ctx) {
   drawEquation(ctx,
                {scoresGrid(ctx, "S", h.S, head), "× " + num(t.scale, 4), scoresGrid(ctx, "S_scaled", h.S_scaled, head)},
                scaleFormula(t, h), 6.0f);
-  noteLine("Spread (standard deviation) of the scores here: before " + num(spread(h.S), 3) + ", after " +
-           num(spread(h.S_scaled), 3) + ".");
+  noteLine(trf(Key::ScaleSpread, num(spread(h.S), 3).c_str(), num(spread(h.S_scaled), 3).c_str()));
   const attn::Config& c = t.config;
   const bool handMade = c.Wq || c.Wk || c.X || c.Xq || !c.embeddingTable.empty() ||
                         c.embeddingSource != attn::EmbeddingSource::Random;
   if (handMade)
-    noteLine("These q and k come from given numbers (a preset's matrices, an embedding table or word vectors), "
-             "not from N(0,1) draws, so the √d_k rule below is not a prediction for them.");
-  noteLine("Theory, for q and k whose " + std::to_string(static_cast<int>(dK)) +
-           " entries are independent N(0,1): q·k has spread √d_k = " + num(std::sqrt(dK), 3) +
-           " before scaling and 1 after. The saturation lab samples exactly that.");
-  helpMarker("Var(q·k) = Σ_i Var(q_i k_i) = d_k when every q_i, k_i is N(0,1) and independent, so the spread is "
-             "√d_k; multiplying by 1/√d_k brings it back to 1. Trained or hand-made vectors need not follow it.");
+    noteLine(tr(Key::ScaleGivenNumbers));
+  noteLine(trf(Key::ScaleTheory, static_cast<int>(dK), num(std::sqrt(dK), 3).c_str()));
+  helpMarker(tr(Key::ScaleHelp));
 }
 
 }  // namespace ui

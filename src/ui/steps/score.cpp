@@ -40,7 +40,7 @@ void drawScoreStep(StepContext& ctx) {
     ImGui::Spacing();
     drawScoreVectors(ctx);
   } else {
-    noteLine("(With d_k ≤ 3 the q and k vectors are drawn here as arrows.)");
+    noteLine(tr(Key::ScoreArrowsNote));
   }
 }
 

@@ -24,7 +24,7 @@ void drawFocusWeights(StepContext& ctx, const attn::HeadTrace& h) {
   std::vector<double> row(h.A.cols());
   for (int j = 0; j < static_cast<int>(row.size()); ++j) row[j] = h.A(focus, j);
   ImGui::Spacing();
-  ImGui::Text("Weights of \"%s\" (the focus token):", tokenLabel(t.queryTokens, focus).c_str());
+  ImGui::TextUnformatted(trf(Key::SoftmaxFocusWeights, tokenLabel(t.queryTokens, focus).c_str()).c_str());
   drawWeightBars(tokenLabels(t.tokens), row, std::min(ImGui::GetContentRegionAvail().x, 34.0f * ImGui::GetFontSize()),
                  ctx.fonts);
 }
@@ -38,11 +38,11 @@ void drawSaturationTable(StepContext& ctx, const attn::HeadTrace& h) {
   const float height = std::min(12.0f, L + 1.5f) * ImGui::GetTextLineHeightWithSpacing();  // scrolls past 12 rows
   if (!ImGui::BeginTable("saturation", 6, flags, ImVec2(0, height))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("query");
-  ImGui::TableSetupColumn("entropy H");
-  ImGui::TableSetupColumn("max weight");
-  ImGui::TableSetupColumn("exp(H) keys");
-  ImGui::TableSetupColumn("‖J‖ (gradient)");
+  ImGui::TableSetupColumn(tr(Key::SoftmaxColQuery));
+  ImGui::TableSetupColumn(tr(Key::SoftmaxColEntropy));
+  ImGui::TableSetupColumn(tr(Key::SoftmaxColMax));
+  ImGui::TableSetupColumn(tr(Key::SoftmaxColKeys));
+  ImGui::TableSetupColumn(tr(Key::SoftmaxColGradient));
   ImGui::TableSetupColumn("");
   ImGui::TableHeadersRow();
   for (int i = 0; i < static_cast<int>(h.rows.size()); ++i) {
@@ -64,9 +64,11 @@ void drawSaturationTable(StepContext& ctx, const attn::HeadTrace& h) {
     ImGui::TableNextColumn();
     const std::string label = saturationLabel(r, unmaskedKeys(ctx.trace, i));
     if (label == "saturated")
-      ImGui::TextColored(ImVec4(0.75f, 0.25f, 0.0f, 1.0f), "saturated");
+      ImGui::TextColored(ImVec4(0.75f, 0.25f, 0.0f, 1.0f), "%s", tr(Key::SoftmaxSaturated));
     else if (!label.empty())
-      ImGui::TextDisabled("%s", label == "one key" ? "one key (weight 1 by necessity)" : label.c_str());
+      ImGui::TextDisabled("%s", label == "one key"        ? tr(Key::SoftmaxOneKey)
+                                : label == "fully masked" ? tr(Key::SoftmaxFullyMasked)
+                                                          : label.c_str());
   }
   ImGui::EndTable();
 }
@@ -78,14 +80,12 @@ void drawSaturationWarning(StepContext& ctx, const attn::HeadTrace& h) {
   for (int i = 0; i < static_cast<int>(h.rows.size()); ++i) count += saturated(t, h.rows[i], i);
   if (count == 0) return;
   const int dK = static_cast<int>(h.Q.cols());
-  std::string why = std::to_string(count) + " of " + std::to_string(h.rows.size()) +
-                    " rows are saturated (max weight > " + num(kSaturatedMaxWeight, 2) +
-                    "): they copy one value and pass almost no gradient.";
+  std::string why = trf(Key::SoftmaxSaturatedRows, count, static_cast<int>(h.rows.size()),
+                        num(kSaturatedMaxWeight, 2).c_str());
   if (t.config.scaleKind == attn::ScaleKind::None && dK >= 16)
-    why += " Scaling is off and d_k = " + std::to_string(dK) + ": the scores have spread ≈ √d_k = " +
-           num(std::sqrt(dK), 3) + " instead of 1, so e^s separates them by huge factors. Turn 1/√d_k back on.";
+    why += trf(Key::SoftmaxScalingOff, dK, num(std::sqrt(dK), 3).c_str());
   else if (t.config.scaleKind == attn::ScaleKind::Custom && t.scale > 1.0 / std::sqrt(dK))
-    why += " The custom scale is larger than 1/√d_k, which sharpens every row (a low temperature).";
+    why += tr(Key::SoftmaxCustomLarger);
   noteLine(why, true);
 }
 
@@ -93,21 +93,19 @@ void drawSaturationWarning(StepContext& ctx, const attn::HeadTrace& h) {
 
 void drawSoftmaxStep(StepContext& ctx) {
   const attn::HeadTrace& h = explainAndPickHead(ctx, "softmax");
+  weightScalePickerLine(ctx);  // how A's colours are read (one choice for every weight map)
   const int head = ctx.state.head;
   GridSpec weights = weightsGrid(ctx, "A", h.A, head);
   weights.caption = "A = softmax(S_masked)";
   // A[i, :] = softmax(S_masked[i, :]) : (L_q,L_kv) -> (L_q,L_kv). Two grids: more room kept on the right.
   drawEquation(ctx, {scoresGrid(ctx, "S_masked", h.S_masked, head), "→", weights},
-               "A[i, :] = softmax(S_masked[i, :]) = e^(s − max) / Σ e^(s − max) : " + shape(h.S_masked) + " → " +
-                   shape(h.A) + ", every row sums to 1",
+               trf(Key::SoftmaxFormula, shape(h.S_masked).c_str(), shape(h.A).c_str()),
                6.0f);
-  drawWeightScalePicker(ctx.state);  // next to A's legend: how its colours are read
   drawFocusWeights(ctx, h);
   ImGui::Spacing();
   drawSaturationTable(ctx, h);
   const int L = static_cast<int>(h.A.cols());
-  noteLine("Uniform over " + std::to_string(L) + " keys would be H = log " + std::to_string(L) + " = " +
-           num(std::log(static_cast<double>(L)), 4) + "; one-hot is H = 0 and ‖J‖ = 0.");
+  noteLine(trf(Key::SoftmaxUniform, L, L, num(std::log(static_cast<double>(L)), 4).c_str()));
   drawSaturationWarning(ctx, h);
 }
 

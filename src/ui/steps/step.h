@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/trace.h"
+#include "ui/i18n/i18n.h"
 #include "ui/app_state.h"
 #include "ui/ui.h"
 #include "ui/widgets/matrix_grid.h"
@@ -20,10 +21,14 @@ struct StepContext {
 
 struct StepInfo {
   const char* id;      // stable id for URLs and getState ("tokenize", "score", ...)
-  const char* title;   // "5. Score: S = Q·Kᵀ"
-  const char* label;   // short, for the step list: "5. Score"
+  Key titleKey;        // "5. Score: S = Q·Kᵀ"
+  Key labelKey;        // short, for the step list: "5. Score"
   void (*draw)(StepContext&);
-  const char* explanation;  // why the step exists and what to notice (drawn first; read out by the live region)
+  Key explanationKey;  // why the step exists and what to notice (drawn first; read out by the live region)
+  // In the current language (i18n.h).
+  const char* title() const { return tr(titleKey); }
+  const char* label() const { return tr(labelKey); }
+  const char* explanation() const { return tr(explanationKey); }
 };
 
 const std::vector<StepInfo>& steps();

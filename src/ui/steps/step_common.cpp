@@ -1,5 +1,6 @@
 // Step building blocks (see step_common.h).
 #include "ui/steps/step_common.h"
+#include "ui/widgets/matrix_grid.h"
 
 #include <algorithm>
 
@@ -10,9 +11,8 @@
 namespace ui {
 
 void explanation(const char* text) {
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(ImGui::GetContentRegionAvail().x, 52.0f * ImGui::GetFontSize()));
-  ImGui::TextUnformatted(text);
-  ImGui::PopTextWrapPos();
+  // Breaks at spaces and between CJK characters (wrapAtSpaces), never inside a number.
+  wrappedText(text, std::min(ImGui::GetContentRegionAvail().x, 52.0f * ImGui::GetFontSize()));
 }
 
 void formulaLine(const std::string& text) {
@@ -32,9 +32,7 @@ void helpMarker(const char* text) {
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
+    wrappedText(text, ImGui::GetFontSize() * 30.0f);
     ImGui::EndTooltip();
   }
 }
@@ -42,13 +40,22 @@ void helpMarker(const char* text) {
 void headPicker(StepContext& ctx) {
   const int heads = static_cast<int>(ctx.trace.heads.size());
   if (heads <= 1) return;
-  ImGui::TextUnformatted("Head:");
+  ImGui::TextUnformatted(tr(Key::HeadPickerLabel));
   for (int h = 0; h < heads; ++h) {
     ImGui::SameLine();
     char label[16];
     std::snprintf(label, sizeof label, "%d##head", h + 1);
     if (ImGui::RadioButton(label, ctx.state.head == h)) ctx.state.head = h;
   }
+}
+
+void weightScalePickerLine(StepContext& ctx) {
+  const float em = ImGui::GetFontSize();
+  if (ctx.trace.heads.size() > 1) {  // the head picker drew a line: join it when there is room
+    ImGui::SameLine(0, 2.0f * em);
+    if (ImGui::GetContentRegionAvail().x < 27.0f * em || ctx.state.layout.narrow) ImGui::NewLine();
+  }
+  drawWeightScalePicker(ctx.state);
 }
 
 const attn::HeadTrace& shownHead(StepContext& ctx) { return ctx.trace.heads[ctx.state.head]; }
@@ -122,14 +129,14 @@ RowFit fitRow(const std::vector<int>& columnCounts, float marginEm) {
 }
 
 void RowFit::apply(GridSpec& spec, int index) const {
-  spec.cellWidth = widths[index];
+  spec.cellWidth = widths[index] * zoom;
   const int rows = static_cast<int>(spec.transposed ? spec.values->cols() : spec.values->rows());
   if (height > 0) {
     // Narrow windows: cells get thin, but a few token rows stay tall enough for their labels.
-    spec.cellHeight = rows <= 40 ? std::max(height, 1.1f * ImGui::GetFontSize()) : height;
+    spec.cellHeight = (rows <= 40 ? std::max(height, 1.1f * ImGui::GetFontSize()) : height) * zoom;
   } else {  // big matrices: grids with the same number of rows (tokens) still line up
     const float em = ImGui::GetFontSize();
-    spec.cellHeight = std::clamp(24.0f * em / std::max(rows, 1), 0.2f, 1.45f * em);
+    spec.cellHeight = std::clamp(24.0f * em / std::max(rows, 1), 0.2f, 1.45f * em) * zoom;
   }
 }
 
@@ -152,10 +159,34 @@ int displayedColumns(const GridSpec& g) {
   return static_cast<int>(g.transposed ? g.values->rows() : g.values->cols());
 }
 
+// The narrow layout (layout.h): each grid on its own line at the screen's width, the operators on lines between
+// them, so a phone scrolls down the equation instead of squeezing it into one row.
+void drawStackedEquation(StepContext& ctx, std::initializer_list<EquationTerm> terms, const std::string& formula,
+                         float marginEm) {
+  for (const EquationTerm& term : terms) {
+    if (!term.grid) {  // "·", "+", "=" on a line of their own, in the heading's size so a dot is seen
+      ImGui::PushFont(ctx.fonts.heading);
+      ImGui::TextUnformatted(term.op.c_str());
+      ImGui::PopFont();
+      continue;
+    }
+    GridSpec grid = *term.grid;
+    RowFit fit = fitRow({displayedColumns(grid)}, marginEm);
+    fit.zoom = ctx.state.contentZoom;
+    fit.apply(grid, 0);
+    drawGrid(grid, ctx.grids);
+  }
+  if (!formula.empty()) formulaLine(formula);
+}
+
 }  // namespace
 
 void drawEquation(StepContext& ctx, std::initializer_list<EquationTerm> terms, const std::string& formula,
                   float marginEm) {
+  if (ctx.state.layout.narrow) {
+    drawStackedEquation(ctx, terms, formula, marginEm);
+    return;
+  }
   // 1. Size the cells: every grid of the row shares the width.
   std::vector<GridSpec> grids;
   std::vector<int> columns;
@@ -164,7 +195,8 @@ void drawEquation(StepContext& ctx, std::initializer_list<EquationTerm> terms, c
       grids.push_back(*term.grid);
       columns.push_back(displayedColumns(*term.grid));
     }
-  const RowFit fit = fitRow(columns, marginEm);
+  RowFit fit = fitRow(columns, marginEm);
+  fit.zoom = ctx.state.contentZoom;
   for (int i = 0; i < static_cast<int>(grids.size()); ++i) fit.apply(grids[i], i);
   // 2. Grids and operators. The operators are centred on the first grid: in A·B = C (and A + B = C) the result has
   //    A's rows, so they sit level with the rows of both, however tall B is.

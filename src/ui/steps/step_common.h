@@ -23,6 +23,9 @@ void headPicker(StepContext& ctx);                  // radio row "head 1 2 3 …
 const attn::HeadTrace& shownHead(StepContext& ctx); // the head the per-head steps show (the picker's choice)
 // The top of a per-head step: its explanation (steps.cpp) and the head picker. Returns the head shown.
 const attn::HeadTrace& explainAndPickHead(StepContext& ctx, const char* stepId);
+// The weight-colour picker ("Colour weights by: × uniform | row max | 0 – 1"), on the head picker's line when it
+// fits there: call right after explainAndPickHead in steps that show A.
+void weightScalePickerLine(StepContext& ctx);
 std::string shape(const attn::Matrix& m);           // "(5×4)"
 std::string shape(Eigen::Index rows, Eigen::Index cols);  // the same for a shape not stored, e.g. Kᵀ
 
@@ -39,6 +42,7 @@ GridSpec indexGrid(const std::string& name, const attn::Matrix& m, int head = 0)
 struct RowFit {
   std::vector<float> widths;
   float height = 0;  // uniform mode: one height for every grid; 0: each grid's rows share ~24 em of height
+  float zoom = 1.0f; // a pinch's scale of the cells (AppState::contentZoom)
   void apply(GridSpec& spec, int index) const;
 };
 // `columnCounts`: displayed columns of each grid; `marginEm`: room kept free to the right of the row.

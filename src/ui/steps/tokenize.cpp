@@ -44,15 +44,15 @@ const std::vector<attn::BpeToken>* gpt2Details(StepContext& ctx, const std::stri
 // The hover of a GPT-2 token: id, bytes, and the merges in the order BPE applied them.
 void gpt2Tooltip(const attn::Gpt2Bpe& bpe, const attn::BpeToken& tok) {
   ImGui::BeginTooltip();
-  ImGui::Text("%s = id %d", tok.text.c_str(), tok.id);
-  ImGui::Text("bytes: %s", hexBytes(tok.bytes).c_str());
+  ImGui::TextUnformatted(trf(Key::TokGpt2Id, tok.text.c_str(), tok.id).c_str());
+  ImGui::TextUnformatted(trf(Key::TokGpt2Bytes, hexBytes(tok.bytes).c_str()).c_str());
   if (tok.merges.empty()) {
-    ImGui::TextUnformatted("a single byte: no merge (ids 0-255 are the 256 bytes)");
+    ImGui::TextUnformatted(tr(Key::TokGpt2SingleByte));
   } else {
-    ImGui::Text("built by %d merge(s), lowest rank first:", static_cast<int>(tok.merges.size()));
+    ImGui::TextUnformatted(trf(Key::TokGpt2BuiltBy, static_cast<int>(tok.merges.size())).c_str());
     for (const attn::BpeMerge& m : tok.merges)
-      ImGui::Text("  %s + %s → %s   (rank %d, id %d = 256 + rank)", bpe.tokenText(m.left).c_str(),
-                  bpe.tokenText(m.right).c_str(), bpe.tokenText(m.result).c_str(), m.rank, m.result);
+      ImGui::TextUnformatted(trf(Key::TokGpt2Merge, bpe.tokenText(m.left).c_str(), bpe.tokenText(m.right).c_str(),
+                                 bpe.tokenText(m.result).c_str(), m.rank, m.result).c_str());
   }
   ImGui::EndTooltip();
 }
@@ -108,7 +108,7 @@ void tokenChips(StepContext& ctx, const std::vector<attn::Token>& tokens, int fo
     ImGui::PopFont();
     if (windowHovered && mouse.x >= at.x && mouse.x < end.x && mouse.y >= at.y && mouse.y < end.y) {
       if (detail) gpt2Tooltip(*config.gpt2, *detail);
-      else if (missing) ImGui::SetTooltip("GloVe has no vector for \"%s\": it gets a seeded random row", t.text.c_str());
+      else if (missing) ImGui::SetTooltip("%s", trf(Key::TokGloveMissingTooltip, t.text.c_str()).c_str());
     }
     at.x += w + 0.4f * em;
   }
@@ -118,9 +118,9 @@ void tokenChips(StepContext& ctx, const std::vector<attn::Token>& tokens, int fo
 
 const char* tokenizerTitle(attn::TokenizerKind kind) {
   switch (kind) {
-    case attn::TokenizerKind::Word: return "word-level";
-    case attn::TokenizerKind::Char: return "character-level";
-    case attn::TokenizerKind::Gpt2: return "GPT-2 byte-level BPE";
+    case attn::TokenizerKind::Word: return tr(Key::TokWordLevel);
+    case attn::TokenizerKind::Char: return tr(Key::TokCharLevel);
+    case attn::TokenizerKind::Gpt2: return tr(Key::TokGpt2Level);
   }
   return "";
 }
@@ -130,22 +130,15 @@ void gpt2Notes(StepContext& ctx) {
   const std::string& status = ctx.state.data.gpt2Status;
   if (!ctx.trace.config.gpt2) {
     if (status == "loading")
-      noteLine("Loading GPT-2's merge table (data/gpt2-bpe.bin, 170 KB)… until it arrives the tokens are the text's "
-               "bytes before any merge.", true);
+      noteLine(tr(Key::TokGpt2Loading), true);
     else if (status.rfind("failed", 0) == 0)
-      noteLine("GPT-2's merge table could not be loaded (" + status.substr(std::min<size_t>(status.size(), 8)) +
-               "): the tokens stay the text's bytes before any merge.", true);
+      noteLine(trf(Key::TokGpt2Failed, status.substr(std::min<size_t>(status.size(), 8)).c_str()), true);
     else
-      noteLine("GPT-2's merge table is not loaded here: the tokens are the text's bytes before any merge.", true);
+      noteLine(tr(Key::TokGpt2NotLoaded), true);
   }
-  noteLine("GPT-2 cuts the text into pieces (a space sticks to the word after it), turns each piece into its UTF-8 "
-           "bytes (ids 0-255) and merges the adjacent pair with the lowest rank again and again (50,000 merges "
-           "learnt from web text; id = 256 + rank). Ġ is how GPT-2 writes a space, Ċ a newline; an emoji or a CJK "
-           "character is 3-4 bytes, often left as byte tokens shown as odd letters (ð, Ł, …). Ids are GPT-2's own.");
-  helpMarker("Byte-level BPE never meets an unknown word: anything is bytes, and bytes are in the vocabulary. "
-             "Frequent words are one token (\"Ġthe\"), rare ones several (\"Ġsauer\" \"k\" \"raut\"). Hover a chip "
-             "for its bytes and the merges that built it. <bos> and <pad> are GPT-2's <|endoftext|> (50256).");
-  if (ctx.trace.config.gpt2) ImGui::Checkbox("byte view (each token's bytes in hex)", &ctx.state.views.gpt2.showBytes);
+  noteLine(tr(Key::TokGpt2Note));
+  helpMarker(tr(Key::TokGpt2Help));
+  if (ctx.trace.config.gpt2) ImGui::Checkbox(tr(Key::TokByteView), &ctx.state.views.gpt2.showBytes);
 }
 
 // How many punctuation tokens the word tokenizer drops from `text` (0 when it has none). Tokenizes the sentence
@@ -168,12 +161,12 @@ void punctuationToggle(StepContext& ctx) {
   const int marks = punctuationCount(c.text) + (c.cross ? punctuationCount(c.queryText) : 0);
   if (marks == 0) return;
   bool keep = c.keepPunctuation;
-  if (ImGui::Checkbox("keep punctuation as tokens", &keep))
+  if (ImGui::Checkbox(tr(Key::TokKeepPunctuation), &keep))
     ctx.state.change([keep](attn::Config& next) { next.keepPunctuation = keep; });
   if (!c.keepPunctuation) {
     ImGui::SameLine();
-    noteLine(std::to_string(marks) + " punctuation mark" + (marks == 1 ? " is" : "s are") +
-             " dropped here" + (c.preset == "quick-fox" ? ", as in the original example." : "."));
+    noteLine(trf(marks == 1 ? Key::TokPunctDroppedOne : Key::TokPunctDroppedMany, marks,
+                 tr(c.preset == "quick-fox" ? Key::TokPunctOriginal : Key::TokPunctEnd)));
   }
 }
 
@@ -186,13 +179,12 @@ void drawTokenizeStep(StepContext& ctx) {
   const attn::TokenizerKind kind = t.config.tokenizer;
   const bool word = kind == attn::TokenizerKind::Word;
   const bool gpt2 = kind == attn::TokenizerKind::Gpt2;
-  formulaLine(std::string(tokenizerTitle(kind)) + ": \"" + t.config.text + "\" → " + std::to_string(t.tokens.size()) +
-              " tokens");
+  formulaLine(trf(Key::TokFormula, tokenizerTitle(kind), t.config.text.c_str(), static_cast<int>(t.tokens.size())));
   ImGui::Spacing();
   tokenChips(ctx, t.tokens, t.config.cross ? -1 : ctx.state.config().focus, t.config.text);
   if (word) punctuationToggle(ctx);
   if (t.config.cross) {
-    formulaLine("queries: \"" + t.config.queryText + "\" → " + std::to_string(t.queryTokens.size()) + " tokens");
+    formulaLine(trf(Key::TokQueriesFormula, t.config.queryText.c_str(), static_cast<int>(t.queryTokens.size())));
     tokenChips(ctx, t.queryTokens, ctx.state.config().focus, t.config.queryText);
   }
   int specials = 0;
@@ -200,20 +192,18 @@ void drawTokenizeStep(StepContext& ctx) {
   if (gpt2) {
     gpt2Notes(ctx);
   } else {
-    noteLine("Ids count from 0 in order of first appearance; 0 is <pad> and 1 is <bos>. A repeated token gets the "
-             "same id. Top number: the token, bottom: its id.");
+    noteLine(tr(Key::TokIdsNote));
   }
   if (specials > 0)
-    noteLine(std::to_string(specials) + " special token(s): <pad> fills the sentence to a fixed length (and is "
-             "masked), <bos> marks the beginning of the decoder's queries.");
+    noteLine(trf(Key::TokSpecialNote, specials));
   if (t.config.embeddingSource == attn::EmbeddingSource::Glove && t.config.glove) {
     bool anyMissing = false;
     for (const attn::Token& tok : t.tokens)
       anyMissing |= !tok.special && attn::embeddingRowSource(t.config, tok.text) == attn::RowSource::GloveMissing;
     if (anyMissing)
-      noteLine("* GloVe has no vector for the marked words: each gets a seeded random row (Embed step).", true);
+      noteLine(tr(Key::TokGloveMissingNote), true);
   }
-  if (t.replacedInvalidUtf8) noteLine("Some bytes were not valid UTF-8 and were replaced by U+FFFD (�).", true);
+  if (t.replacedInvalidUtf8) noteLine(tr(Key::TokInvalidUtf8), true);
 }
 
 }  // namespace ui

@@ -18,7 +18,7 @@
 
 namespace ui {
 
-namespace tr = attn::train;
+namespace atr = attn::train;
 
 namespace {
 
@@ -44,10 +44,10 @@ void drawTrainControls(TrainState& t) {
   TrainControls& c = t.controls;
   const float em = ImGui::GetFontSize();
   ImGui::SetNextItemWidth(12.0f * em);
-  const tr::TaskInfo current = tr::taskInfo(c.task);
+  const atr::TaskInfo current = atr::taskInfo(c.task);
   if (ImGui::BeginCombo("task", current.name.c_str())) {
-    for (tr::TaskKind kind : tr::allTasks()) {
-      const tr::TaskInfo info = tr::taskInfo(kind);
+    for (atr::TaskKind kind : atr::allTasks()) {
+      const atr::TaskInfo info = atr::taskInfo(kind);
       if (ImGui::Selectable(info.name.c_str(), kind == c.task) && kind != c.task) c = defaultTrainControls(kind);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", info.description.c_str(), info.inputFormat.c_str());
     }
@@ -110,7 +110,7 @@ void drawStatus(const TrainState& t) {
     ImGui::TextUnformatted("Not trained yet: the weights are random. Press Train.");
     return;
   }
-  const tr::TrainingSession& s = *t.session;
+  const atr::TrainingSession& s = *t.session;
   const double accuracy = s.evaluations().empty() ? 0.0 : s.evaluations().back().accuracy;
   ImGui::Text("step %d / %d   ·   loss %s   ·   held-out accuracy %.1f%%   ·   %s", s.step(), s.plannedSteps(),
               s.losses().empty() ? "–" : fmt(s.losses().back(), 3).c_str(), 100 * accuracy,
@@ -142,7 +142,7 @@ PlotSpec stepsPlot(const char* id, const char* title, const char* yLabel, bool l
 }
 
 // Loss (training and held-out) and held-out accuracy over the steps, side by side.
-void drawCurves(const tr::TrainingSession& s, const Fonts& fonts, float width) {
+void drawCurves(const atr::TrainingSession& s, const Fonts& fonts, float width) {
   const float em = ImGui::GetFontSize();
   const float w = std::max((width - em) / 3.0f, 16.0f * em), h = 13.0f * em;
   PlotSpec loss = stepsPlot("train-loss", "Loss (cross-entropy)", "loss", true, w, h);
@@ -153,7 +153,7 @@ void drawCurves(const tr::TrainingSession& s, const Fonts& fonts, float width) {
   acc.y.max = 1;
   PlotSeries accuracy{"held-out accuracy", {}, {}, kHeldOutColor, PlotMarker::Square};
   PlotSeries mass{"attention on the expected positions", {}, {}, IM_COL32(120, 80, 170, 255), PlotMarker::Diamond};
-  for (const tr::Evaluation& e : s.evaluations()) {
+  for (const atr::Evaluation& e : s.evaluations()) {
     train.x.push_back(e.step);
     train.y.push_back(e.trainLoss);
     held.x.push_back(e.step);
@@ -229,8 +229,8 @@ void drawAttentionThumbnail(const attn::Matrix& A, const std::vector<std::string
 }
 
 // Every head of every block on the fixed example, as small multiples updating while it trains.
-void drawAttentionMultiples(const tr::TrainingSession& s, float width) {
-  const tr::AttentionSnapshot& snap = s.snapshot();
+void drawAttentionMultiples(const atr::TrainingSession& s, float width) {
+  const atr::AttentionSnapshot& snap = s.snapshot();
   if (snap.weights.empty()) return;
   const float em = ImGui::GetFontSize();
   ImGui::Text("Attention on one held-out example, every head of every layer (step %d)", snap.step);
@@ -263,8 +263,8 @@ void drawAttentionMultiples(const tr::TrainingSession& s, float width) {
 }
 
 // A few held-out examples with the model's answers, right or wrong.
-void drawExamples(const tr::TrainingSession& s) {
-  const tr::AttentionSnapshot& snap = s.snapshot();
+void drawExamples(const atr::TrainingSession& s) {
+  const atr::AttentionSnapshot& snap = s.snapshot();
   if (snap.examples.empty()) return;
   ImGui::Text("Held-out examples (never trained on), answers at step %d", snap.step);
   if (!ImGui::BeginTable("train-examples", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
@@ -280,7 +280,7 @@ void drawExamples(const tr::TrainingSession& s) {
     for (const std::string& w : v) out += (out.empty() ? "" : " ") + w;
     return out;
   };
-  for (const tr::ShownExample& e : snap.examples) {
+  for (const atr::ShownExample& e : snap.examples) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted((e.source.empty() ? e.input : e.source).c_str());
@@ -317,13 +317,13 @@ void drawScalingComparison(TrainState& t, const Fonts& fonts, float width) {
   const float w = std::max((width - em) / 2.0f, 16.0f * em), h = 13.0f * em;
   PlotSpec loss = stepsPlot("compare-loss", "Held-out loss", "loss", true, w, h);
   PlotSpec grad = stepsPlot("compare-grad", "Gradient through the softmax", "‖dL/dS‖", true, w, h);
-  const std::pair<const tr::TrainingSession*, const char*> runs[] = {{t.scaled.get(), "scaled by 1/√d_k"},
+  const std::pair<const atr::TrainingSession*, const char*> runs[] = {{t.scaled.get(), "scaled by 1/√d_k"},
                                                                      {t.unscaled.get(), "unscaled"}};
   for (const auto& run : runs) {
     const ImU32 color = run.first == t.scaled.get() ? scaledColor : unscaledColor;
     const PlotMarker marker = run.first == t.scaled.get() ? PlotMarker::Circle : PlotMarker::Triangle;
     PlotSeries l{run.second, {}, {}, color, marker};
-    for (const tr::Evaluation& e : run.first->evaluations()) {
+    for (const atr::Evaluation& e : run.first->evaluations()) {
       l.x.push_back(e.step);
       l.y.push_back(e.heldOutLoss);
     }
@@ -339,7 +339,7 @@ void drawScalingComparison(TrainState& t, const Fonts& fonts, float width) {
   drawPlot(loss, fonts);
   ImGui::SameLine(0, 0.5f * em);
   drawPlot(grad, fonts);
-  const std::string sentence = tr::describeScalingComparison(*t.scaled, *t.unscaled);
+  const std::string sentence = atr::describeScalingComparison(*t.scaled, *t.unscaled);
   ImGui::TextWrapped("%s", sentence.c_str());
 }
 

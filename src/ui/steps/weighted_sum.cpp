@@ -22,7 +22,7 @@ std::string focusMix(const attn::Trace& t, const attn::HeadTrace& h, int focus) 
     const int j = order[k];
     mix += (k ? " + " : "") + num(h.A(focus, j), 3) + "·v_" + tokenLabel(t.tokens, j);
   }
-  if (L > shown) mix += " + … (" + std::to_string(L - shown) + " more)";
+  if (L > shown) mix += trf(Key::WeightedSumMore, L - shown);
   return mix;
 }
 
@@ -30,6 +30,7 @@ std::string focusMix(const attn::Trace& t, const attn::HeadTrace& h, int focus) 
 
 void drawWeightedSumStep(StepContext& ctx) {
   const attn::HeadTrace& h = explainAndPickHead(ctx, "weighted-sum");
+  weightScalePickerLine(ctx);  // how A's colours are read (one choice for every weight map)
   const int head = ctx.state.head;
   GridSpec v = tokenRowsGrid(ctx, "V", h.V, false, head);
   v.focusRow = -1;  // V's rows are keys: every one of them flows into the focus row

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/i18n/i18n.h"
+
 namespace ui {
 
 const ColorStops& colorStops(ColorScale scale) {
@@ -73,8 +75,8 @@ bool parseWeightScale(const std::string& id, WeightScale* out) {
 const char* weightScaleLabel(WeightScale scale) {
   switch (scale) {
     case WeightScale::Absolute: return "0 \u2013 1";
-    case WeightScale::RowMax: return "row max";
-    case WeightScale::Uniform: return "\u00d7 uniform";
+    case WeightScale::RowMax: return tr(Key::WeightScaleRowMax);
+    case WeightScale::Uniform: return tr(Key::WeightScaleUniform);
   }
   return "";
 }

@@ -9,6 +9,7 @@
 
 #include "imgui_internal.h"
 #include "ui/explain.h"
+#include "ui/i18n/i18n.h"
 #include "ui/widgets/heatmap_gl.h"
 #include "ui/widgets/text_util.h"
 
@@ -52,6 +53,9 @@ std::string rowText(const GridSpec& spec, int r) {
 
 constexpr float kUprightMaxEm = 6.0f;  // turned labels are cut (…) beyond this length
 
+// Width the legend's words wrap to: the grid's, at least 9 em.
+float legendWordsWidth(const Layout& l) { return std::max(l.cols * l.cw, 9.0f * ImGui::GetFontSize()); }
+
 Layout layoutOf(const GridSpec& spec, const Fonts& fonts) {
   Layout l;
   const attn::Matrix& m = *spec.values;
@@ -91,7 +95,14 @@ Layout layoutOf(const GridSpec& spec, const Fonts& fonts) {
   l.headerH = l.columnLabels == ColumnLabels::Upright ? std::min(widest, kUprightMaxEm * em) + 0.5f * em
                                                       : ImGui::GetTextLineHeight() + 2;
   const float legendLine = ImGui::GetTextLineHeightWithSpacing();
-  l.legendH = spec.showLegend ? (spec.weights ? 2 * legendLine : legendLine) + 4 : 0;
+  l.legendH = spec.showLegend ? legendLine + 4 : 0;
+  if (spec.showLegend && spec.weights) {  // the words under the bar, wrapped to the grid's width
+    WeightColoring words;
+    words.scale = spec.weightScale;
+    words.anyMasked = spec.mask != nullptr;  // room for "hatched = masked" whenever a mask is given
+    l.legendH += ImGui::CalcTextSize(weightLegendText(words).c_str(), nullptr, false, legendWordsWidth(l)).y +
+                 ImGui::GetStyle().ItemSpacing.y;
+  }
   return l;
 }
 
@@ -121,12 +132,13 @@ bool maskedCell(const GridSpec& spec, int row, int col) {  // matrix coordinates
 }
 
 // The colouring of a weight grid, computed when its matrix or the scale changes (cached with the heatmap textures).
-const WeightColoring& coloringOf(const GridSpec& spec, GridContext& ctx, const std::string& key) {
-  HeatmapCache::Coloring& entry = ctx.state.views.heatmaps.colorings[key];
-  if (entry.version != ctx.state.traceVersion || entry.coloring.scale != spec.weightScale ||
-      entry.coloring.rowMax.size() != static_cast<size_t>(spec.values->rows())) {
-    entry.coloring = weightColoring(*spec.values, spec.mask, spec.weightScale);
-    entry.version = ctx.state.traceVersion;
+const WeightColoring& coloringOf(HeatmapCache& cache, const std::string& key, int version, const attn::Matrix& weights,
+                                  const attn::Matrix* mask, WeightScale scale) {
+  HeatmapCache::Coloring& entry = cache.colorings[key];
+  if (entry.version != version || entry.coloring.scale != scale ||
+      entry.coloring.rowMax.size() != static_cast<size_t>(weights.rows())) {
+    entry.coloring = weightColoring(weights, mask, scale);
+    entry.version = version;
   }
   return entry.coloring;
 }
@@ -150,7 +162,7 @@ void drawLegendBar(ImDrawList* dl, float barX, float barW, float y0, float y1, C
 
 // "lo [colour bar] hi", and for a weight grid a second line saying what the colours measure.
 void drawLegend(ImDrawList* dl, ImVec2 at, float width, ColorScale scale, const std::string& lo, const std::string& hi,
-                const std::string& words, const Fonts& fonts) {
+                const std::string& words, float wordsWidth, const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
   ImGui::PushFont(fonts.mono);
   const float loW = ImGui::CalcTextSize(lo.c_str()).x;
@@ -160,10 +172,9 @@ void drawLegend(ImDrawList* dl, ImVec2 at, float width, ColorScale scale, const 
   drawLegendBar(dl, barX, barW, at.y + 0.25f * em, at.y + 0.85f * em, scale);
   dl->AddText(ImVec2(barX + barW + 0.4f * em, at.y), kLabelText, hi.c_str());
   ImGui::PopFont();
-  if (!words.empty()) {
-    const std::string shown = ellipsize(words, std::max(width, 9.0f * em));
-    dl->AddText(ImVec2(at.x, at.y + ImGui::GetTextLineHeightWithSpacing()), kLabelText, shown.c_str());
-  }
+  if (!words.empty())
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(at.x, at.y + ImGui::GetTextLineHeightWithSpacing()),
+                kLabelText, words.c_str(), nullptr, wordsWidth);
 }
 
 std::string rangeText(double v) {
@@ -177,11 +188,11 @@ std::string rangeText(double v) {
 std::string weightLegendText(const WeightColoring& wc) {
   std::string words;
   switch (wc.scale) {
-    case WeightScale::Absolute: words = "colour: the weight, 0 to 1"; break;
-    case WeightScale::RowMax: words = "colour: weight \u00f7 its row's largest"; break;
-    case WeightScale::Uniform: words = "colour: weight \u00f7 uniform (1/n keys); white = uniform"; break;
+    case WeightScale::Absolute: words = tr(Key::LegendAbsolute); break;
+    case WeightScale::RowMax: words = tr(Key::LegendRowMax); break;
+    case WeightScale::Uniform: words = tr(Key::LegendUniform); break;
   }
-  if (wc.anyMasked) words += "; hatched = masked";
+  if (wc.anyMasked) words += tr(Key::LegendHatched);
   return words;
 }
 
@@ -317,7 +328,8 @@ void addUprightText(ImDrawList* dl, float centreX, float bottom, ImU32 col, cons
   }
 }
 
-void drawColumnHeaders(ImDrawList* dl, const GridSpec& spec, const Layout& l, const Placement& p, const Fonts& fonts) {
+void drawColumnHeaders(ImDrawList* dl, const GridSpec& spec, const Layout& l, const Placement& p, bool hovered,
+                       const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
   ImGui::PushFont(fonts.mono);
   switch (l.columnLabels) {
@@ -339,9 +351,10 @@ void drawColumnHeaders(ImDrawList* dl, const GridSpec& spec, const Layout& l, co
         dl->AddText(ImVec2(p.cells0.x + c * l.cw, p.headerY), kLabelText, columnText(spec, c).c_str());
       break;
     }
-    case ColumnLabels::HoverOnly: {  // too thin for any label: say where they are
+    case ColumnLabels::HoverOnly: {  // too thin for any label: say where they are (the crosshair's pill when hovered)
       ImGui::PopFont();
-      const std::string hint = ellipsize("hover a cell for its labels", std::max(l.cols * l.cw, 2.0f * em));
+      if (hovered) return;
+      const std::string hint = ellipsize(tr(Key::GridHoverForLabels), std::max(l.cols * l.cw, 2.0f * em));
       dl->AddText(ImVec2(p.cells0.x, p.headerY), ImGui::GetColorU32(ImGuiCol_TextDisabled), hint.c_str());
       return;
     }
@@ -471,7 +484,7 @@ void drawCellTooltip(const GridSpec& spec, const CellRef& ref, int dr, int dc, G
   ImGui::TextColored(ImVec4(0.55f, 0.3f, 0.0f, 1.0f), "%s[%s, %s]", spec.name.c_str(), rowText(spec, dr).c_str(),
                      columnText(spec, dc).c_str());
   wrappedText(text, 34.0f * em);
-  ImGui::TextDisabled(ctx.state.pinned == ref ? "pinned below: click to unpin" : "click to pin it below");
+  ImGui::TextDisabled("%s", tr(ctx.state.pinned == ref ? Key::GridPinnedBelow : Key::GridClickToPin));
   ImGui::PopFont();
   ImGui::EndTooltip();
 }
@@ -493,6 +506,19 @@ void hoverAndPin(const GridSpec& spec, const Layout& l, const Placement& p, Cell
 
 }  // namespace
 
+const WeightColoring& drawWeightMap(HeatmapCache& cache, ImDrawList* dl, const std::string& key, int version,
+                                    const attn::Matrix& weights, const attn::Matrix* mask, WeightScale scale,
+                                    bool transposed, ImVec2 p0, ImVec2 p1) {
+  const std::string scaledKey = key + "|" + weightScaleId(scale);  // one texture per colouring
+  const WeightColoring& coloring = coloringOf(cache, scaledKey, version, weights, mask, scale);
+  const attn::Matrix positions = heatmapNeedsValues(cache, scaledKey, version, transposed)
+                                     ? weightPositions(weights, mask, coloring, transposed)
+                                     : attn::Matrix();
+  // Positions are already in display orientation.
+  drawHeatmap(cache, dl, scaledKey, version, positions, false, colorScaleOf(scale), ColorRange{0.0, 1.0}, p0, p1);
+  return coloring;
+}
+
 // Back to front: caption, column headers, the heatmap (GPU) with grid lines and numbers, row labels, the focus
 // row, outlines, then the legend; the cells' item decides hover and pin.
 void drawGrid(const GridSpec& spec, GridContext& ctx) {
@@ -504,18 +530,13 @@ void drawGrid(const GridSpec& spec, GridContext& ctx) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   drawCaption(dl, spec, l, p, ctx.fonts);
   const CellsInteraction cells = addCellsItem(spec, ctx, p, gridSize(spec, ctx.fonts));
-  drawColumnHeaders(dl, spec, l, p, ctx.fonts);
+  drawColumnHeaders(dl, spec, l, p, cells.hovered, ctx.fonts);
   HeatmapCache& heatmaps = ctx.state.views.heatmaps;
   std::string key = spec.name + "#" + std::to_string(spec.head);
   const WeightColoring* coloring = nullptr;
   if (spec.weights) {  // the texture holds each weight's position on the colour scale, per colouring
-    key += std::string("|") + weightScaleId(spec.weightScale);
-    coloring = &coloringOf(spec, ctx, key);
-    const attn::Matrix positions = heatmapNeedsValues(heatmaps, key, ctx.state.traceVersion, spec.transposed)
-                                       ? weightPositions(*spec.values, spec.mask, *coloring, spec.transposed)
-                                       : attn::Matrix();
-    // Positions are already in display orientation.
-    drawHeatmap(heatmaps, dl, key, ctx.state.traceVersion, positions, false, scale, range, p.cells0, p.cells1);
+    coloring = &drawWeightMap(heatmaps, dl, key, ctx.state.traceVersion, *spec.values, spec.mask, spec.weightScale,
+                              spec.transposed, p.cells0, p.cells1);
   } else {
     drawHeatmap(heatmaps, dl, key, ctx.state.traceVersion, *spec.values, spec.transposed, scale, range, p.cells0,
                 p.cells1);
@@ -530,13 +551,13 @@ void drawGrid(const GridSpec& spec, GridContext& ctx) {
     const float width = std::max(std::min(l.cols * l.cw, 14.0f * em), 9.0f * em);
     const ImVec2 at(p.cells0.x, p.cells1.y + 4);
     if (!coloring)
-      drawLegend(dl, at, width, scale, rangeText(range.lo), rangeText(range.hi), "", ctx.fonts);
+      drawLegend(dl, at, width, scale, rangeText(range.lo), rangeText(range.hi), "", 0, ctx.fonts);
     else if (coloring->scale == WeightScale::Uniform)
       drawLegend(dl, at, width, scale, ratioText(coloring->span, true), ratioText(coloring->span, false),
-                 weightLegendText(*coloring), ctx.fonts);
+                 weightLegendText(*coloring), legendWordsWidth(l), ctx.fonts);
     else
       drawLegend(dl, at, width, scale, "0", coloring->scale == WeightScale::RowMax ? "max" : "1",
-                 weightLegendText(*coloring), ctx.fonts);
+                 weightLegendText(*coloring), legendWordsWidth(l), ctx.fonts);
   }
   hoverAndPin(spec, l, p, cells, ctx);
 }
@@ -547,23 +568,18 @@ void weightScaleHelp() {
   ImGui::TextDisabled("(?)");
   if (!ImGui::IsItemHovered()) return;
   ImGui::BeginTooltip();
-  wrappedText("How the weights a_ij = softmax(s_i)_j are coloured (the numbers are always the weights themselves):\n"
-              "\u00d7 uniform: a_ij \u00d7 n_i, where n_i is the number of keys row i may see (not masked). 1\u00d7 is the "
-              "uniform weight 1/n_i and white; orange is more than uniform, blue less, on a log scale, so a 25-key "
-              "row of weights near 0.04 still shows which keys it prefers.\n"
-              "row max: a_ij / max_j a_ij: each row's favourite key is darkest, however flat the row is.\n"
-              "0 \u2013 1: the weight itself on a fixed scale; honest about size, but with many keys every weight is "
-              "small and the map is nearly blank.",
-              30.0f * ImGui::GetFontSize());
+  wrappedText(tr(Key::WeightScaleHelp), 30.0f * ImGui::GetFontSize());
   ImGui::EndTooltip();
 }
 }  // namespace
 
 void drawWeightScalePicker(AppState& state) {
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Colour weights by:");
+  ImGui::TextUnformatted(tr(Key::WeightScalePicker));
+  const ImGuiStyle& style = ImGui::GetStyle();
   for (WeightScale s : {WeightScale::Uniform, WeightScale::RowMax, WeightScale::Absolute}) {
-    ImGui::SameLine();
+    // On the same line while it fits (a phone wraps the choices onto the next lines).
+    sameLineIfFits(ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(weightScaleLabel(s)).x);
     const std::string label = std::string(weightScaleLabel(s)) + "##weight-scale";
     if (ImGui::RadioButton(label.c_str(), state.weightScale == s)) state.weightScale = s;
   }

@@ -55,6 +55,13 @@ void drawGrid(const GridSpec& spec, GridContext& ctx);
 // exactly ±1 or 0 without being it gets more digits when they fit (0.99995), else "≈1" / "≈0": never "1.000".
 std::string formatCell(double v, float cellWidth, int decimals = -1);
 
+// A weight matrix (rows of softmax probabilities) as a heatmap in p0..p1 coloured by `scale` (masked keys, −∞ in
+// `mask`, hatched): what drawGrid draws for a weights grid, for views that draw maps without a grid (all heads).
+// The colouring is cached under `key` per trace version; returns it (its legend: weightLegendText).
+const WeightColoring& drawWeightMap(HeatmapCache& cache, ImDrawList* dl, const std::string& key, int version,
+                                    const attn::Matrix& weights, const attn::Matrix* mask, WeightScale scale,
+                                    bool transposed, ImVec2 p0, ImVec2 p1);
+
 // The radio row "Colour weights: × uniform | row max | 0 – 1 (?)" that sets state.weightScale (every weight grid).
 void drawWeightScalePicker(AppState& state);
 

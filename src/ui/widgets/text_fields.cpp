@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "imgui.h"
+#include "imgui_internal.h"  // ActiveIdSource, ClearActiveID
 #include "nlohmann/json.hpp"
 
 namespace ui {
@@ -15,6 +16,7 @@ struct TextFieldRecord {
   std::string label, hint, text;
   bool commitOnEnter;
   ImVec2 min, max;  // framebuffer pixels
+  bool navActivated;  // activated from the keyboard this frame: the page moves the editing to its HTML input
 };
 
 struct OverlayEdit {
@@ -26,6 +28,7 @@ struct OverlayEdit {
 std::vector<TextFieldRecord> g_building;
 std::vector<TextFieldRecord> g_lastFrame;
 std::map<unsigned int, OverlayEdit> g_edits;  // id -> the latest edit not yet taken by its field
+bool g_handOverToPage = false;  // a page with HTML inputs over the fields (setTextFieldsHandOver)
 
 }  // namespace
 
@@ -36,9 +39,15 @@ void overlayEdit(unsigned int id, const std::string& text, bool commit) {
 }
 
 void recordTextField(unsigned int id, const char* label, const char* hint, const std::string& text, bool commitOnEnter) {
+  // A field activated by keyboard navigation (a click lands on the page's HTML input, never on ImGui's field) hands
+  // its editing to the page: ImGui lets go of it, and the page focuses its input over the field (IME, phone keys).
+  const bool navActivated = g_handOverToPage && ImGui::IsItemActive() && ImGui::GetCurrentContext()->ActiveIdSource != ImGuiInputSource_Mouse;
+  if (navActivated) ImGui::ClearActiveID();
   g_building.push_back({id, label ? label : "", hint ? hint : "", text, commitOnEnter, ImGui::GetItemRectMin(),
-                        ImGui::GetItemRectMax()});
+                        ImGui::GetItemRectMax(), navActivated});
 }
+
+void setTextFieldsHandOver(bool enabled) { g_handOverToPage = enabled; }
 
 bool takeOverlayEdit(unsigned int id, std::string* text, bool* commit) {
   auto it = g_edits.find(id);
@@ -59,7 +68,7 @@ std::string textFieldsJson(float pixelsPerUnit) {
   nlohmann::json out = nlohmann::json::array();
   for (const TextFieldRecord& f : g_lastFrame) {
     out.push_back({{"id", f.id}, {"label", f.label}, {"hint", f.hint}, {"text", f.text},
-                   {"commit_on_enter", f.commitOnEnter}, {"x", f.min.x * k}, {"y", f.min.y * k},
+                   {"commit_on_enter", f.commitOnEnter}, {"focus", f.navActivated}, {"x", f.min.x * k}, {"y", f.min.y * k},
                    {"width", (f.max.x - f.min.x) * k}, {"height", (f.max.y - f.min.y) * k}});
   }
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

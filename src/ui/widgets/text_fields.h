@@ -12,10 +12,14 @@ namespace ui {
 // apply on Enter, such as a cell's new value, apply then; the others apply as typed).
 void overlayEdit(unsigned int id, const std::string& text, bool commit);
 
-// The fields of the last frame as JSON: [{id, label, hint, text, commit_on_enter, x, y, width, height}] in CSS
-// pixels relative to the canvas (framebuffer pixels / pixelsPerUnit). Call endFrameTextFields() once a frame.
+// The fields of the last frame as JSON: [{id, label, hint, text, commit_on_enter, focus, x, y, width, height}] in
+// CSS pixels relative to the canvas (framebuffer pixels / pixelsPerUnit). Call endFrameTextFields() once a frame.
+// `focus`: the field was activated from the keyboard (navigation) this frame; the page focuses its input.
 std::string textFieldsJson(float pixelsPerUnit);
 void endFrameTextFields();
+// The page lays HTML inputs over the fields (the web build): a field activated from the keyboard is handed over
+// (ImGui lets go of it and the JSON says `focus`). Off by default (the desktop app edits in ImGui's fields).
+void setTextFieldsHandOver(bool enabled);
 
 // Used by the field helpers (text_util.cpp, inspector.cpp): records the last item as a text field, and takes an
 // edit the platform made to it (true with *text and *commit set when there is one).

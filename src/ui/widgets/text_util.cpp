@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <vector>
+
 #include "imgui.h"
+#include "imgui_internal.h"  // ImTextCharFromUtf8
 #include "ui/widgets/text_fields.h"
 
 namespace ui {
@@ -54,6 +57,57 @@ std::string fmtFixed(double v, int decimals) {
   return replaceMinus(buf);
 }
 
+namespace {
+
+// Chinese and Japanese put no spaces between words: a line may break before or after any of their characters,
+// except before closing punctuation (，。）…) and after opening punctuation (（“).
+bool breaksAround(unsigned int c) {
+  return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) ||
+         (c >= 0xFF00 && c <= 0xFFEF);
+}
+bool noBreakBefore(unsigned int c) {
+  static const char32_t kClosing[] = U"，。、：；）！？”’》」』】…,.;:!?)";
+  for (const char32_t* p = kClosing; *p; ++p)
+    if (*p == c) return true;
+  return false;
+}
+bool noBreakAfter(unsigned int c) { return c == 0xFF08 || c == 0x201C || c == 0x2018 || c == 0x300A || c == 0x300C; }
+
+// The pieces of one line between its break opportunities: spaces (dropped where the line breaks) and the edges of
+// CJK characters (nothing dropped).
+struct Piece {
+  std::string text;
+  bool spaceBefore = false;
+};
+std::vector<Piece> breakPieces(const std::string& line) {
+  std::vector<Piece> pieces;
+  Piece current;
+  unsigned int previous = 0;
+  const char* p = line.c_str();
+  const char* end = p + line.size();
+  while (p < end) {
+    unsigned int c = 0;
+    const int n = std::max(ImTextCharFromUtf8(&c, p, end), 1);
+    if (c == ' ') {  // a space ends a piece (consecutive spaces keep empty pieces, as typed)
+      pieces.push_back(current);
+      current = Piece{"", true};
+    } else {
+      const bool cjkEdge = breaksAround(c) || breaksAround(previous);
+      if (!current.text.empty() && cjkEdge && !noBreakBefore(c) && !noBreakAfter(previous)) {
+        pieces.push_back(current);
+        current = Piece{"", false};
+      }
+      current.text.append(p, static_cast<size_t>(n));
+    }
+    p += n;
+    previous = c;
+  }
+  pieces.push_back(current);
+  return pieces;
+}
+
+}  // namespace
+
 std::string wrapAtSpaces(const std::string& text, float maxWidthPx) {
   std::string out;
   out.reserve(text.size() + 8);
@@ -63,24 +117,20 @@ std::string wrapAtSpaces(const std::string& text, float maxWidthPx) {
     const size_t nl = text.find('\n', lineStart);
     const std::string line = text.substr(lineStart, nl == std::string::npos ? std::string::npos : nl - lineStart);
     float x = 0;
-    size_t i = 0;
     bool first = true;
-    while (i <= line.size()) {
-      size_t sp = line.find(' ', i);
-      if (sp == std::string::npos) sp = line.size();
-      const std::string word = line.substr(i, sp - i);
-      const float w = ImGui::CalcTextSize(word.c_str()).x;
-      if (!first && x + spaceW + w > maxWidthPx) {
+    for (const Piece& piece : breakPieces(line)) {
+      const float w = ImGui::CalcTextSize(piece.text.c_str()).x;
+      const float gap = piece.spaceBefore ? spaceW : 0.0f;
+      if (!first && x + gap + w > maxWidthPx) {
         out += '\n';
         x = 0;
-      } else if (!first) {
+      } else if (!first && piece.spaceBefore) {
         out += ' ';
         x += spaceW;
       }
-      out += word;
+      out += piece.text;
       x += w;
       first = false;
-      i = sp + 1;
     }
     if (nl == std::string::npos) break;
     out += '\n';
@@ -92,6 +142,15 @@ std::string wrapAtSpaces(const std::string& text, float maxWidthPx) {
 void wrappedText(const std::string& text, float maxWidthPx) {
   const float width = maxWidthPx > 0 ? maxWidthPx : std::max(ImGui::GetContentRegionAvail().x, 4.0f * ImGui::GetFontSize());
   ImGui::TextUnformatted(wrapAtSpaces(text, width).c_str());
+}
+
+void sameLineIfFits(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+float buttonWidth(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
 }
 
 std::string fmtProbability(double p, int decimals) {
@@ -136,6 +195,18 @@ bool inputString(const char* label, std::string* value, float width, const char*
   const bool typed = hint ? ImGui::InputTextWithHint(label, hint, value->data(), value->capacity() + 1, flags, resizeCallback, value)
                           : ImGui::InputText(label, value->data(), value->capacity() + 1, flags, resizeCallback, value);
   recordTextField(id, label, hint, *value, false);
+  return typed || editedOnPage;
+}
+
+bool inputChars(const char* label, char* buffer, std::size_t size, float width, const char* hint) {
+  const ImGuiID id = ImGui::GetID(label);
+  std::string typedOnPage;  // what the page's HTML input over this field holds (text_fields.h)
+  bool commit = false;
+  const bool editedOnPage = takeOverlayEdit(id, &typedOnPage, &commit) && typedOnPage != buffer;
+  if (editedOnPage) std::snprintf(buffer, size, "%s", typedOnPage.c_str());
+  ImGui::SetNextItemWidth(width);
+  const bool typed = hint ? ImGui::InputTextWithHint(label, hint, buffer, size) : ImGui::InputText(label, buffer, size);
+  recordTextField(id, label, hint, buffer, false);
   return typed || editedOnPage;
 }
 

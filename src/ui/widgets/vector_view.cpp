@@ -142,25 +142,37 @@ VectorDrag drawVectorView(const attn::Trace& t, int head, int focus, int key, fl
   if (dK == 3) dl->AddLine(at(ImVec2(0.5f * std::cos(0.5236f) * longest, 0.5f * std::sin(0.5236f) * longest)),
                            at(ImVec2(-0.5f * std::cos(0.5236f) * longest, -0.5f * std::sin(0.5236f) * longest)), axis);
 
-  // The keys, then the query on top.
+  // The keys, then the query on top. Labels are placed q first, then each key's, moved a line down or up from its
+  // arrow's tip when it would cover one already placed (q = k puts both tips on one point).
   const float em = ImGui::GetFontSize();
+  std::vector<ImRect> placed;
+  auto place = [&](ImVec2 want, const std::string& text) {
+    const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+    const ImVec2 lo(p0.x + 2, p0.y + 2), hi(p0.x + size - ts.x - 2, p0.y + size - ts.y - 2);
+    ImVec2 at0;
+    for (int attempt = 0; attempt < 7; ++attempt) {  // 0, +1, −1, +2, −2, +3, −3 lines
+      const float shift = ((attempt + 1) / 2) * (attempt % 2 ? 1.0f : -1.0f) * ts.y * 1.05f;
+      at0 = ImVec2(std::clamp(want.x, lo.x, hi.x), std::clamp(want.y + shift, lo.y, hi.y));
+      const ImRect r(at0, ImVec2(at0.x + ts.x, at0.y + ts.y));
+      if (std::none_of(placed.begin(), placed.end(), [&](const ImRect& o) { return o.Overlaps(r); })) break;
+    }
+    placed.emplace_back(at0, ImVec2(at0.x + ts.x, at0.y + ts.y));
+    return at0;
+  };
+  const ImVec2 qa = at(q);
+  const std::string qLabel = "q_" + tokenLabel(t.queryTokens, focus);
+  const ImVec2 qLabelAt = place(ImVec2(qa.x + 0.5f * em, qa.y + 2), qLabel);
   for (int j = 0; j < L; ++j) {
     const ImVec2 k = at(project(h.K, j));
     const bool marked = j == key;
     arrow(dl, o, k, marked ? IM_COL32(0, 110, 60, 255) : IM_COL32(90, 160, 120, 170), marked ? 2.5f : 1.5f);
     const std::string label = "k_" + tokenLabel(t.tokens, j);
-    const float w = ImGui::CalcTextSize(label.c_str()).x;  // kept inside the square
-    dl->AddText(ImVec2(std::clamp(k.x + 3, p0.x + 2, p0.x + size - w - 2), std::clamp(k.y - em, p0.y + 2, p0.y + size - em - 2)),
-                IM_COL32(0, 90, 50, 255), label.c_str());
+    dl->AddText(place(ImVec2(k.x + 3, k.y - em), label), IM_COL32(0, 90, 50, 255), label.c_str());
   }
-  const ImVec2 qa = at(q);
   arrow(dl, o, qa, IM_COL32(200, 90, 0, 255), 3.0f);
   if (draggable)  // the handle, under the label
     dl->AddCircleFilled(qa, 0.35f * em, active ? IM_COL32(200, 90, 0, 255) : IM_COL32(200, 90, 0, 140));
-  const std::string qLabel = "q_" + tokenLabel(t.queryTokens, focus);
-  const float qw = ImGui::CalcTextSize(qLabel.c_str()).x;
-  dl->AddText(ImVec2(std::clamp(qa.x + 0.5f * em, p0.x + 2, p0.x + size - qw - 2), std::clamp(qa.y + 2, p0.y + 2, p0.y + size - em - 2)),
-              IM_COL32(170, 70, 0, 255), qLabel.c_str());
+  dl->AddText(qLabelAt, IM_COL32(170, 70, 0, 255), qLabel.c_str());
 
   if (dK == 2) drawAngleArc(dl, h, focus, key, o, 2.2f * em);
   angleCaption(t, focus, key, angleBetween(h, focus, key), fonts);

@@ -1,0 +1,45 @@
+// The page's words in English and Simplified Chinese: one table per language (strings_en.inc, strings_zh.inc),
+// looked up by key. The draw code asks tr(Key::...) for a text, or trf(Key::..., args...) for a printf-style
+// format; a format may number its arguments ("%2$s … %1$d") where Chinese puts them in another order.
+// strings_en.inc defines the keys (every key has an English text); strings_zh.inc gives the Chinese of each key.
+// tests/ui/i18n_test.cpp fails when a key is missing or empty in a language, or its placeholders differ.
+//
+// The language is one setting of the page (getState().lang, "?lang=zh", the share link), read by every draw call,
+// so it lives here rather than in each widget.
+#pragma once
+#include <string>
+
+namespace ui {
+
+enum class Key : int {
+#define S(key, text) key,
+#include "ui/i18n/strings_en.inc"
+#undef S
+  Count
+};
+constexpr int kKeyCount = static_cast<int>(Key::Count);
+
+enum class Lang { En, Zh };
+constexpr Lang kAllLangs[] = {Lang::En, Lang::Zh};
+
+Lang language();
+void setLanguage(Lang lang);
+const char* languageId(Lang lang);                       // "en", "zh"
+bool parseLanguage(const std::string& id, Lang* out);   // "en", "zh", also "zh-CN", "en-US" … (case-insensitive)
+
+// The text of `key` in the current language (English when the table lacks it; the test keeps that from happening).
+const char* tr(Key key);
+// The text of `key` in `lang`, or nullptr when that table has no entry.
+const char* trIn(Lang lang, Key key);
+// The key's name as written in the tables ("StepScoreTitle"), for the test's messages.
+const char* keyName(Key key);
+// How many entries strings_zh.inc has (a key given twice counts twice: the test wants exactly kKeyCount).
+int definitionCount(Lang lang);
+
+// printf-style formatting of tr(key). Arguments: int, double, const char* (never std::string: pass .c_str()).
+std::string trf(Key key, ...);
+
+// Every text of a language's table, one after another: the characters the UI's font atlas needs for it.
+std::string allTexts(Lang lang);
+
+}  // namespace ui

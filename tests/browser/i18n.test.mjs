@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+// Browser tests of the Chinese UI (issue 15, "UI language"): ?lang=zh shows Chinese (state, live region, pixels),
+// its glyphs come from fonts/zh-ui.ttf without the 5 MB CJK font and in one atlas rebuild, the switch in the
+// sidebar works both ways, the language travels in the link (?lang > the link's > the browser's language), and the
+// whole walkthrough in Chinese at DPR 1 and 2 with every character in the atlas (no tofu).
+//
+//   node tests/browser/i18n.test.mjs [--web DIR] [--only SUBSTRING]
+//
+// Screenshots: build/screenshots/zh-<step>-dpr{1,2}.png (every step), i18n-en-dpr1.png, i18n-zh-dpr1.png.
+import {
+  check, checkDrawn, clickItem, findItem, getState, screenshotCanvas, setState, suite, waitFrames, waitReady,
+} from './harness.mjs';
+
+const { test, run } = suite('i18n');
+
+const hasHan = (text) => /[\u4e00-\u9fff]/.test(text);
+
+// Waits until the Chinese UI font is in the atlas (or the page said it cannot have it).
+async function waitUiFont(page) {
+  await page.waitForFunction(() => {
+    const s = window.attnlab.frameStats();
+    return s.uiFont === 'loaded' || s.uiFont === 'unavailable';
+  }, null, { timeout: 30000 });
+  await waitFrames(page, 3);
+  const stats = await page.evaluate(() => window.attnlab.frameStats());
+  check(stats.uiFont === 'loaded', `fonts/zh-ui.ttf: ${stats.uiFont}`);
+  return stats;
+}
+
+test('?lang=zh: Chinese state, live region and pixels; its font alone, one rebuild', async (ctx) => {
+  const en = await ctx.openPage({ path: '/?intro=0' });
+  const zh = await ctx.openPage({ path: '/?lang=zh&intro=0' });
+  try {
+    const stats = await waitUiFont(zh.page);
+    const s = await getState(zh.page);
+    check(s.lang === 'zh', `lang ${s.lang}`);
+    check(s.step.title === '1. 分词：文本 → 词元 → 编号', `step title ${s.step.title}`);
+    const live = await zh.page.evaluate(() => document.getElementById('a11y-live').textContent);
+    check(live.startsWith('第 1 步，共') && hasHan(live), `live region: ${live.slice(0, 80)}`);
+    check(await zh.page.evaluate(() => document.getElementById('a11y-live').lang) === 'zh-CN', 'live region lang');
+    check(stats.missingGlyphs === 0, `${stats.missingGlyphs} characters have no glyph`);
+    check(stats.fallbackFont === 'none', `the 5 MB CJK font was asked for (${stats.fallbackFont})`);
+    const requested = await zh.page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name));
+    check(requested.some((u) => u.endsWith('fonts/zh-ui.ttf')), 'fonts/zh-ui.ttf was not fetched');
+    check(!requested.some((u) => u.endsWith('fonts/cjk.ttc')), 'fonts/cjk.ttc was fetched');
+    check(!(await getState(en.page)).step.title.match(/[\u4e00-\u9fff]/), 'the English page shows Chinese');
+
+    // Walking on needs no new glyphs: the atlas was built once for the whole table.
+    const rebuilds = stats.atlasRebuilds;
+    for (const step of ['score', 'softmax', 'heads', 'train']) await setState(zh.page, { step });
+    await setState(zh.page, { step: 'tokenize' });
+    const after = await zh.page.evaluate(() => window.attnlab.frameStats());
+    check(after.atlasRebuilds === rebuilds, `atlas rebuilt ${after.atlasRebuilds - rebuilds} times while walking`);
+
+    const a = (await screenshotCanvas(en.page, 'i18n-en-dpr1.png')).png;
+    const b = (await screenshotCanvas(zh.page, 'i18n-zh-dpr1.png')).png;
+    let differ = 0;
+    for (let i = 0; i < a.data.length; i += a.channels) if (a.data[i] !== b.data[i]) differ++;
+    const share = differ / (a.width * a.height);
+    check(share > 0.01, `English and Chinese canvases differ in only ${(share * 100).toFixed(2)}% of pixels`);
+    check(zh.problems.length === 0 && en.problems.length === 0, [...zh.problems, ...en.problems].join('\n'));
+    return `zh-ui.ttf in atlas ${stats.atlasWidth}×${stats.atlasHeight}, ${stats.extraGlyphs} glyphs; ` +
+           `${(share * 100).toFixed(1)}% of pixels differ`;
+  } finally {
+    await en.close();
+    await zh.close();
+  }
+});
+
+test('the sidebar switch: 中文 then English; setState({lang}) and bad input', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage({ path: '/?intro=0' });
+  try {
+    // "中文" is compiled in: it reads before any font is fetched.
+    const before = await page.evaluate(() => window.attnlab.frameStats());
+    check(before.missingGlyphs === 0, `${before.missingGlyphs} characters without glyph on the English page`);
+    await clickItem(page, await findItem(page, (i) => i.label === '中文', '"中文" switch'));
+    check((await getState(page)).lang === 'zh', 'the switch did not change the language');
+    await waitUiFont(page);
+    await findItem(page, (i) => i.label === '下一步 ▶', '"下一步 ▶"');
+    await clickItem(page, await findItem(page, (i) => i.label === 'English', '"English" switch'));
+    const s = await getState(page);
+    check(s.lang === 'en' && s.step.title.startsWith('1. Tokenize'), `back to English: ${s.lang} ${s.step.title}`);
+    await findItem(page, (i) => i.label === 'Next ▶', '"Next ▶"');
+    const error = await page.evaluate(() => window.attnlab.setState({ lang: 'fr' }));
+    check(error && /lang/.test(error), `setState({lang:'fr'}) returned ${error}`);
+    check((await getState(page)).lang === 'en', 'a refused language changed the language');
+    await setState(page, { lang: 'zh' });
+    check((await getState(page)).lang === 'zh', 'setState({lang:"zh"})');
+    check(problems.length === 0, problems.join('\n'));
+  } finally {
+    await close();
+  }
+});
+
+test('the link keeps the language: ?lang > the link > the browser', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage({ path: '/?intro=0' });
+  try {
+    await setState(page, { lang: 'zh', step: 'softmax' });
+    const zhLink = await page.evaluate(() => window.attnlab.link());
+    await setState(page, { lang: 'en' });
+    const enLink = await page.evaluate(() => window.attnlab.link());
+    const base = ctx.server.url;
+    const fragmentOf = (link) => link.slice(link.indexOf('#'));
+    // A browser that prefers Chinese.
+    const zhBrowser = await ctx.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+    const open = async (context, url) => {
+      const p = await context.newPage();
+      await p.goto(url);
+      await waitReady(p);
+      const s = await getState(p);
+      await p.close();
+      return s;
+    };
+    try {
+      let s = await open(page.context(), base + fragmentOf(zhLink));
+      check(s.lang === 'zh' && s.step.id === 'softmax', `the Chinese link opened in ${s.lang} at ${s.step.id}`);
+      s = await open(page.context(), base + '?lang=en' + fragmentOf(zhLink));
+      check(s.lang === 'en', `?lang=en did not win over the link (${s.lang})`);
+      s = await open(zhBrowser, base + '?intro=0');
+      check(s.lang === 'zh', `first visit with a Chinese browser: ${s.lang}`);
+      s = await open(zhBrowser, base + fragmentOf(enLink));
+      check(s.lang === 'en', `an English link in a Chinese browser: ${s.lang}`);
+      // A link from before languages (no "lang" key): it opens, in the browser's language.
+      const old = await page.evaluate((f) => {
+        const b64 = f.slice(4).replace(/-/g, '+').replace(/_/g, '/');
+        const j = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(b64 + '==='.slice((b64.length + 3) % 4)), (c) => c.charCodeAt(0))));
+        delete j.lang;
+        const bytes = new TextEncoder().encode(JSON.stringify(j));
+        return '#v1.' + btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      }, fragmentOf(enLink));
+      s = await open(page.context(), base + old);
+      check(s.lang === 'en' && s.step.id === 'softmax' && !s.error, `old link: ${s.lang} ${s.step.id} ${s.error}`);
+      s = await open(zhBrowser, base + old);
+      check(s.lang === 'zh' && s.step.id === 'softmax', `old link in a Chinese browser: ${s.lang} ${s.step.id}`);
+    } finally {
+      await zhBrowser.close();
+    }
+    check(problems.length === 0, problems.join('\n'));
+  } finally {
+    await close();
+  }
+});
+
+test('the whole walkthrough in Chinese at DPR 1 and 2: every glyph present (screenshots zh-*.png)', async (ctx) => {
+  const notes = [];
+  for (const dpr of [1, 2]) {
+    const { page, problems, close } = await ctx.openPage({ dpr, path: '/?lang=zh&intro=0' });
+    try {
+      await waitUiFont(page);
+      const count = (await getState(page)).step.count;
+      for (let i = 0; i < count; i++) {
+        await setState(page, { step: i });
+        const s = await getState(page);
+        check(hasHan(s.step.title), `step ${s.step.id}: title not Chinese: ${s.step.title}`);
+        await checkDrawn(page, `zh-${s.step.id}-dpr${dpr}.png`);
+      }
+      const stats = await page.evaluate(() => window.attnlab.frameStats());
+      check(stats.missingGlyphs === 0, `DPR ${dpr}: ${stats.missingGlyphs} characters without glyph`);
+      check(stats.fallbackFont === 'none', `DPR ${dpr}: the 5 MB font was asked for (${stats.fallbackFont})`);
+      notes.push(`DPR ${dpr}: ${count} steps, atlas ${stats.atlasWidth}×${stats.atlasHeight}`);
+      check(problems.length === 0, problems.join('\n'));
+    } finally {
+      await close();
+    }
+  }
+  return notes.join('; ');
+});
+
+run();
