@@ -13,6 +13,7 @@
 #endif
 
 #include "exp_f32.h"
+#include "gemm_f64_wasm.h"
 #include "matrix.h"
 
 namespace attn::kernels {
@@ -124,11 +125,31 @@ inline MatrixT<float> productF32(const ConstRef<float>& A, const ConstRef<float>
 }
 #endif
 
-// A·B : (M,K)·(K,N) -> (M,N). Eigen's product, except float32 under WebAssembly SIMD (gemmF32Simd above).
+#if defined(__wasm_simd128__)
+// C = A·B in double through gemmF64EigenOrder (gemm_f64_wasm.h): the very bits of Eigen's scalar product in wasm,
+// with SIMD. Only where Eigen itself runs its GEBP kernel (a matrix result, rows + cols + depth >= 20); false = not
+// done, use Eigen.
+inline bool productF64EigenOrder(const ConstRef<double>& A, const ConstRef<double>& B, MatrixT<double>& C) {
+  const Eigen::Index m = A.rows(), k = A.cols(), n = B.cols();
+  if (m < 2 || n < 2 || k < 1 || m + n + k < 20) return false;  // Eigen: vector product or coefficient-based
+  C.resize(m, n);
+  gemmF64EigenOrder(static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), A.data(),
+                    static_cast<int>(A.outerStride()), B.data(), static_cast<int>(B.outerStride()), C.data(),
+                    static_cast<int>(C.outerStride()));
+  return true;
+}
+#endif
+
+// A·B : (M,K)·(K,N) -> (M,N). Eigen's product; under WebAssembly SIMD float32 goes through gemmF32Simd and double
+// through gemmF64EigenOrder (Eigen's own wasm bits, several times faster).
 template <typename T>
 MatrixT<T> product(const ConstRef<T>& A, const ConstRef<T>& B) {
 #if defined(__wasm_simd128__)
   if constexpr (std::is_same_v<T, float>) return productF32(A, B);
+  if constexpr (std::is_same_v<T, double>) {
+    MatrixT<double> C;
+    if (productF64EigenOrder(A, B, C)) return C;
+  }
 #endif
   return A * B;
 }

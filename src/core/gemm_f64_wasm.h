@@ -1,0 +1,158 @@
+// float64 matrix product for WebAssembly SIMD that gives exactly the bits of Eigen 3.4's scalar product in wasm.
+//
+// Eigen 3.4.0 has no wasm SIMD packet math, so in the page every double product (the projections, the output
+// projection: four 64x512x512 products at 64:512:8) runs Eigen's scalar GEBP kernel. Its order of summation, which
+// this kernel reproduces entry for entry (checked against Eigen in wasm over many shapes: tests/wasm/gemm_f64_order.cpp):
+//  - the depth K is cut into blocks of kc (Eigen's computeProductBlockingSizes with wasm's default cache sizes:
+//    264 for K = 512); C starts at 0 and each block's sum is added to it: c = c + block;
+//  - in a block, the first floor(kc/8)·8 products alternate between two sums (even k into one, odd k into the
+//    other), which are then added (even + odd); the remaining products are added one by one to that sum;
+//  - for the last M mod 4 rows of C (Eigen computes the row-major product transposed, and its panel of 4 "columns"
+//    is 4 rows of C) every product of the block goes into one sum, in order.
+// No FMA anywhere (wasm has none): each step is fl(acc + fl(a·b)), as in Eigen. The SIMD lanes are two adjacent
+// columns of C, each its own sum, so vectorising changes no rounding.
+// Products Eigen does not send through GEBP (a vector result, or rows + cols + depth < 20: its coefficient-based
+// product) are left to Eigen by the caller (kernels::product).
+#pragma once
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+
+#include <algorithm>
+#include <vector>
+
+#include <Eigen/Core>
+
+namespace attn::kernels {
+
+// Eigen's depth block for a (M,K)·(K,N) double product in this build (the same call Eigen's gemm makes).
+inline int eigenDepthBlock(int M, int N, int K) {
+  Eigen::Index kc = K, mc = N, nc = M;  // row-major result: Eigen multiplies the transposed problem
+  Eigen::internal::computeProductBlockingSizes<double, double, 1, Eigen::Index>(kc, mc, nc, 1);
+  return static_cast<int>(std::max<Eigen::Index>(kc, 1));
+}
+
+// R rows of C (from row i), columns j..j+2V-1 (V f64x2 lanes pairs), one depth block [k0, k0+kc): adds the block's
+// sums to C. Split: the even/odd two-sum order of Eigen's 4-column panels; else one sum in order.
+// P: the block's rows of B for these columns, packed: P[(k - k0)·2V + c].
+template <int R, int V, bool Split>
+inline void gemmF64Block(int k0, int kc, const double* A, int lda, const double* P, double* C, int ldc) {
+  v128_t even[R][V], odd[R][V];
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < V; ++v) even[r][v] = odd[r][v] = wasm_f64x2_splat(0.0);
+  const int peeled = Split ? (kc & ~7) : 0;
+  int k = k0;
+  for (; k < k0 + peeled; k += 2) {
+    const double* b0 = P + static_cast<size_t>(k - k0) * (2 * V);
+    const double* b1 = b0 + 2 * V;
+    v128_t x0[V], x1[V];
+    for (int v = 0; v < V; ++v) {
+      x0[v] = wasm_v128_load(b0 + 2 * v);
+      x1[v] = wasm_v128_load(b1 + 2 * v);
+    }
+    for (int r = 0; r < R; ++r) {
+      const double* a = A + static_cast<size_t>(r) * lda + k;
+      const v128_t a0 = wasm_f64x2_splat(a[0]), a1 = wasm_f64x2_splat(a[1]);
+      for (int v = 0; v < V; ++v) {
+        even[r][v] = wasm_f64x2_add(even[r][v], wasm_f64x2_mul(a0, x0[v]));
+        odd[r][v] = wasm_f64x2_add(odd[r][v], wasm_f64x2_mul(a1, x1[v]));
+      }
+    }
+  }
+  if (Split)
+    for (int r = 0; r < R; ++r)
+      for (int v = 0; v < V; ++v) even[r][v] = wasm_f64x2_add(even[r][v], odd[r][v]);
+  for (; k < k0 + kc; ++k) {
+    const double* b0 = P + static_cast<size_t>(k - k0) * (2 * V);
+    v128_t x0[V];
+    for (int v = 0; v < V; ++v) x0[v] = wasm_v128_load(b0 + 2 * v);
+    for (int r = 0; r < R; ++r) {
+      const v128_t a0 = wasm_f64x2_splat(A[static_cast<size_t>(r) * lda + k]);
+      for (int v = 0; v < V; ++v) even[r][v] = wasm_f64x2_add(even[r][v], wasm_f64x2_mul(a0, x0[v]));
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    double* c = C + static_cast<size_t>(r) * ldc;
+    for (int v = 0; v < V; ++v) wasm_v128_store(c + 2 * v, wasm_f64x2_add(wasm_v128_load(c + 2 * v), even[r][v]));
+  }
+}
+
+// The same for one column (an odd N's last), scalar.
+template <bool Split>
+inline void gemmF64Column(int k0, int kc, const double* A, int lda, const double* B, int ldb, double* C, int ldc,
+                          int rows) {
+  for (int r = 0; r < rows; ++r) {
+    const double* a = A + static_cast<size_t>(r) * lda;
+    double even = 0.0, odd = 0.0;
+    const int peeled = Split ? (kc & ~7) : 0;
+    int k = k0;
+    for (; k < k0 + peeled; k += 2) {
+      even = even + a[k] * B[static_cast<size_t>(k) * ldb];
+      odd = odd + a[k + 1] * B[static_cast<size_t>(k + 1) * ldb];
+    }
+    if (Split) even = even + odd;
+    for (; k < k0 + kc; ++k) even = even + a[k] * B[static_cast<size_t>(k) * ldb];
+    C[static_cast<size_t>(r) * ldc] = C[static_cast<size_t>(r) * ldc] + even;
+  }
+}
+
+// The depth block's rows of B, columns 0..N4-1 (N4 = N rounded down to 4), packed as N4/4 panels of (kc,4):
+// panel q holds B(k0 + k, 4q + c) at q·kc·4 + k·4 + c. One pass along B's rows (a row stride of a power of two
+// bytes, read down a column, would hit one cache set: 64x512x512 ran 5x slower per product that way).
+inline void packF64Panels(int k0, int kc, int N4, const double* B, int ldb, double* panels) {
+  for (int k = 0; k < kc; ++k) {
+    const double* b = B + static_cast<size_t>(k0 + k) * ldb;
+    double* p = panels + static_cast<size_t>(k) * 4;
+    for (int j = 0; j < N4; j += 4, p += static_cast<size_t>(kc) * 4) {
+      wasm_v128_store(p, wasm_v128_load(b + j));
+      wasm_v128_store(p + 2, wasm_v128_load(b + j + 2));
+    }
+  }
+}
+
+// Rows [i0, i1) of C for one depth block, all of them in the Split order or all not. panels: packF64Panels's;
+// pair: room for kc·2 doubles.
+template <bool Split>
+inline void gemmF64Rows(int i0, int i1, int N, int k0, int kc, const double* A, int lda, const double* B, int ldb,
+                        double* C, int ldc, const double* panels, double* pair) {
+  const auto at = [](int index) { return static_cast<size_t>(index); };
+  int j = 0;
+  for (; j + 4 <= N; j += 4) {
+    const double* panel = panels + at(j / 4) * at(kc) * 4;
+    int i = i0;
+    for (; i + 4 <= i1; i += 4)
+      gemmF64Block<4, 2, Split>(k0, kc, A + at(i) * lda, lda, panel, C + at(i) * ldc + j, ldc);
+    for (; i + 2 <= i1; i += 2)
+      gemmF64Block<2, 2, Split>(k0, kc, A + at(i) * lda, lda, panel, C + at(i) * ldc + j, ldc);
+    for (; i < i1; ++i) gemmF64Block<1, 2, Split>(k0, kc, A + at(i) * lda, lda, panel, C + at(i) * ldc + j, ldc);
+  }
+  if (j + 2 <= N) {
+    for (int k = 0; k < kc; ++k) wasm_v128_store(pair + at(k) * 2, wasm_v128_load(B + at(k0 + k) * ldb + j));
+    for (int i = i0; i < i1; ++i)
+      gemmF64Block<1, 1, Split>(k0, kc, A + at(i) * lda, lda, pair, C + at(i) * ldc + j, ldc);
+    j += 2;
+  }
+  if (j < N) gemmF64Column<Split>(k0, kc, A + at(i0) * lda, lda, B + j, ldb, C + at(i0) * ldc + j, ldc, i1 - i0);
+}
+
+// C = A·B : (M,K)·(K,N) -> (M,N), row-major with row strides, C overwritten; Eigen's scalar order (see the top).
+inline void gemmF64EigenOrder(int M, int N, int K, const double* A, int lda, const double* B, int ldb, double* C,
+                              int ldc) {
+  for (int i = 0; i < M; ++i) std::fill(C + static_cast<size_t>(i) * ldc, C + static_cast<size_t>(i) * ldc + N, 0.0);
+  const int block = eigenDepthBlock(M, N, K);
+  const int splitRows = M / 4 * 4;
+  constexpr int kRowChunk = 16;  // 16 rows x 264 doubles of A: 34 KB
+  const int N4 = N / 4 * 4;
+  std::vector<double> panels(static_cast<size_t>(std::min(block, K)) * static_cast<size_t>(N4));
+  std::vector<double> pair(static_cast<size_t>(std::min(block, K)) * 2);
+  for (int k0 = 0; k0 < K; k0 += block) {
+    const int kc = std::min(block, K - k0);
+    packF64Panels(k0, kc, N4, B, ldb, panels.data());
+    for (int i = 0; i < splitRows; i += kRowChunk)  // a chunk of A's block stays in L1 across the panels
+      gemmF64Rows<true>(i, std::min(i + kRowChunk, splitRows), N, k0, kc, A, lda, B, ldb, C, ldc, panels.data(),
+                        pair.data());
+    gemmF64Rows<false>(splitRows, M, N, k0, kc, A, lda, B, ldb, C, ldc, panels.data(), pair.data());
+  }
+}
+
+}  // namespace attn::kernels
+#endif
