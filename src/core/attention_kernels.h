@@ -148,7 +148,7 @@ MatrixT<T> product(const ConstRef<T>& A, const ConstRef<T>& B) {
   if constexpr (std::is_same_v<T, float>) return productF32(A, B);
   if constexpr (std::is_same_v<T, double>) {
     MatrixT<double> C;
-    if (productF64EigenOrder(A, B, C)) return C;
+    if (useF64Kernel && productF64EigenOrder(A, B, C)) return C;
   }
 #endif
   return A * B;

@@ -24,6 +24,10 @@
 
 namespace attn::kernels {
 
+// On by default. Off only to time Eigen's product against this one in the same page (tests/bench/page.mjs --ab-f64,
+// through attnlab_bench_f64_kernel): the numbers are the same either way.
+inline bool useF64Kernel = true;
+
 // Eigen's depth block for a (M,K)·(K,N) double product in this build (the same call Eigen's gemm makes).
 inline int eigenDepthBlock(int M, int N, int K) {
   Eigen::Index kc = K, mc = N, nc = M;  // row-major result: Eigen multiplies the transposed problem

@@ -2,7 +2,7 @@
 // CPU time at the default preset, and the cost of dimension changes at 64:512:8. Headless Debian Chromium via
 // playwright-core, WebGL2 on SwiftShader (so GPU time is not representative; frame CPU time is what the wasm does).
 //   node tests/bench/page.mjs [--dir build/site] [--loads 20] [--standalone-loads 20] [--changes 20] [--drag 20]
-//                             [--skip-train]
+//                             [--skip-train] [--ab-f64]
 // Download: counted from the NETWORK REQUESTS of a cold page load (playwright response events, gzip -9 of each
 // response body), not from a list of files: everything fetched until the first frame plus 1 s is the first
 // download; fonts/ and data/ files fetched later (the CJK font, GloVe, GPT-2: only when asked for) are listed
@@ -19,6 +19,9 @@
 // .lastFrameMs of the first frame drawn after it). For each of d_model, heads, d_k and d_v, `changes` changes from
 // 64 tokens, 512/8/64/64 to a neighbouring value and back (each measured), then continuous drags (`drag` successive
 // values, one frame apart, as a dragged slider gives: each value is a new shape). Goal: median <= 16 ms, worst <= 25.
+// --ab-f64: every change and drag step is measured twice in a row from the same state, once with Eigen's double
+// product and once with the SIMD kernel (src/core/gemm_f64_wasm.h, the same bits), in alternating order; the line
+// "Eigen:" is the first, the normal line the kernel's.
 import { chromium } from 'playwright-core';
 import { readFileSync, readdirSync, statSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -34,6 +37,7 @@ const standaloneLoads = Number(argValue('--standalone-loads', 20));
 const changes = Number(argValue('--changes', 20));
 const dragSteps = Number(argValue('--drag', 20));
 const skipTrain = process.argv.includes('--skip-train');
+const abF64 = process.argv.includes('--ab-f64');  // also time each change with Eigen's double product (interleaved)
 const median = (v) => { const s = [...v].sort((a, b) => a - b); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
 const f = (x) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(1));
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -183,27 +187,52 @@ try {
     return sums;
   };
   const all = [];
+  const setKernel = (on) => page.evaluate((k) => window.Module._attnlab_bench_f64_kernel(k), on ? 1 : 0);
+  // With --ab-f64 the change from `from` to `to` is measured with Eigen and with the kernel (order alternating by
+  // i), going back to `from` unmeasured in between; else once, with the kernel.
+  const measureAB = async (from, to, i, eigenResults) => {
+    if (!abF64) return measureChange(to);
+    let kernel;
+    for (const eigenFirst of [i % 2 === 0]) {
+      for (const useEigen of eigenFirst ? [true, false] : [false, true]) {
+        await setKernel(!useEigen);
+        const r = await measureChange(to);
+        if (useEigen) eigenResults.push(r); else kernel = r;
+        await setKernel(true);
+        if (useEigen === eigenFirst) await measureChange(from);
+      }
+    }
+    return kernel;
+  };
   const alternatives = { d_model: 384, heads: 6, d_k: 48, d_v: 48 };
   for (const [field, other] of Object.entries(alternatives)) {
-    const results = [];
+    const results = [], eigen = [];
+    let state = base;
     for (let i = 0; i < changes; ++i) {
       await page.waitForTimeout(50);
-      const r = await measureChange({ ...base, [field]: i % 2 === 0 ? other : base[field] });
+      const next = { ...base, [field]: i % 2 === 0 ? other : base[field] };
+      const r = await measureAB(state, next, i, eigen);
       if (r.error) throw new Error(`setState(${field}) failed: ${r.error}`);
       results.push(r);
+      state = next;
     }
+    if (abF64) report(`Eigen: ${field} ${base[field]} <-> ${other} at 64 tokens`, eigen);
     all.push(...report(`${field} ${base[field]} <-> ${other} at 64 tokens`, results));
   }
   // Continuous drags: successive values one frame apart, each a shape not seen before.
   const drags = { d_model: (i) => 512 - 1 - i, d_k: (i) => 64 - 1 - i, d_v: (i) => 64 - 1 - i, heads: (i) => (i < 8 ? 9 + i : 23 - i) };  // heads 9 … 16, then back down to 4
   for (const [field, value] of Object.entries(drags)) {
     await measureChange(base);
-    const results = [];
+    const results = [], eigen = [];
+    let state = base;
     for (let i = 0; i < dragSteps; ++i) {
-      const r = await measureChange({ [field]: value(i) });
+      const next = { ...base, [field]: value(i) };
+      const r = await measureAB(state, next, i, eigen);
       if (r.error) throw new Error(`setState(${field} ${value(i)}) failed: ${r.error}`);
       results.push(r);
+      state = next;
     }
+    if (abF64) report(`Eigen: drag of ${field}`, eigen);
     all.push(...report(`drag of ${field} from ${base[field]} (${value(0)}, ${value(1)}, …, ${value(dragSteps - 1)}) at 64 tokens`, results));
   }
   console.log(`all dimension changes above (${all.length}): median ${f(median(all))} ms, worst ${f(Math.max(...all))} ms`);
