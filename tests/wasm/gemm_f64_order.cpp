@@ -1,6 +1,6 @@
 // The wasm float64 kernel (src/core/gemm_f64_wasm.h) against Eigen's own product in the same wasm build: every
 // entry bit for bit, over shapes around the kernel's edges (M mod 4, odd N, depth blocks, peeled depth), then the
-// time of both at the page's sizes. Build and run (from the repository root):
+// time of both at the page's sizes. ctest wasm_gemm_f64_order (gemm_f64_order.sh) builds and runs it; by hand:
 //   NODE_PATH=/usr/share/nodejs em++ -O2 -msimd128 -std=c++17 -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 \
 //     -I/usr/include/eigen3 -Isrc tests/wasm/gemm_f64_order.cpp -o build/tmp/gemm_f64_order.cjs
 //   node --no-experimental-fetch build/tmp/gemm_f64_order.cjs        (exit 1 on any difference)
