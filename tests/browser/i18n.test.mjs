@@ -174,14 +174,14 @@ test('the Train view in Chinese: status and task texts, a Chinese error keeps th
     try {
       await waitUiFont(page);
       await setState(page, { step: 'train', train: { task: 'reverse', seed: 1, steps: 60 } });
-      await clickItem(page, await findItem(page, (i) => i.label === '▶ 训练', '"▶ 训练"'));
+      await clickItem(page, await findItem(page, (i) => i.label.startsWith('▶ 训练'), '"▶ 训练"'));
       await page.waitForFunction(() => window.attnlab.getState().train.status === 'finished', null,
                                  { timeout: 60000 });
       await waitFrames(page, 3);
       const t = (await getState(page)).train;
       check(t.status_text.startsWith('第 60 / 60 步') && t.status_text.includes('已完成'), `status: ${t.status_text}`);
       check(t.task_text.name === '反转' && hasHan(t.task_text.description), `task: ${JSON.stringify(t.task_text)}`);
-      await findItem(page, (i) => i.label === '▶ 重新训练', '"▶ 重新训练"');
+      await findItem(page, (i) => i.label.startsWith('▶ 重新训练'), '"▶ 重新训练"');
       await checkDrawn(page, `zh-train-trained-dpr${dpr}.png`);
       const stats = await page.evaluate(() => window.attnlab.frameStats());
       check(stats.missingGlyphs === 0, `DPR ${dpr}: ${stats.missingGlyphs} characters without glyph`);
