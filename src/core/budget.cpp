@@ -25,7 +25,12 @@ void checkTraceBudget(const Config& c, int64_t queries, int64_t keys) {
                 "this configuration needs %.1f million numbers (%.0f MB), more than the %.0f million (%.0f MB) one "
                 "trace may hold: use fewer tokens or heads, or smaller d_model, d_k or d_v",
                 n / 1e6, n * 8 / 1e6, limits::kMaxTraceNumbers / 1e6, limits::kMaxTraceNumbers * 8 / 1e6);
-  throw InputError(message);
+  char needed[32], neededMb[32], limit[32], limitMb[32];
+  std::snprintf(needed, sizeof needed, "%.1f", n / 1e6);
+  std::snprintf(neededMb, sizeof neededMb, "%.0f", n * 8 / 1e6);
+  std::snprintf(limit, sizeof limit, "%.0f", limits::kMaxTraceNumbers / 1e6);
+  std::snprintf(limitMb, sizeof limitMb, "%.0f", limits::kMaxTraceNumbers * 8 / 1e6);
+  throw InputError(message, "TraceTooBig", {needed, neededMb, limit, limitMb});
 }
 
 }  // namespace attn

@@ -72,7 +72,7 @@ static void checkRange(const char* field, long long value, long long lo, long lo
   if (value < lo || value > hi) {
     std::ostringstream os;
     os << field << " must be between " << lo << " and " << hi << ", got " << value;
-    throw InputError(os.str());
+    throw InputError(os.str(), "OutOfRange", {field, std::to_string(lo), std::to_string(hi), std::to_string(value)});
   }
 }
 
@@ -81,7 +81,7 @@ void checkCellValue(const std::string& where, double value) {
     std::ostringstream os;
     os << where << " = " << formatNumber(value) << " is not allowed: values must be finite with |x| <= "
        << formatNumber(limits::kMaxAbsValue);
-    throw InputError(os.str());
+    throw InputError(os.str(), "ValueNotAllowed", {where, formatNumber(value), formatNumber(limits::kMaxAbsValue)});
   }
 }
 
@@ -95,7 +95,8 @@ static void checkShape(const std::string& name, const Matrix& m, Eigen::Index ro
                        const char* meaning) {
   if (m.rows() != rows || m.cols() != cols)
     throw InputError(name + " has shape " + shapeText(m.rows(), m.cols()) + ", expected " + shapeText(rows, cols) +
-                     " (" + meaning + ")");
+                         " (" + meaning + ")",
+                     "ShapeMismatch", {name, shapeText(m.rows(), m.cols()), shapeText(rows, cols), meaning});
 }
 
 static void checkTokenMatrix(const std::string& name, const Matrix& m, int dModel) {
@@ -132,7 +133,8 @@ void validate(const Config& c) {
     if (value->size() > static_cast<size_t>(limits::kMaxTextBytes)) {
       std::ostringstream os;
       os << field << " is " << value->size() << " bytes long; the limit is " << limits::kMaxTextBytes << " bytes";
-      throw InputError(os.str());
+      throw InputError(os.str(), "FieldTooLong",
+                       {field, std::to_string(value->size()), std::to_string(limits::kMaxTextBytes)});
     }
   if (c.scaleKind == ScaleKind::Custom) checkCellValue("scale", c.customScale);
   if (c.embeddingSource == EmbeddingSource::Glove) {
@@ -140,13 +142,14 @@ void validate(const Config& c) {
       throw InputError(std::string("GloVe embeddings go with the word tokenizer: GloVe has one vector per "
                                    "lower-case word, none for ") +
                        (c.tokenizer == TokenizerKind::Char ? "single characters" : "GPT-2's sub-word pieces") +
-                       " (choose the word tokenizer, or random embeddings)");
+                           " (choose the word tokenizer, or random embeddings)",
+                       c.tokenizer == TokenizerKind::Char ? "GloveNeedsWordsNotChars" : "GloveNeedsWordsNotGpt2", {});
     const int gloveDims = c.glove ? c.glove->dims() : kGloveDims;
     if (c.dModel > gloveDims) {
       std::ostringstream os;
       os << "d_model is at most " << gloveDims << " with GloVe embeddings: the vectors have " << gloveDims
          << " dimensions, and d_model = k uses their first k principal components (got d_model = " << c.dModel << ")";
-      throw InputError(os.str());
+      throw InputError(os.str(), "GloveDModel", {std::to_string(gloveDims), std::to_string(c.dModel)});
     }
   }
 
@@ -172,7 +175,7 @@ void validate(const Config& c) {
     if (static_cast<int>(row.size()) != c.dModel) {
       std::ostringstream os;
       os << "the embedding row of \"" << token << "\" has " << row.size() << " values, expected d_model = " << c.dModel;
-      throw InputError(os.str());
+      throw InputError(os.str(), "EmbeddingRowLength", {token, std::to_string(row.size()), std::to_string(c.dModel)});
     }
     for (size_t i = 0; i < row.size(); ++i)
       checkCellValue("the embedding of \"" + token + "\" col " + std::to_string(i), row[i]);

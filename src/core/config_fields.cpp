@@ -36,18 +36,18 @@ double wholeNumber(const json& v, const std::string& key, const char* expected) 
 int readIntValue(const json& v, const std::string& key) {
   if (v.is_number_unsigned()) {  // exact for values beyond 2^53 too
     if (v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int>::max()))
-      throw InputError("\"" + key + "\" is out of range: " + v.dump());
+      throw InputError("\"" + key + "\" is out of range: " + v.dump(), "JsonOutOfRange", {key, v.dump()});
     return static_cast<int>(v.get<uint64_t>());
   }
   if (v.is_number_integer()) {
     const int64_t i = v.get<int64_t>();
     if (i < std::numeric_limits<int>::min() || i > std::numeric_limits<int>::max())
-      throw InputError("\"" + key + "\" is out of range: " + v.dump());
+      throw InputError("\"" + key + "\" is out of range: " + v.dump(), "JsonOutOfRange", {key, v.dump()});
     return static_cast<int>(i);
   }
   const double d = wholeNumber(v, key, "a whole number");
   if (d < std::numeric_limits<int>::min() || d > std::numeric_limits<int>::max())
-    throw InputError("\"" + key + "\" is out of range: " + v.dump());
+    throw InputError("\"" + key + "\" is out of range: " + v.dump(), "JsonOutOfRange", {key, v.dump()});
   return static_cast<int>(d);
 }
 
@@ -87,7 +87,7 @@ void readScaleValue(const json& v, Config& c) {
     const std::string s = v.get<std::string>();
     if (s == "default") c.scaleKind = ScaleKind::InvSqrtDk;
     else if (s == "none") c.scaleKind = ScaleKind::None;
-    else throw InputError("\"scale\" must be a number, \"none\" or \"default\", got \"" + s + "\"");
+    else throw InputError("\"scale\" must be a number, \"none\" or \"default\", got \"" + s + "\"", "ScaleWord", {s});
     return;
   }
   if (!v.is_number()) typeError("scale", "a number, \"none\" or \"default\"", v);
@@ -100,7 +100,8 @@ uint64_t parseSeedText(const std::string& text, const std::string& what) {
   errno = 0;
   const unsigned long long value = digitsOnly ? std::strtoull(text.c_str(), nullptr, 10) : 0;
   if (!digitsOnly || errno == ERANGE || value > kMaxSeed)
-    throw InputError(what + " must be a whole number from 0 to 2^53-1 (9007199254740991), got '" + text + "'");
+    throw InputError(what + " must be a whole number from 0 to 2^53-1 (9007199254740991), got '" + text + "'",
+                     "SeedText", {what, text});
   return static_cast<uint64_t>(value);
 }
 
@@ -113,7 +114,7 @@ void parseScaleText(const std::string& text, Config& c, const std::string& what)
     char* end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size())
-      throw InputError(what + " must be a number, 'none' or 'default', got '" + text + "'");
+      throw InputError(what + " must be a number, 'none' or 'default', got '" + text + "'", "ScaleText", {what, text});
     checkCellValue(what, value);
     c.scaleKind = ScaleKind::Custom;
     c.customScale = value;
@@ -170,7 +171,8 @@ std::vector<ConfigField> buildFields() {
        [](const json& v, Config& c) {
          const std::string name = readStringValue(v, "tokenizer");
          if (!parseTokenizerName(name, &c.tokenizer))
-           throw InputError("\"tokenizer\" must be \"word\", \"char\" or \"gpt2\", got \"" + name + "\"");
+           throw InputError("\"tokenizer\" must be \"word\", \"char\" or \"gpt2\", got \"" + name + "\"",
+                            "UnknownTokenizer", {name});
        },
        [](const Config& c, json& out) { out["tokenizer"] = tokenizerName(c.tokenizer); }},
       BOOL_FIELD("keep_punctuation", keepPunctuation),
@@ -183,7 +185,8 @@ std::vector<ConfigField> buildFields() {
        [](const json& v, Config& c) {
          const std::string name = readStringValue(v, "embedding_source");
          if (!parseEmbeddingSourceName(name, &c.embeddingSource))
-           throw InputError("\"embedding_source\" must be \"random\" or \"glove\", got \"" + name + "\"");
+           throw InputError("\"embedding_source\" must be \"random\" or \"glove\", got \"" + name + "\"",
+                            "UnknownEmbeddingSource", {name});
        },
        [](const Config& c, json& out) { out["embedding_source"] = embeddingSourceName(c.embeddingSource); }},
       INT_FIELD("d_model", dModel),
@@ -197,7 +200,8 @@ std::vector<ConfigField> buildFields() {
        [](const json& v, Config& c) {
          const std::string name = readStringValue(v, "mask");
          if (!parseMaskName(name, &c.mask))
-           throw InputError("\"mask\" must be \"none\", \"causal\" or \"padding\", got \"" + name + "\"");
+           throw InputError("\"mask\" must be \"none\", \"causal\" or \"padding\", got \"" + name + "\"",
+                            "UnknownMask", {name});
        },
        [](const Config& c, json& out) { out["mask"] = maskName(c.mask); }},
       {"scale", readScaleValue, [](const Config& c, json& out) { out["scale"] = scaleJson(c); }},

@@ -197,7 +197,8 @@ void refuseUnknownKeys(const json& j) {
   for (const auto& k : unknown) list += (list.empty() ? "\"" : ", \"") + k + "\"";
   for (const auto& k : knownKeys()) known += (known.empty() ? "" : ", ") + k;
   throw InputError("unknown key" + std::string(unknown.size() > 1 ? "s" : "") + " in the config JSON: " + list +
-                   " (known keys: " + known + ")");
+                       " (known keys: " + known + ")",
+                   unknown.size() > 1 ? "UnknownConfigKeys" : "UnknownConfigKey", {list, known});
 }
 
 // Dimensions and "cross" the document leaves out, inferred from its matrices (the schema's (*) keys).
@@ -236,7 +237,9 @@ void readEmbeddings(const json& table, Config& c) {
 Config configFromJson(const std::string& text, std::vector<std::string>* warnings) {
   (void)warnings;  // no non-fatal notes at present: every doubtful input is refused with a message
   const json j = parseJson(text);
-  if (!j.is_object()) throw InputError(std::string("the config JSON must be an object, got ") + j.type_name());
+  if (!j.is_object())
+    throw InputError(std::string("the config JSON must be an object, got ") + j.type_name(), "ConfigNotObject",
+                     {j.type_name()});
   refuseUnknownKeys(j);
 
   Config c;
@@ -265,7 +268,8 @@ json parseJsonDocument(const std::string& text, const std::string& what) {
   try {
     return json::parse(text);
   } catch (const json::parse_error& e) {
-    throw InputError(prefix + "malformed JSON at byte " + std::to_string(e.byte) + ": " + detailOf(e));
+    throw InputError(prefix + "malformed JSON at byte " + std::to_string(e.byte) + ": " + detailOf(e),
+                     "MalformedJson", {prefix, std::to_string(e.byte), detailOf(e)});
   } catch (const json::exception& e) {  // e.g. out_of_range 406: a number too large for a double (1e400)
     throw InputError(prefix + "invalid JSON: " + detailOf(e));
   }

@@ -103,7 +103,7 @@ void runTokenize(const Config& c, Trace& t, Notes& notes) {
     options.addBos = c.queryBos && !c.cross;  // self-attention: the one sentence is also the queries
     options.padTo = c.padTo;
     Tokenization tk = tokenize(c.text, options, vocab);
-    if (!hasWordToken(tk.tokens)) throw InputError("the sentence has no tokens");
+    if (!hasWordToken(tk.tokens)) throw InputError("the sentence has no tokens", "NoTokens", {});
     tokens = std::move(tk.tokens);
     keyPadding = std::move(tk.isPadding);
     replaced = replaced || tk.replacedInvalidUtf8;
@@ -126,7 +126,7 @@ void runTokenize(const Config& c, Trace& t, Notes& notes) {
     options.addBos = c.queryBos;
     Tokenization tk = tokenize(c.queryText, options, vocab);
     if (tk.tokens.empty() || (!c.queryBos && !hasWordToken(tk.tokens)))
-      throw InputError("the query sentence has no tokens");
+      throw InputError("the query sentence has no tokens", "QueryNoTokens", {});
     queryTokens = std::move(tk.tokens);
     replaced = replaced || tk.replacedInvalidUtf8;
     unmerged = unmerged || tk.unmergedBytes;

@@ -288,10 +288,12 @@ void tokenizeGpt2(const std::string& validText, const TokenizeOptions& options, 
   const std::size_t unpadded = pieces.size() + (options.addBos ? 1 : 0);
   const std::size_t total = std::max(unpadded, static_cast<std::size_t>(options.padTo));
   if (total > static_cast<std::size_t>(limits::kMaxTokens)) {
-    const std::string what = unpadded > static_cast<std::size_t>(limits::kMaxTokens)
-                                 ? "text has too many tokens: "
-                                 : "padding to " + std::to_string(options.padTo) + " is too long: ";
-    throw InputError(what + "at most " + std::to_string(limits::kMaxTokens) + " tokens, got " + std::to_string(total));
+    const std::string max = std::to_string(limits::kMaxTokens), got = std::to_string(total);
+    if (unpadded > static_cast<std::size_t>(limits::kMaxTokens))
+      throw InputError("text has too many tokens: at most " + max + " tokens, got " + got, "TooManyTokens", {max, got});
+    const std::string pad = std::to_string(options.padTo);
+    throw InputError("padding to " + pad + " is too long: at most " + max + " tokens, got " + got, "PaddingTooLong",
+                     {pad, max, got});
   }
   const int endOfText = options.gpt2 ? options.gpt2->endOfTextId() : kGpt2EndOfText;
   if (options.addBos) result.tokens.push_back({kBosToken, endOfText, true});
@@ -308,7 +310,8 @@ void tokenizeGpt2(const std::string& validText, const TokenizeOptions& options, 
 Tokenization tokenize(std::string_view text, const TokenizeOptions& options, Vocabulary& vocab) {
   if (text.size() > static_cast<std::size_t>(limits::kMaxTextBytes))
     throw InputError("text is " + std::to_string(text.size()) + " bytes; at most " +
-                     std::to_string(limits::kMaxTextBytes));
+                         std::to_string(limits::kMaxTextBytes),
+                     "TextTooLong", {std::to_string(text.size()), std::to_string(limits::kMaxTextBytes)});
   if (options.padTo < 0) throw InputError("padTo must be 0 or more, got " + std::to_string(options.padTo));
 
   Tokenization result;
@@ -329,10 +332,12 @@ Tokenization tokenize(std::string_view text, const TokenizeOptions& options, Voc
   const std::size_t unpadded = sink.count() + (options.addBos ? 1 : 0);
   const std::size_t total = std::max(unpadded, static_cast<std::size_t>(options.padTo));
   if (total > static_cast<std::size_t>(limits::kMaxTokens)) {
-    const std::string what = unpadded > static_cast<std::size_t>(limits::kMaxTokens)
-                                 ? "text has too many tokens: "
-                                 : "padding to " + std::to_string(options.padTo) + " is too long: ";
-    throw InputError(what + "at most " + std::to_string(limits::kMaxTokens) + " tokens, got " + std::to_string(total));
+    const std::string max = std::to_string(limits::kMaxTokens), got = std::to_string(total);
+    if (unpadded > static_cast<std::size_t>(limits::kMaxTokens))
+      throw InputError("text has too many tokens: at most " + max + " tokens, got " + got, "TooManyTokens", {max, got});
+    const std::string pad = std::to_string(options.padTo);
+    throw InputError("padding to " + pad + " is too long: at most " + max + " tokens, got " + got, "PaddingTooLong",
+                     {pad, max, got});
   }
 
   result.tokens.reserve(total);

@@ -71,7 +71,8 @@ static Matrix explicitOrSeeded(const Config& c, const std::optional<Matrix>& giv
   if (given) {
     if (given->rows() != rows || given->cols() != cols)
       throw InputError(name + " has shape " + shapeText(given->rows(), given->cols()) + ", expected " +
-                       shapeText(rows, cols));
+                           shapeText(rows, cols),
+                       "WeightShape", {name, shapeText(given->rows(), given->cols()), shapeText(rows, cols)});
     return *given;
   }
   return *seededWeights(c.seed, name, rows, cols);

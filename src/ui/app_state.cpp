@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "core/presets.h"
 #include "ui/model_view.h"
+#include "ui/i18n/error_text.h"
 
 namespace ui {
 
@@ -56,7 +57,7 @@ std::string AppState::apply(const attn::Config& requested, const std::string& no
     hoveredShown = CellRef{};
     requestNeededData(*this, gloveBefore, gpt2Before);  // starts loading a data file the new Config needs (never waits)
   } catch (const attn::InputError& e) {
-    error = e.what();
+    error = errorText(e);
   } catch (const std::exception& e) {
     error = std::string("internal error: ") + e.what();
   }
@@ -68,7 +69,7 @@ std::string AppState::change(const std::function<void(attn::Config&)>& edit, con
   try {
     edit(next);
   } catch (const attn::InputError& e) {
-    return refuse(e.what());
+    return refuse(errorText(e));
   }
   return apply(next, noticeText);
 }

@@ -48,21 +48,22 @@ static double parseValue(const std::string& typed) {
   errno = 0;
   const double v = std::strtod(begin, &end);
   while (end && *end == ' ') ++end;
-  if (end == begin || (end && *end != '\0')) throw attn::InputError("\"" + typed + "\" is not a number");
+  if (end == begin || (end && *end != '\0')) throw attn::InputError("\"" + typed + "\" is not a number", "NotANumber", {typed});
   if (!std::isfinite(v) || errno == ERANGE)
-    throw attn::InputError("\"" + typed + "\" is not a finite number");
+    throw attn::InputError("\"" + typed + "\" is not a finite number", "NotFinite", {typed});
   if (std::abs(v) > attn::limits::kMaxAbsValue)
-    throw attn::InputError("values must be between -1e6 and 1e6, got " + typed);
+    throw attn::InputError("values must be between -1e6 and 1e6, got " + typed, "ValueRange", {typed});
   return v;
 }
 
 void editCell(attn::Config& c, const attn::Trace& trace, const CellRef& cell, const std::string& typedValue) {
   const attn::MatrixInfo* info = attn::findMatrix(cell.matrix);
   if (!info || !info->editable)
-    throw attn::InputError(cell.matrix + " is computed, not typed: edit the embeddings or the weights");
+    throw attn::InputError(cell.matrix + " is computed, not typed: edit the embeddings or the weights", "ComputedCell",
+                           {cell.matrix});
   const attn::Matrix* m = attn::readMatrix(trace, info->name, cell.head);
   if (!m || cell.row < 0 || cell.row >= m->rows() || cell.col < 0 || cell.col >= m->cols())
-    throw attn::InputError("no such cell of " + std::string(info->name));
+    throw attn::InputError("no such cell of " + std::string(info->name), "NoSuchCell", {info->name});
   const double value = parseValue(typedValue);
   if (info->role == attn::MatrixRole::Embedding) {  // the token's row everywhere it appears
     std::vector<double> rowValues(static_cast<size_t>(m->cols()));

@@ -13,6 +13,7 @@
 #include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO
 #include "ui/config_edit.h"
 #include "ui/explain.h"
+#include "ui/i18n/core_texts.h"
 #include "ui/model_view.h"
 #include "ui/share_panel.h"
 #include "ui/steps/step.h"
@@ -97,23 +98,29 @@ void drawPresetMenu(AppState& state, float width) {
   ImGui::SetNextItemWidth(width);
   const attn::Preset* current = attn::findPreset(state.config().preset);
   const attn::train::TrainedPreset* trained = trainedPresetShown(state);
-  const char* label = trained ? trained->title.c_str() : current ? current->title.c_str() : tr(Key::PresetsPlaceholder);
+  const std::string label = trained   ? presetTitle(*trained)
+                            : current ? presetTitle(*current)
+                                      : std::string(tr(Key::PresetsPlaceholder));
   const ImGuiID comboId = ImGui::GetID("##preset");
-  const bool open = ImGui::BeginCombo("##preset", label, ImGuiComboFlags_HeightLarge);
+  const bool open = ImGui::BeginCombo("##preset", label.c_str(), ImGuiComboFlags_HeightLarge);
   // Dear ImGui 1.86's combo reports no label to the item hooks: name it, so tests (and a screen reader) find it.
   ImGuiContext& g = *ImGui::GetCurrentContext();  // the macro reads `g`
   IMGUI_TEST_ENGINE_ITEM_INFO(comboId, "Preset menu", 0);
   if (!open) return;
   ImGui::TextDisabled("%s", tr(Key::PresetsRandomHeader));
   for (const attn::Preset& p : attn::presets()) {
-    if (ImGui::Selectable(p.title.c_str(), current == &p && !trained)) state.apply(p.config);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description.c_str());
+    ImGui::PushID(p.name.c_str());
+    if (ImGui::Selectable(presetTitle(p).c_str(), current == &p && !trained)) state.apply(p.config);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", presetDescription(p).c_str());
+    ImGui::PopID();
   }
   ImGui::Separator();
   ImGui::TextDisabled("%s", tr(Key::PresetsTrainedHeader));
   for (const attn::train::TrainedPreset& p : attn::train::trainedPresets()) {
-    if (ImGui::Selectable(p.title.c_str(), trained == &p)) openTrainedPreset(state, p.name);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description.c_str());
+    ImGui::PushID(("trained-" + p.name).c_str());
+    if (ImGui::Selectable(presetTitle(p).c_str(), trained == &p)) openTrainedPreset(state, p.name);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", presetDescription(p).c_str());
+    ImGui::PopID();
   }
   ImGui::EndCombo();
 }
@@ -256,7 +263,8 @@ void dimensionControls(AppState& state, bool withDv) {
         if (split) {
           if (heads <= 0 || dModel % heads != 0)
             throw attn::InputError("d_model (" + std::to_string(dModel) + ") is not divisible by heads (" +
-                                   std::to_string(heads) + ")");
+                                       std::to_string(heads) + ")",
+                                   "NotDivisible", {std::to_string(dModel), std::to_string(heads)});
           dK = dV = dModel / heads;
         }
         next = withDimensions(next, dModel, heads, dK, dV, &notice);
@@ -271,7 +279,7 @@ void seedControl(AppState& state) {
   const uint64_t step = 1;
   if (ImGui::InputScalar(tr(Key::SeedLabel), ImGuiDataType_U64, &seed, &step))
     state.change([&](attn::Config& c) {
-      if (seed > attn::kMaxSeed) throw attn::InputError("seed must be at most 2^53-1");
+      if (seed > attn::kMaxSeed) throw attn::InputError("seed must be at most 2^53-1", "SeedTooLarge", {});
       c.seed = seed;
     });
   ImGui::SameLine();

@@ -2,6 +2,7 @@
 #include "ui/model_view.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,8 @@
 #include "ui/steps/step.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/text_util.h"
+#include "ui/i18n/core_texts.h"
+#include "ui/i18n/error_text.h"
 
 namespace ui {
 
@@ -20,6 +23,16 @@ namespace atr = attn::train;
 using json = nlohmann::json;
 
 namespace {
+
+// Where the open model came from (openModel's `origin`, English in getState) in the page's language.
+std::string originText(const std::string& origin) {
+  const std::string presetPrefix = "preset: ", pagePrefix = "trained on this page, step ";
+  if (origin.rfind(presetPrefix, 0) == 0) return trf(Key::ModelOriginPreset, taskName(origin.substr(presetPrefix.size())).c_str());
+  if (origin.rfind(pagePrefix, 0) == 0)
+    return trf(Key::ModelOriginPage, std::atoi(origin.c_str() + pagePrefix.size()));
+  if (origin == "from a link, 16-bit weights") return tr(Key::ModelOriginLink);
+  return origin;
+}
 
 // The Config to compare with what is shown: the focus (a click on a token) and the attached data files aside.
 attn::Config comparable(const attn::Config& c, const attn::Config& reference) {
@@ -39,7 +52,7 @@ ModelInputs tokenize(const atr::SavedModel& m, const std::string& source, const 
   ModelInputs ids;
   if (m.config.encoderDecoder) {
     ids.source = atr::tokenizeForModel(source, m.sourceVocab, "the source sentence");
-    if (ids.source.empty()) throw attn::InputError("type a source sentence for the model");
+    if (ids.source.empty()) throw attn::InputError("type a source sentence for the model", "TypeSource", {});
     std::string decoder = input;
     if (decoder.find_first_not_of(" \t") == std::string::npos) {
       ids.input = atr::greedyDecode(m, ids.source);
@@ -50,7 +63,7 @@ ModelInputs tokenize(const atr::SavedModel& m, const std::string& source, const 
   } else {
     ids.input = atr::tokenizeForModel(input, m.vocab, "the model's input");
   }
-  if (ids.input.empty()) throw attn::InputError("type an input for the model");
+  if (ids.input.empty()) throw attn::InputError("type an input for the model", "TypeInput", {});
   return ids;
 }
 
@@ -86,7 +99,7 @@ std::string openModel(AppState& s, std::shared_ptr<const atr::SavedModel> model,
     next.source = attn::train::joinTokens(next.trace.sourceTokens);
     next.input = attn::train::joinTokens(next.trace.tokens);
   } catch (const attn::InputError& e) {
-    return s.refuse(e.what());
+    return s.refuse(errorText(e));
   }
   next.model = std::move(model);
   next.origin = origin;
@@ -121,7 +134,7 @@ std::string setModelInput(AppState& s, const std::string& source, const std::str
     next.source = attn::train::joinTokens(next.trace.sourceTokens);
     next.input = attn::train::joinTokens(next.trace.tokens);
   } catch (const attn::InputError& e) {
-    return s.refuse(e.what());
+    return s.refuse(errorText(e));
   }
   return show(s, std::move(next), std::min(s.model->layer, static_cast<int>(next.trace.layers.size()) - 1));
 }
@@ -191,7 +204,7 @@ void drawModelPanel(AppState& s) {
   const OpenModel& m = *s.model;
   const float em = ImGui::GetFontSize();
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(20, 110, 60, 255));
-  ImGui::TextWrapped("%s", trf(Key::ModelTrained, m.model->task.c_str(), m.origin.c_str()).c_str());
+  ImGui::TextWrapped("%s", trf(Key::ModelTrained, taskName(m.model->task).c_str(), originText(m.origin).c_str()).c_str());
   ImGui::PopStyleColor();
   if (m.model->training.present)
     ImGui::TextWrapped("%s", trf(Key::ModelAccuracy, 100 * m.model->training.finalAccuracy, m.model->training.steps).c_str());

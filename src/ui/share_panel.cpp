@@ -11,6 +11,7 @@
 #include "ui/export.h"
 #include "ui/steps/step.h"
 #include "ui/url_state.h"
+#include "ui/i18n/error_text.h"
 
 namespace ui {
 
@@ -28,15 +29,18 @@ void setShareStatus(AppState& s, const std::string& text, bool ok) {
 }
 
 std::string importConfigBytes(AppState& s, const std::string& fileName, std::string bytes) {
-  const std::string what = "Import of " + (fileName.empty() ? std::string("the file") : "“" + fileName + "”") + ": ";
+  const std::string what = trf(Key::ImportOf, fileName.empty() ? tr(Key::ImportTheFile)
+                                                                 : ("“" + fileName + "”").c_str());
   if (bytes.size() > kMaxImportBytes)
-    return s.refuse(what + "the file is " + std::to_string(bytes.size() >> 20) + " MB; a Config JSON is at most " +
-                    std::to_string(kMaxImportBytes >> 20) + " MB");
-  if (bytes.empty()) return s.refuse(what + "the file is empty");
+    return s.refuse(what + trf(Key::ImportTooBig, static_cast<int>(bytes.size() >> 20),
+                               static_cast<int>(kMaxImportBytes >> 20)));
+  if (bytes.empty()) return s.refuse(what + tr(Key::ImportEmpty));
   const bool replaced = sanitizeUtf8(&bytes);
   attn::Config config;
   try {
     config = attn::configFromJson(bytes);
+  } catch (const attn::InputError& e) {
+    return s.refuse(what + errorText(e));
   } catch (const std::exception& e) {
     return s.refuse(what + e.what());
   }

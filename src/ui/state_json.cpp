@@ -25,6 +25,7 @@
 #include "ui/steps/step.h"
 #include "ui/model_view.h"
 #include "ui/train_state.h"
+#include "ui/i18n/error_text.h"
 
 namespace ui {
 
@@ -230,7 +231,7 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
     if (j.is_discarded() || !j.is_object()) throw attn::InputError("setState expects a JSON object");
     r = readRequest(s, j);
   } catch (const attn::InputError& e) {
-    return s.refuse(e.what());
+    return s.refuse(errorText(e));
   } catch (const std::exception& e) {
     return s.refuse(std::string("setState: ") + e.what());
   }

@@ -4,12 +4,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include <nlohmann/json.hpp>
 
 #include "core/config_fields.h"
 #include "core/errors.h"
 #include "core/json_io.h"
+#include "ui/i18n/core_texts.h"
+#include "ui/i18n/error_text.h"
+#include "ui/i18n/i18n.h"
+#include "ui/widgets/text_util.h"
 
 namespace ui {
 
@@ -104,6 +109,38 @@ const char* status(const TrainState& t) {
 
 }  // namespace
 
+std::string trainStatusText(const TrainState& t) {
+  if (!t.session) return tr(Key::TrainStatusIdle);
+  const atr::TrainingSession& s = *t.session;
+  const double accuracy = s.evaluations().empty() ? 0.0 : s.evaluations().back().accuracy;
+  const std::string loss = s.losses().empty() ? "–" : fmt(s.losses().back(), 3);
+  const Key state = t.running ? Key::TrainStatusTraining : s.finished() ? Key::TrainStatusFinished : Key::TrainStatusPaused;
+  return trf(Key::TrainStatusLine, s.step(), s.plannedSteps(), loss.c_str(), 100 * accuracy, tr(state));
+}
+
+std::string scalingComparisonText(const atr::TrainingSession& scaled, const atr::TrainingSession& unscaled) {
+  if (language() == Lang::En) return atr::describeScalingComparison(scaled, unscaled);
+  using Verdict = atr::ScalingComparison::Verdict;
+  const atr::ScalingComparison c = atr::compareScaling(scaled, unscaled);
+  if (c.verdict == Verdict::NotStarted) return "";
+  if (c.verdict == Verdict::TooEarly) return tr(Key::CompareTooEarly);
+  auto run = [](const atr::ScalingComparison::Run& r, Key label) {
+    return r.at99 >= 0 ? trf(Key::CompareRunAt99, tr(label), r.at99)
+                       : trf(Key::CompareRunAccuracy, tr(label), 100 * r.accuracy, r.steps);
+  };
+  std::string out = trf(Key::CompareJoinRuns, run(c.scaled, Key::CompareWith).c_str(),
+                        run(c.unscaled, Key::CompareWithout).c_str());
+  out += trf(Key::CompareGrad, c.gradTo, c.scaled.gradNorm, c.unscaled.gradNorm);
+  if (c.gradSmaller) out += trf(Key::CompareGradSmaller, atr::ratioText(c.ratio).c_str());
+  else if (c.gradLarger) out += trf(Key::CompareGradLarger, atr::ratioText(c.ratio).c_str());
+  out += tr(Key::CompareSentenceEnd);
+  out += trf(Key::CompareMaxWeight, c.scaled.maxWeight, c.unscaled.maxWeight);
+  if (c.unscaledSaturated && c.unscaledBehind) out += trf(Key::CompareSaturated, c.dK);
+  else if (c.unscaledBehind) out += tr(Key::CompareSlower);
+  else out += tr(Key::CompareKeptUp);
+  return out;
+}
+
 TrainControls defaultTrainControls(atr::TaskKind task) {
   const atr::SessionOptions o = atr::defaultSessionOptions(task);
   TrainControls c;
@@ -144,7 +181,7 @@ std::string trainStart(TrainState& t) {
     t.running = true;
     t.error.clear();
   } catch (const attn::InputError& e) {
-    t.error = e.what();
+    t.error = errorText(e);
   }
   return t.error;
 }
@@ -165,7 +202,7 @@ std::string trainStep(TrainState& t) {
     t.session->advanceSteps(1);
     t.error.clear();
   } catch (const attn::InputError& e) {
-    t.error = e.what();
+    t.error = errorText(e);
   }
   return t.error;
 }
@@ -177,7 +214,7 @@ std::string trainReset(TrainState& t) {
     t.running = false;
     t.error.clear();
   } catch (const attn::InputError& e) {
-    t.error = e.what();
+    t.error = errorText(e);
   }
   return t.error;
 }
@@ -225,6 +262,12 @@ json trainToJson(const TrainState& t) {
   for (atr::TaskKind k : atr::allTasks()) tasks.push_back(atr::taskInfo(k).name);
   j["tasks"] = tasks;
   j["status"] = status(t);
+  j["status_text"] = trainStatusText(t);  // the status line in the page's language
+  const TaskTexts texts = taskTexts(atr::taskInfo(c.task));
+  j["task_text"] = {{"name", texts.name},
+                    {"description", texts.description},
+                    {"input_format", texts.inputFormat},
+                    {"expected_pattern", texts.expectedPattern}};
   j["steps_per_second"] = t.stepsPerSecond;
   j["slices"] = sliceJson(t.slices);
   j["error"] = t.error;
@@ -254,7 +297,7 @@ json trainToJson(const TrainState& t) {
     compare["d_model"] = t.scaled->options().model.dModel;
     compare["scaled"] = sessionJson(*t.scaled);
     compare["unscaled"] = sessionJson(*t.unscaled);
-    compare["sentence"] = atr::describeScalingComparison(*t.scaled, *t.unscaled);
+    compare["sentence"] = scalingComparisonText(*t.scaled, *t.unscaled);
   }
   j["compare"] = compare;
   return j;
@@ -263,27 +306,29 @@ json trainToJson(const TrainState& t) {
 namespace {
 
 int readInt(const json& v, const char* key, int lo, int hi) {
-  if (!v.is_number_integer()) throw attn::InputError(std::string("train.") + key + " must be an integer");
+  if (!v.is_number_integer())
+    throw attn::InputError(std::string("train.") + key + " must be an integer", "TrainNotInteger", {key});
   const int64_t x = v.get<int64_t>();
   if (x < lo || x > hi)
-    throw attn::InputError(std::string("train.") + key + " must be " + std::to_string(lo) + ".." + std::to_string(hi));
+    throw attn::InputError(std::string("train.") + key + " must be " + std::to_string(lo) + ".." + std::to_string(hi),
+                           "TrainRange", {key, std::to_string(lo), std::to_string(hi)});
   return static_cast<int>(x);
 }
 
 }  // namespace
 
 std::string applyTrainJson(TrainState& t, const nlohmann::json& partial) {
-  static const char* kReadOnly[] = {"tasks", "status", "steps_per_second", "slices", "error", "run",
+  static const char* kReadOnly[] = {"tasks", "status", "status_text", "task_text", "steps_per_second", "slices", "error", "run",
                                     "attention", "examples", "compare"};
   try {
-    if (!partial.is_object()) throw attn::InputError("train must be an object");
+    if (!partial.is_object()) throw attn::InputError("train must be an object", "TrainNotObject", {});
     TrainControls c = t.controls;
     if (partial.contains("task")) {
       atr::TaskKind kind;
       if (!partial["task"].is_string() || !atr::parseTaskName(partial["task"].get<std::string>(), &kind)) {
         std::string names;
         for (atr::TaskKind k : atr::allTasks()) names += (names.empty() ? "" : ", ") + atr::taskInfo(k).name;
-        throw attn::InputError("train.task must be one of " + names);
+        throw attn::InputError("train.task must be one of " + names, "TrainTask", {names});
       }
       if (kind != c.task) c = defaultTrainControls(kind);
     }
@@ -298,21 +343,21 @@ std::string applyTrainJson(TrainState& t, const nlohmann::json& partial) {
       else if (key == "d_k") c.dK = readInt(v, "d_k", 1, 1024);
       else if (key == "steps") c.steps = readInt(v, "steps", 1, 20000);
       else if (key == "scaled") {
-        if (!v.is_boolean()) throw attn::InputError("train.scaled must be true or false");
+        if (!v.is_boolean()) throw attn::InputError("train.scaled must be true or false", "TrainScaled", {});
         c.scaled = v.get<bool>();
       } else if (key == "learning_rate") {
         if (!v.is_number() || !(v.get<double>() > 0 && v.get<double>() <= 1))
-          throw attn::InputError("train.learning_rate must be a number > 0 and <= 1");
+          throw attn::InputError("train.learning_rate must be a number > 0 and <= 1", "TrainLearningRate", {});
         c.learningRate = v.get<double>();
       } else if (key == "seed") {
         c.seed = attn::readSeedValue(v, "train.seed");
       } else if (key == "action") {
-        if (!v.is_string()) throw attn::InputError("train.action must be a string");
+        if (!v.is_string()) throw attn::InputError("train.action must be a string", "TrainActionType", {});
         action = v.get<std::string>();
         if (action != "train" && action != "pause" && action != "step" && action != "reset" && action != "compare")
-          throw attn::InputError("train.action must be train, pause, step, reset or compare");
+          throw attn::InputError("train.action must be train, pause, step, reset or compare", "TrainAction", {});
       } else if (std::find(std::begin(kReadOnly), std::end(kReadOnly), key) == std::end(kReadOnly)) {
-        throw attn::InputError("unknown train key \"" + key + "\"");
+        throw attn::InputError("unknown train key \"" + key + "\"", "TrainUnknownKey", {key});
       }
     }
     atr::validate(sessionOptions(c));  // sizes the model cannot have are refused before anything changes
@@ -328,7 +373,7 @@ std::string applyTrainJson(TrainState& t, const nlohmann::json& partial) {
     t = std::move(next);
     return "";
   } catch (const attn::InputError& e) {
-    return e.what();
+    return errorText(e);
   }
 }
 

@@ -73,6 +73,12 @@ std::string trainCompare(TrainState& t); // starts the scaled-vs-unscaled pair f
 // Once per frame: runs a slice of the running session and of the comparison (nothing when idle).
 void advanceTraining(TrainState& t);
 
+// The status line of the Train view in the page's language ("step 12 / 800 · loss 1.234 · … · training").
+std::string trainStatusText(const TrainState& t);
+// The comparison's sentence in the page's language (attn::train::describeScalingComparison in English).
+std::string scalingComparisonText(const attn::train::TrainingSession& scaled,
+                                  const attn::train::TrainingSession& unscaled);
+
 // getState().train: the controls, status and every number the view shows (see train_state.cpp for the keys).
 nlohmann::json trainToJson(const TrainState& t);
 // setState({train: {task, layers, heads, d_model, d_k, scaled, learning_rate, seed, steps, action}}): the controls

@@ -12,6 +12,7 @@
 #include "ui/controls.h"  // setUiLanguage
 #include "ui/model_view.h"
 #include "ui/steps/step.h"
+#include "ui/i18n/error_text.h"
 
 namespace ui {
 
@@ -58,19 +59,19 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     std::string fragment = fragmentIn;
     if (!fragment.empty() && fragment[0] == '#') fragment.erase(0, 1);
     if (fragment.empty()) return "";
-    if (fragment.size() > kMaxFragment) throw attn::InputError("the link is too long to be an AttnLab state");
-    if (fragment.rfind("v1.", 0) != 0) throw attn::InputError("the link's state is not in a format this page knows");
+    if (fragment.size() > kMaxFragment) throw attn::InputError("the link is too long to be an AttnLab state", "LinkTooLong", {});
+    if (fragment.rfind("v1.", 0) != 0) throw attn::InputError("the link's state is not in a format this page knows", "LinkFormat", {});
     std::string text;
-    if (!base64UrlDecode(fragment.substr(3), &text)) throw attn::InputError("the link's state is damaged (bad characters)");
+    if (!base64UrlDecode(fragment.substr(3), &text)) throw attn::InputError("the link's state is damaged (bad characters)", "LinkBadCharacters", {});
     const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) throw attn::InputError("the link's state is damaged (not valid JSON)");
+    if (j.is_discarded() || !j.is_object()) throw attn::InputError("the link's state is damaged (not valid JSON)", "LinkNotJson", {});
     for (auto it = j.begin(); it != j.end(); ++it)
       if (it.key() != "config" && it.key() != "model" && it.key() != "step" && it.key() != "head" && it.key() != "lab" &&
           it.key() != "present" && it.key() != "weight_scale" && it.key() != "lang")
-        throw attn::InputError("the link's state has an unknown key \"" + it.key() + "\"");
+        throw attn::InputError("the link's state has an unknown key \"" + it.key() + "\"", "LinkUnknownKey", {it.key()});
     const bool withModel = j.contains("model");
     if (!withModel && (!j.contains("config") || !j["config"].is_object()))
-      throw attn::InputError("the link's state has no config");
+      throw attn::InputError("the link's state has no config", "LinkNoConfig", {});
     const attn::Config config = withModel ? attn::Config{} : attn::configFromJson(j["config"].dump());
     std::shared_ptr<const attn::train::SavedModel> model;
     std::string source, input;
@@ -80,7 +81,7 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
       if (!m.is_object() || !m.contains("file") || !m["file"].is_object() || !m.contains("input") ||
           !m["input"].is_string() || (m.contains("source") && !m["source"].is_string()) ||
           (m.contains("layer") && !m["layer"].is_number_integer()))
-        throw attn::InputError("the link's trained model is damaged (it needs file, input and layer)");
+        throw attn::InputError("the link's trained model is damaged (it needs file, input and layer)", "LinkModelDamaged", {});
       model = std::make_shared<const attn::train::SavedModel>(attn::train::modelFromJson(m["file"].dump()));
       input = m["input"].get<std::string>();
       source = m.value("source", std::string());
@@ -90,10 +91,10 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     int step = s.step;
     if (j.contains("step")) {
       step = j["step"].is_string() ? stepIndexOf(j["step"].get<std::string>()) : -1;
-      if (step < 0) throw attn::InputError("the link names an unknown step");
+      if (step < 0) throw attn::InputError("the link names an unknown step", "LinkUnknownStep", {});
     }
     if (j.contains("present") && !j["present"].is_boolean())
-      throw attn::InputError("the link's \"present\" must be true or false");
+      throw attn::InputError("the link's \"present\" must be true or false", "LinkPresent", {});
     LabState lab = s.lab;
     if (j.contains("lab")) {
       const std::string err = applyLabJson(lab, j["lab"]);
@@ -102,10 +103,10 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     WeightScale weightScale = s.weightScale;
     if (j.contains("weight_scale") &&
         (!j["weight_scale"].is_string() || !parseWeightScale(j["weight_scale"].get<std::string>(), &weightScale)))
-      throw attn::InputError("the link's weight_scale is not one this page knows");
+      throw attn::InputError("the link's weight_scale is not one this page knows", "LinkWeightScale", {});
     Lang lang = language();  // a link without "lang" (older links) keeps the page's language
     if (j.contains("lang") && (!j["lang"].is_string() || !parseLanguage(j["lang"].get<std::string>(), &lang)))
-      throw attn::InputError("the link's lang is not a language this page knows (en, zh)");
+      throw attn::InputError("the link's lang is not a language this page knows (en, zh)", "LinkLang", {});
     const std::string err = withModel ? openModel(s, model, "from a link, 16-bit weights", source, input, layer)
                                       : s.apply(config);
     if (!err.empty()) return err;
@@ -120,7 +121,7 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     }
     return "";
   } catch (const attn::InputError& e) {
-    return s.error = e.what();
+    return s.error = errorText(e);
   } catch (const std::exception& e) {
     return s.error = std::string("the link's state is damaged: ") + e.what();
   }

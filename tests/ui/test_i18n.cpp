@@ -2,8 +2,10 @@
 // key's printf placeholders are the same in every language (numbered ones such as %2$s count by their number).
 // Also: the language in getState/setState and in the share link, and line breaking of Chinese text.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -11,7 +13,19 @@
 
 #include "imgui.h"
 #include "ui/app_state.h"
+#include "core/config.h"
+#include "core/errors.h"
+#include "core/json_io.h"
+#include "core/pipeline.h"
+#include "core/presets.h"
+#include "core/train/model_trace.h"
+#include "core/train/session.h"
+#include "core/train/tasks.h"
+#include "core/train/trained_presets.h"
+#include "ui/i18n/core_texts.h"
+#include "ui/i18n/error_text.h"
 #include "ui/i18n/i18n.h"
+#include "ui/train_state.h"
 #include "ui/state_json.h"
 #include "ui/ui.h"
 #include "ui/url_state.h"
@@ -203,3 +217,154 @@ TEST(I18n, ChineseTextWrapsBetweenCharacters) {
 }
 
 }  // namespace
+
+// ---- Train view, tasks, presets, errors ----
+
+namespace {
+
+bool hasHan(const std::string& text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {  // a lead byte of U+4000..U+9FFF
+    const auto b = static_cast<unsigned char>(c);
+    return b >= 0xE4 && b <= 0xE9;
+  });
+}
+
+// The InputError `action` throws (fails the test when it throws none).
+attn::InputError thrownBy(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const attn::InputError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no InputError";
+  return attn::InputError("none");
+}
+
+}  // namespace
+
+TEST(I18n, EveryTaskHasChineseTextsAndTheTablesKeepTheCoresEnglish) {
+  for (attn::train::TaskKind kind : attn::train::allTasks()) {
+    const attn::train::TaskInfo info = attn::train::taskInfo(kind);
+    EXPECT_TRUE(ui::hasTaskTexts(info.name)) << info.name;
+    ui::setLanguage(ui::Lang::En);
+    const ui::TaskTexts en = ui::taskTexts(info);
+    EXPECT_EQ(en.name, info.name);
+    EXPECT_EQ(en.description, info.description) << info.name;
+    EXPECT_EQ(en.inputFormat, info.inputFormat) << info.name;
+    EXPECT_EQ(en.expectedPattern, info.expectedPattern) << info.name;
+    ui::setLanguage(ui::Lang::Zh);
+    const ui::TaskTexts zh = ui::taskTexts(info);
+    for (const std::string* text : {&zh.name, &zh.description, &zh.inputFormat, &zh.expectedPattern})
+      EXPECT_TRUE(hasHan(*text)) << info.name << ": " << *text;
+    EXPECT_EQ(ui::taskName(info.name), zh.name);
+  }
+  EXPECT_EQ(ui::taskName("no-such-task"), "no-such-task");  // an unknown id shows the core's English
+  ui::setLanguage(ui::Lang::En);
+}
+
+TEST(I18n, EveryPresetHasAChineseTitle) {
+  for (const attn::Preset& p : attn::presets()) {
+    EXPECT_TRUE(ui::hasPresetTexts(p.name, false)) << p.name;
+    ui::setLanguage(ui::Lang::En);
+    EXPECT_EQ(ui::presetTitle(p), p.title);
+    EXPECT_EQ(ui::presetDescription(p), p.description);
+    ui::setLanguage(ui::Lang::Zh);
+    EXPECT_TRUE(hasHan(ui::presetTitle(p))) << p.name;
+    EXPECT_TRUE(hasHan(ui::presetDescription(p))) << p.name;
+  }
+  EXPECT_EQ(ui::presetTitle(*attn::findPreset("sauerkraut-zh")), "我想吃酸菜鱼");
+  for (const attn::train::TrainedPreset& p : attn::train::trainedPresets()) {
+    EXPECT_TRUE(ui::hasPresetTexts(p.name, true)) << p.name;
+    ui::setLanguage(ui::Lang::En);
+    EXPECT_EQ(ui::presetTitle(p), p.title);
+    EXPECT_EQ(ui::presetDescription(p), p.description);
+    ui::setLanguage(ui::Lang::Zh);
+    EXPECT_TRUE(hasHan(ui::presetTitle(p))) << p.name;
+  }
+  ui::setLanguage(ui::Lang::En);
+}
+
+TEST(I18n, BlockNamesInChinese) {
+  ui::setLanguage(ui::Lang::Zh);
+  EXPECT_EQ(ui::blockName("layer 0 self-attention"), "第 0 层自注意力");
+  EXPECT_EQ(ui::blockName("decoder layer 1 cross-attention"), "解码器第 1 层交叉注意力");
+  EXPECT_EQ(ui::blockName("encoder layer 0 self-attention"), "编码器第 0 层自注意力");
+  EXPECT_EQ(ui::blockName("something else"), "something else");
+  ui::setLanguage(ui::Lang::En);
+  EXPECT_EQ(ui::blockName("decoder layer 1 cross-attention"), "decoder layer 1 cross-attention");
+}
+
+TEST(I18n, PlaceholderFilling) {
+  EXPECT_EQ(ui::fillPlaceholders("%s and %s, 100%%", {"a", "b"}), "a and b, 100%");
+  EXPECT_EQ(ui::fillPlaceholders("%2$s before %1$s", {"a", "b"}), "b before a");
+  EXPECT_EQ(ui::fillPlaceholders("%1$s = %1$s; %3$s", {"x"}), "x = x; ");  // a missing argument is empty
+  EXPECT_EQ(ui::fillPlaceholders("50% %d", {"x"}), "50% %d");              // not a placeholder of the subset
+}
+
+// Errors a user can cause from the page: each has an id whose English reproduces the core's message exactly
+// (the tables stay in step with the throw sites) and whose Chinese carries the same arguments.
+TEST(I18n, ErrorIdsFormatInBothLanguages) {
+  attn::Config longText;
+  for (int i = 0; i < 600; ++i) longText.text += "word ";
+  attn::Config bigModel;
+  bigModel.dModel = 100000;
+  attn::Config glove;
+  glove.embeddingSource = attn::EmbeddingSource::Glove;
+  glove.tokenizer = attn::TokenizerKind::Char;
+  attn::Config empty;
+  empty.text = "   ";
+  const std::vector<std::string> vocab = {"a", "b"};
+  attn::train::SessionOptions noSteps = attn::train::defaultSessionOptions(attn::train::TaskKind::Reverse);
+  noSteps.steps = 0;
+  struct Case {
+    const char* id;
+    std::function<void()> action;
+    const char* zhPart;  // a piece of the Chinese (an argument, in its place)
+  };
+  const Case cases[] = {
+      {"TooManyTokens", [&] { attn::computeTrace(longText); }, "最多 512 个，现在有 "},
+      {"NoTokens", [&] { attn::computeTrace(empty); }, "没有词元"},
+      {"OutOfRange", [&] { attn::validate(bigModel); }, "d_model 必须在 1 到"},
+      {"GloveNeedsWordsNotChars", [&] { attn::validate(glove); }, "单个字符"},
+      {"MalformedJson", [] { attn::configFromJson("{\"text\": "); }, "JSON 格式有误"},
+      {"UnknownConfigKey", [] { attn::configFromJson(R"({"txet": "a"})"); }, "\"txet\""},
+      {"UnknownMask", [] { attn::configFromJson(R"({"mask": "diagonal"})"); }, "“diagonal”"},
+      {"NotInVocabOne", [&] { attn::train::tokenizeForModel("a zz", vocab, "the model's input"); }, "模型输入：\"zz\""},
+      {"StepsRange", [&] { attn::train::validate(noSteps); }, "现在是 0"},
+  };
+  for (const Case& c : cases) {
+    const attn::InputError e = thrownBy(c.action);
+    EXPECT_EQ(e.id(), c.id) << e.what();
+    std::string en, zh;
+    ASSERT_TRUE(ui::formatErrorId(ui::Lang::En, e.id(), e.args(), &en)) << c.id;
+    ASSERT_TRUE(ui::formatErrorId(ui::Lang::Zh, e.id(), e.args(), &zh)) << c.id;
+    EXPECT_EQ(en, e.what()) << c.id;
+    EXPECT_EQ(ui::errorTextIn(ui::Lang::En, e), e.what());
+    EXPECT_EQ(ui::errorTextIn(ui::Lang::Zh, e), zh);
+    EXPECT_TRUE(hasHan(zh)) << c.id << ": " << zh;
+    EXPECT_NE(zh.find(c.zhPart), std::string::npos) << c.id << ": " << zh;
+  }
+  // Without an id (or with one the tables do not know): the English, introduced in Chinese.
+  EXPECT_EQ(ui::errorTextIn(ui::Lang::Zh, attn::InputError("bad thing")), "输入有误：bad thing");
+  EXPECT_EQ(ui::errorTextIn(ui::Lang::Zh, attn::InputError("odd", "NoSuchErrorId", {})), "输入有误：odd");
+}
+
+TEST(I18n, TrainViewErrorsAndStatusInChinese) {
+  ui::setLanguage(ui::Lang::Zh);
+  ui::TrainState t;
+  const ui::TrainControls before = t.controls;
+  const std::string err = ui::applyTrainJson(t, nlohmann::json::parse(R"({"task": "fly", "steps": 5})"));
+  EXPECT_TRUE(hasHan(err)) << err;
+  EXPECT_NE(err.find("train.task 必须是以下之一：previous-token"), std::string::npos) << err;
+  EXPECT_EQ(t.controls.steps, before.steps);  // nothing changed
+  EXPECT_TRUE(hasHan(ui::applyTrainJson(t, nlohmann::json::parse(R"({"layers": 9})"))));
+  EXPECT_EQ(ui::trainStatusText(t), "尚未训练");
+  EXPECT_EQ(ui::applyTrainJson(t, nlohmann::json::parse(R"({"steps": 5, "action": "step"})")), "");
+  EXPECT_EQ(ui::trainStatusText(t).rfind("第 1 / 5 步", 0), 0u) << ui::trainStatusText(t);
+  const nlohmann::json j = ui::trainToJson(t);
+  EXPECT_EQ(j["task_text"]["name"], "反转");
+  EXPECT_TRUE(hasHan(j["status_text"].get<std::string>()));
+  ui::setLanguage(ui::Lang::En);
+  EXPECT_EQ(ui::trainStatusText(t).rfind("step 1 / 5", 0), 0u) << ui::trainStatusText(t);
+  EXPECT_EQ(ui::trainToJson(t)["task_text"]["name"], "reverse");
+}

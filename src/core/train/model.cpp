@@ -25,7 +25,8 @@ double ModelConfig::scale() const {
 static void requireRange(const char* name, long long value, long long lo, long long hi) {
   if (value < lo || value > hi)
     throw InputError(std::string(name) + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
-                     " (got " + std::to_string(value) + ")");
+                         " (got " + std::to_string(value) + ")",
+                     "ModelSizeRange", {name, std::to_string(lo), std::to_string(hi), std::to_string(value)});
 }
 
 void validate(const ModelConfig& c) {

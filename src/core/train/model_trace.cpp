@@ -71,9 +71,12 @@ std::vector<int> tokenizeForModel(const std::string& text, const std::vector<std
     for (size_t k = 0; k < unknown.size() && k < 5; ++k) words += (k ? ", \"" : "\"") + unknown[k] + "\"";
     if (unknown.size() > 5) words += " and " + std::to_string(unknown.size() - 5) + " more";
     throw InputError(what + ": " + words + (unknown.size() == 1 ? " is" : " are") +
-                     " not in the model's vocabulary (known tokens: " + knownTokens(vocab) + ")");
+                         " not in the model's vocabulary (known tokens: " + knownTokens(vocab) + ")",
+                     unknown.size() == 1 ? "NotInVocabOne" : "NotInVocabMany", {what, words, knownTokens(vocab)});
   }
-  if (ids.empty()) throw InputError(what + " has no tokens (known tokens: " + knownTokens(vocab) + ")");
+  if (ids.empty())
+    throw InputError(what + " has no tokens (known tokens: " + knownTokens(vocab) + ")", "ModelNoTokens",
+                     {what, knownTokens(vocab)});
   return ids;
 }
 
@@ -120,10 +123,12 @@ ModelTrace traceModel(const SavedModel& saved, const std::vector<int>& source, c
   const int maxLength = mc.maxLength;
   if (static_cast<int>(input.size()) > maxLength)
     throw InputError("the input has " + std::to_string(input.size()) + " tokens; this model takes at most " +
-                     std::to_string(maxLength));
+                         std::to_string(maxLength),
+                     "ModelInputTooLong", {std::to_string(input.size()), std::to_string(maxLength)});
   if (mc.encoderDecoder && static_cast<int>(source.size()) > maxLength)
     throw InputError("the source has " + std::to_string(source.size()) + " tokens; this model takes at most " +
-                     std::to_string(maxLength));
+                         std::to_string(maxLength),
+                     "ModelSourceTooLong", {std::to_string(source.size()), std::to_string(maxLength)});
   const Model<double> model(mc, saved.params);
   Example ex;
   ex.source = source;

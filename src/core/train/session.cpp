@@ -34,13 +34,13 @@ std::string percent(double share) {
   return buf;
 }
 
+}  // namespace
+
 std::string ratioText(double ratio) {
   char buf[32];
   std::snprintf(buf, sizeof buf, ratio >= 10 ? "%.0f" : "%.1f", ratio);
   return buf;
 }
-
-}  // namespace
 
 struct TrainingSession::PendingEvaluation {
   Evaluation result;
@@ -64,16 +64,17 @@ SessionOptions defaultSessionOptions(TaskKind task) {
 
 void validate(const SessionOptions& o) {
   validate(o.model);
-  if (o.steps < 1 || o.steps > 20000) throw InputError("steps must be 1..20000, got " + std::to_string(o.steps));
-  if (o.batch < 1 || o.batch > 256) throw InputError("batch must be 1..256, got " + std::to_string(o.batch));
+  if (o.steps < 1 || o.steps > 20000) throw InputError("steps must be 1..20000, got " + std::to_string(o.steps), "StepsRange", {std::to_string(o.steps)});
+  if (o.batch < 1 || o.batch > 256) throw InputError("batch must be 1..256, got " + std::to_string(o.batch), "BatchRange", {std::to_string(o.batch)});
   if (!(o.adam.learningRate > 0 && o.adam.learningRate <= 1))
-    throw InputError("the learning rate must be > 0 and <= 1");
+    throw InputError("the learning rate must be > 0 and <= 1", "LearningRateRange", {});
   if (o.evalEvery < 0) throw InputError("evaluation interval must be >= 0");
   if (o.heldOut < 10 || o.heldOut > 2000) throw InputError("held-out set must be 10..2000 examples");
   const double n = parameterCount(o.model);
   if (n > kMaxSessionParameters)
     throw InputError("this model would have " + std::to_string(static_cast<long long>(n)) +
-                     " parameters; the page trains at most 2000000 (use smaller d_model, heads, d_k, d_v)");
+                         " parameters; the page trains at most 2000000 (use smaller d_model, heads, d_k, d_v)",
+                     "ModelTooBig", {std::to_string(static_cast<long long>(n))});
 }
 
 namespace {
@@ -306,44 +307,61 @@ double meanSoftmaxNorm(const TrainingSession& s, int from, int to) {
   return n > 0 ? sum / n : std::nan("");
 }
 
-std::string describeRun(const TrainingSession& s, const char* label) {
-  const Evaluation& last = s.evaluations().back();
-  const int at99 = s.firstStepAt(0.99);
+std::string describeRun(const ScalingComparison::Run& r, const char* label) {
   std::string out = std::string(label) + ": ";
-  if (at99 >= 0)
-    out += "99% held-out accuracy at step " + std::to_string(at99);
+  if (r.at99 >= 0)
+    out += "99% held-out accuracy at step " + std::to_string(r.at99);
   else
-    out += percent(last.accuracy) + " held-out accuracy after " + std::to_string(s.step()) + " steps";
+    out += percent(r.accuracy) + " held-out accuracy after " + std::to_string(r.steps) + " steps";
   return out;
 }
 }  // namespace
 
-std::string describeScalingComparison(const TrainingSession& scaled, const TrainingSession& unscaled) {
-  if (scaled.evaluations().empty() || unscaled.evaluations().empty()) return "";
+ScalingComparison compareScaling(const TrainingSession& scaled, const TrainingSession& unscaled) {
+  ScalingComparison c;
+  if (scaled.evaluations().empty() || unscaled.evaluations().empty()) return c;
   const int steps = std::min(scaled.step(), unscaled.step());
-  if (steps < 20) return "Training both… (the comparison needs 20 steps)";
-  std::string out = describeRun(scaled, "With 1/√d_k") + "; " + describeRun(unscaled, "without") + ". ";
-  const int to = std::min(steps, 100);
-  const double a = meanSoftmaxNorm(scaled, 20, to), b = meanSoftmaxNorm(unscaled, 20, to);
-  const double maxA = scaled.evaluations().back().maxWeight, maxB = unscaled.evaluations().back().maxWeight;
+  c.verdict = steps < 20 ? ScalingComparison::Verdict::TooEarly : ScalingComparison::Verdict::Ready;
+  c.gradTo = std::min(steps, 100);
+  const std::pair<const TrainingSession*, ScalingComparison::Run*> runs[] = {{&scaled, &c.scaled},
+                                                                             {&unscaled, &c.unscaled}};
+  for (const auto& [s, r] : runs) {
+    r->at99 = s->firstStepAt(0.99);
+    r->accuracy = s->evaluations().back().accuracy;
+    r->steps = s->step();
+    r->gradNorm = meanSoftmaxNorm(*s, 20, c.gradTo);
+    r->maxWeight = s->evaluations().back().maxWeight;
+  }
+  const double a = c.scaled.gradNorm, b = c.unscaled.gradNorm;
+  if (b > 0 && a / b >= 1.5) c.gradSmaller = true, c.ratio = a / b;
+  else if (a > 0 && b / a >= 1.5) c.gradLarger = true, c.ratio = b / a;
+  c.unscaledSaturated = c.unscaled.maxWeight >= 0.9 && c.unscaled.maxWeight > c.scaled.maxWeight;
+  c.unscaledBehind = c.unscaled.accuracy + 0.05 < c.scaled.accuracy;
+  c.dK = scaled.options().model.dK;
+  return c;
+}
+
+std::string describeScalingComparison(const TrainingSession& scaled, const TrainingSession& unscaled) {
+  const ScalingComparison c = compareScaling(scaled, unscaled);
+  if (c.verdict == ScalingComparison::Verdict::NotStarted) return "";
+  if (c.verdict == ScalingComparison::Verdict::TooEarly) return "Training both… (the comparison needs 20 steps)";
+  std::string out = describeRun(c.scaled, "With 1/√d_k") + "; " + describeRun(c.unscaled, "without") + ". ";
   char buf[256];
   std::snprintf(buf, sizeof buf, "Over steps 20–%d the gradient reaching the softmax's input averaged %.2g with the "
-                "scale and %.2g without", to, a, b);
+                "scale and %.2g without", c.gradTo, c.scaled.gradNorm, c.unscaled.gradNorm);
   out += buf;
-  if (b > 0 && a / b >= 1.5)
-    out += " (" + ratioText(a / b) + "× smaller without it)";
-  else if (a > 0 && b / a >= 1.5)
-    out += " (" + ratioText(b / a) + "× larger without it)";
+  if (c.gradSmaller)
+    out += " (" + ratioText(c.ratio) + "× smaller without it)";
+  else if (c.gradLarger)
+    out += " (" + ratioText(c.ratio) + "× larger without it)";
   out += ". ";
   std::snprintf(buf, sizeof buf, "The largest weight of an attention row is now %.2f with the scale and %.2f without",
-                maxA, maxB);
+                c.scaled.maxWeight, c.unscaled.maxWeight);
   out += buf;
-  const bool unscaledSaturated = maxB >= 0.9 && maxB > maxA;
-  const bool unscaledBehind = unscaled.evaluations().back().accuracy + 0.05 < scaled.evaluations().back().accuracy;
-  if (unscaledSaturated && unscaledBehind)
-    out += ": without the scale the scores of width d_k = " + std::to_string(scaled.options().model.dK) +
+  if (c.unscaledSaturated && c.unscaledBehind)
+    out += ": without the scale the scores of width d_k = " + std::to_string(c.dK) +
            " are large, the softmax is nearly one-hot, and its gradient is too small to move it off the wrong key.";
-  else if (unscaledBehind)
+  else if (c.unscaledBehind)
     out += ": the unscaled run learns more slowly.";
   else
     out += ": here the unscaled run kept up (try another seed; tests/bench/SQRT_DK.md has 5 seeds).";

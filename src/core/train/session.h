@@ -134,9 +134,29 @@ class TrainingSession {
   std::unique_ptr<PendingEvaluation> pending_;
 };
 
-// What a scaled-vs-unscaled pair of runs showed, in a sentence or two made from their numbers (steps to 99%,
-// accuracy reached, the softmax gradient norms early in training, how one-hot the attention became).
+// The numbers a scaled-vs-unscaled pair of runs showed (what describeScalingComparison says, so the page can say it
+// in another language).
+struct ScalingComparison {
+  enum class Verdict { NotStarted, TooEarly, Ready } verdict = Verdict::NotStarted;  // TooEarly: < 20 steps
+  struct Run {
+    int at99 = -1;          // first step with 99% held-out accuracy (-1: not yet)
+    double accuracy = 0;    // held-out accuracy now
+    int steps = 0;
+    double gradNorm = 0;    // mean ‖dL/dS‖ over steps 20..gradTo
+    double maxWeight = 0;   // largest weight of an attention row now
+  } scaled, unscaled;
+  int gradTo = 0;
+  double ratio = 0;             // ≥ 1.5: how many times smaller (gradSmaller) or larger the unscaled gradient is
+  bool gradSmaller = false, gradLarger = false;
+  bool unscaledSaturated = false, unscaledBehind = false;
+  int dK = 0;
+};
+ScalingComparison compareScaling(const TrainingSession& scaled, const TrainingSession& unscaled);
+// The same in a sentence or two made from those numbers (steps to 99%, accuracy reached, the softmax gradient
+// norms early in training, how one-hot the attention became).
 std::string describeScalingComparison(const TrainingSession& scaled, const TrainingSession& unscaled);
+// ratio as the sentence writes it ("%.0f" from 10 on, else "%.1f").
+std::string ratioText(double ratio);
 
 // The options of the comparison: task reverse at d_model 64, d_k 256 (condition B of tests/bench/SQRT_DK.md), 300
 // steps; `scaled` chooses 1/√d_k or no scale, everything else (data, seed, initial weights) the same.

@@ -43,7 +43,7 @@ std::shared_ptr<const SavedModel> trainedPresetModel(const std::string& name) {
   if (it != parsed.end()) return it->second;
   for (const EmbeddedModel& m : kEmbeddedModels)
     if (name == m.name) return parsed[name] = std::make_shared<const SavedModel>(modelFromJson(m.json));
-  throw InputError("unknown trained preset '" + name + "'");
+  throw InputError("unknown trained preset '" + name + "'", "UnknownTrainedPreset", {name});
 }
 
 }  // namespace attn::train

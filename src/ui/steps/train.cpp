@@ -9,6 +9,8 @@
 #include <string>
 
 #include "imgui.h"
+#include "ui/i18n/core_texts.h"
+#include "ui/i18n/i18n.h"
 #include "ui/model_view.h"
 #include "ui/steps/step_common.h"
 #include "ui/train_state.h"
@@ -29,10 +31,12 @@ constexpr ImU32 kWrongColor = IM_COL32(190, 30, 30, 255);
 const ImU32 kBlockColors[] = {IM_COL32(31, 110, 180, 255), IM_COL32(214, 90, 30, 255), IM_COL32(120, 80, 170, 255),
                               IM_COL32(20, 130, 60, 255), IM_COL32(150, 110, 20, 255), IM_COL32(200, 60, 120, 255)};
 
-bool intField(const char* label, int* value, int lo, int hi, const char* help) {
+// A labelled whole-number field; `id` keeps the widget's identity whatever the language of `label`.
+bool intField(const char* label, const char* id, int* value, int lo, int hi, const char* help) {
   ImGui::SetNextItemWidth(6.0f * ImGui::GetFontSize());
   int v = *value;
-  const bool changed = ImGui::InputInt(label, &v, 1, 8, ImGuiInputTextFlags_EnterReturnsTrue) ||
+  const std::string fullLabel = std::string(label) + "###" + id;
+  const bool changed = ImGui::InputInt(fullLabel.c_str(), &v, 1, 8, ImGuiInputTextFlags_EnterReturnsTrue) ||
                        (ImGui::IsItemDeactivatedAfterEdit() && v != *value);
   helpMarker(help);
   if (changed) *value = std::clamp(v, lo, hi);
@@ -44,85 +48,98 @@ void drawTrainControls(TrainState& t) {
   TrainControls& c = t.controls;
   const float em = ImGui::GetFontSize();
   ImGui::SetNextItemWidth(12.0f * em);
-  const atr::TaskInfo current = atr::taskInfo(c.task);
-  if (ImGui::BeginCombo("task", current.name.c_str())) {
+  const TaskTexts current = taskTexts(atr::taskInfo(c.task));
+  const std::string taskLabel = std::string(tr(Key::TrainTaskLabel)) + "###task";
+  if (ImGui::BeginCombo(taskLabel.c_str(), current.name.c_str())) {
     for (atr::TaskKind kind : atr::allTasks()) {
-      const atr::TaskInfo info = atr::taskInfo(kind);
-      if (ImGui::Selectable(info.name.c_str(), kind == c.task) && kind != c.task) c = defaultTrainControls(kind);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", info.description.c_str(), info.inputFormat.c_str());
+      const TaskTexts texts = taskTexts(atr::taskInfo(kind));
+      ImGui::PushID(static_cast<int>(kind));
+      if (ImGui::Selectable(texts.name.c_str(), kind == c.task) && kind != c.task) c = defaultTrainControls(kind);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", texts.description.c_str(), texts.inputFormat.c_str());
+      ImGui::PopID();
     }
     ImGui::EndCombo();
   }
   ImGui::SameLine();
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", current.description.c_str());
-  ImGui::TextWrapped("Example: %s", current.inputFormat.c_str());
-  ImGui::TextWrapped("Expected attention: %s", current.expectedPattern.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::TextWrapped("%s", trf(Key::TrainExample, current.inputFormat.c_str()).c_str());
+  ImGui::TextWrapped("%s", trf(Key::TrainExpected, current.expectedPattern.c_str()).c_str());
 
-  intField("layers", &c.layers, 1, 3, "Attention layers stacked (each: attention with a residual connection).");
+  intField(tr(Key::TrainLayers), "layers", &c.layers, 1, 3, tr(Key::TrainLayersHelp));
   ImGui::SameLine(0, 1.5f * em);
-  intField("heads", &c.heads, 1, 16, "Heads per layer; each has its own W_q, W_k, W_v (d_k wide).");
+  intField(tr(Key::TrainHeads), "heads", &c.heads, 1, 16, tr(Key::TrainHeadsHelp));
   ImGui::SameLine(0, 1.5f * em);
-  intField("d_model", &c.dModel, 2, 512, "Width of each token's vector.");
+  intField("d_model", "d_model", &c.dModel, 2, 512, tr(Key::TrainDModelHelp));
   ImGui::SameLine(0, 1.5f * em);
-  intField("d_k", &c.dK, 1, 1024, "Width of q and k (and of v here: d_v = d_k).");
-  ImGui::Checkbox("scale scores by 1/√d_k", &c.scaled);
-  helpMarker("Off: the scores go into the softmax unscaled. At large d_k that saturates the softmax; try it, or "
-             "press \"Compare scaled vs unscaled\" below.");
+  intField("d_k", "d_k", &c.dK, 1, 1024, tr(Key::TrainDkHelp));
+  const std::string scaleLabel = std::string(tr(Key::TrainScaleCheckbox)) + "###scaled";
+  ImGui::Checkbox(scaleLabel.c_str(), &c.scaled);
+  helpMarker(tr(Key::TrainScaleHelp));
   ImGui::SameLine(0, 1.5f * em);
   ImGui::SetNextItemWidth(7.0f * em);
   float lr = static_cast<float>(c.learningRate);
-  if (ImGui::SliderFloat("learning rate", &lr, 1e-4f, 0.1f, "%.4f", ImGuiSliderFlags_Logarithmic |
+  const std::string lrLabel = std::string(tr(Key::TrainLearningRate)) + "###learning-rate";
+  if (ImGui::SliderFloat(lrLabel.c_str(), &lr, 1e-4f, 0.1f, "%.4f", ImGuiSliderFlags_Logarithmic |
                                                                         ImGuiSliderFlags_AlwaysClamp))
     c.learningRate = lr;
-  helpMarker("Adam's step size (β1 0.9, β2 0.999) after a short warm-up; it decays linearly to a tenth over the "
-             "planned steps. Gradients are clipped to norm 1.");
+  helpMarker(tr(Key::TrainLearningRateHelp));
   ImGui::SameLine(0, 1.5f * em);
   int seed = static_cast<int>(std::min<uint64_t>(c.seed, 1000000));
-  if (intField("seed", &seed, 0, 1000000, "Seeds the training data and the initial weights.")) c.seed = seed;
+  if (intField(tr(Key::TrainSeed), "seed", &seed, 0, 1000000, tr(Key::TrainSeedHelp))) c.seed = seed;
   ImGui::SameLine(0, 1.5f * em);
-  intField("steps", &c.steps, 1, 20000, "Planned training steps (batches).");
+  intField(tr(Key::TrainSteps), "steps", &c.steps, 1, 20000, tr(Key::TrainStepsHelp));
+}
+
+// A button whose text changes with the language and the state but whose identity does not.
+bool labelledButton(const char* text, const char* id, const ImVec2& size) {
+  const std::string label = std::string(text) + "###" + id;
+  return ImGui::Button(label.c_str(), size);
 }
 
 void drawButtons(TrainState& t) {
   const float em = ImGui::GetFontSize();
   const bool finished = t.session && t.session->finished();
+  // Wide enough for the longest of the run button's texts in this language.
+  const Key runTexts[] = {Key::TrainPause, Key::TrainAgain, Key::TrainResume, Key::TrainTrain};
+  float runWidth = 7.0f * em;
+  for (Key k : runTexts)
+    runWidth = std::max(runWidth, ImGui::CalcTextSize(tr(k)).x + 2 * ImGui::GetStyle().FramePadding.x);
   if (t.running) {
-    if (ImGui::Button("❚❚ Pause", ImVec2(7.0f * em, 0))) trainPause(t);
-  } else if (ImGui::Button(finished ? "▶ Train again" : t.session && t.session->step() > 0 ? "▶ Resume" : "▶ Train",
-                           ImVec2(7.0f * em, 0))) {
+    if (labelledButton(tr(Key::TrainPause), "run", ImVec2(runWidth, 0))) trainPause(t);
+  } else if (labelledButton(tr(finished                                ? Key::TrainAgain
+                                : t.session && t.session->step() > 0 ? Key::TrainResume
+                                                                      : Key::TrainTrain),
+                            "run", ImVec2(runWidth, 0))) {
     trainStart(t);
   }
   ImGui::SameLine();
-  if (ImGui::Button("Step", ImVec2(5.0f * em, 0))) trainStep(t);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("One training step (one batch, one Adam update)");
+  if (labelledButton(tr(Key::TrainStep), "step", ImVec2(5.0f * em, 0))) trainStep(t);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::TrainStepTooltip));
   ImGui::SameLine();
-  if (ImGui::Button("Reset", ImVec2(5.0f * em, 0))) trainReset(t);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("New untrained weights from the seed");
+  if (labelledButton(tr(Key::TrainReset), "reset", ImVec2(5.0f * em, 0))) trainReset(t);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::TrainResetTooltip));
 }
 
 void drawStatus(const TrainState& t) {
   if (!t.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);
-    ImGui::TextWrapped("Error: %s", t.error.c_str());
+    ImGui::TextWrapped("%s", trf(Key::TrainError, t.error.c_str()).c_str());
     ImGui::PopStyleColor();
   }
   if (!t.session) {
-    ImGui::TextUnformatted("Not trained yet: the weights are random. Press Train.");
+    ImGui::TextUnformatted(tr(Key::TrainNotYet));
     return;
   }
   const atr::TrainingSession& s = *t.session;
-  const double accuracy = s.evaluations().empty() ? 0.0 : s.evaluations().back().accuracy;
-  ImGui::Text("step %d / %d   ·   loss %s   ·   held-out accuracy %.1f%%   ·   %s", s.step(), s.plannedSteps(),
-              s.losses().empty() ? "–" : fmt(s.losses().back(), 3).c_str(), 100 * accuracy,
-              t.running ? "training" : s.finished() ? "finished" : "paused");
+  ImGui::TextUnformatted(trainStatusText(t).c_str());
   ImGui::SameLine();
-  ImGui::TextDisabled("  %.0f steps/s, %.1f ms per frame's slice", t.stepsPerSecond, t.slices.lastSliceMs);
-  helpMarker("Each frame trains as many steps as fit in about 10 ms (planned from the measured speed), so the page "
-             "stays responsive. The numbers do not depend on the slicing: the same task, sizes and seed give the "
-             "same weights as `attnlab train`.");
+  ImGui::TextDisabled("%s", trf(Key::TrainSpeed, t.stepsPerSecond, t.slices.lastSliceMs).c_str());
+  helpMarker(tr(Key::TrainSpeedHelp));
   if (s.step() == 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(120, 80, 0, 255));
-    ImGui::TextUnformatted("random, untrained weights: expect no pattern");
+    ImGui::TextUnformatted(tr(Key::TrainUntrained));
     ImGui::PopStyleColor();
   }
 }
@@ -132,10 +149,10 @@ PlotSpec stepsPlot(const char* id, const char* title, const char* yLabel, bool l
   PlotSpec p;
   p.id = id;
   p.title = title;
-  p.x.label = "step";
+  p.x.label = tr(Key::TrainStepAxis);
   p.y.label = yLabel;
   p.y.scale = logY ? AxisScale::Log10 : AxisScale::Linear;
-  p.xName = "step";
+  p.xName = tr(Key::TrainStepAxis);
   p.width = width;
   p.height = height;
   return p;
@@ -145,14 +162,14 @@ PlotSpec stepsPlot(const char* id, const char* title, const char* yLabel, bool l
 void drawCurves(const atr::TrainingSession& s, const Fonts& fonts, float width) {
   const float em = ImGui::GetFontSize();
   const float w = std::max((width - em) / 3.0f, 16.0f * em), h = 13.0f * em;
-  PlotSpec loss = stepsPlot("train-loss", "Loss (cross-entropy)", "loss", true, w, h);
-  PlotSeries train{"training (mean since last point)", {}, {}, kTrainColor, PlotMarker::Circle};
-  PlotSeries held{"held-out", {}, {}, kHeldOutColor, PlotMarker::Square};
-  PlotSpec acc = stepsPlot("train-accuracy", "Held-out token accuracy", "accuracy", false, w, h);
+  PlotSpec loss = stepsPlot("train-loss", tr(Key::TrainLossTitle), tr(Key::TrainLossAxis), true, w, h);
+  PlotSeries train{tr(Key::TrainSeriesTraining), {}, {}, kTrainColor, PlotMarker::Circle};
+  PlotSeries held{tr(Key::TrainSeriesHeldOut), {}, {}, kHeldOutColor, PlotMarker::Square};
+  PlotSpec acc = stepsPlot("train-accuracy", tr(Key::TrainAccuracyTitle), tr(Key::TrainAccuracyAxis), false, w, h);
   acc.y.min = 0;
   acc.y.max = 1;
-  PlotSeries accuracy{"held-out accuracy", {}, {}, kHeldOutColor, PlotMarker::Square};
-  PlotSeries mass{"attention on the expected positions", {}, {}, IM_COL32(120, 80, 170, 255), PlotMarker::Diamond};
+  PlotSeries accuracy{tr(Key::TrainSeriesAccuracy), {}, {}, kHeldOutColor, PlotMarker::Square};
+  PlotSeries mass{tr(Key::TrainSeriesExpectedMass), {}, {}, IM_COL32(120, 80, 170, 255), PlotMarker::Diamond};
   for (const atr::Evaluation& e : s.evaluations()) {
     train.x.push_back(e.step);
     train.y.push_back(e.trainLoss);
@@ -171,10 +188,10 @@ void drawCurves(const atr::TrainingSession& s, const Fonts& fonts, float width) 
   drawPlot(acc, fonts);
 
   // ‖dL/dS‖ per attention block, every step.
-  PlotSpec grad = stepsPlot("train-softmax-grad", "Gradient through each softmax", "‖dL/dS‖", true, w, h);
+  PlotSpec grad = stepsPlot("train-softmax-grad", tr(Key::TrainGradTitle), "‖dL/dS‖", true, w, h);
   const auto& norms = s.softmaxGradNorms();
   for (size_t b = 0; b < s.blockNames().size(); ++b) {
-    PlotSeries series{s.blockNames()[b], {}, {}, kBlockColors[b % 6], PlotMarker::None};
+    PlotSeries series{blockName(s.blockNames()[b]), {}, {}, kBlockColors[b % 6], PlotMarker::None};
     for (size_t i = 0; i < norms.size(); ++i)
       if (b < norms[i].size()) {
         series.x.push_back(static_cast<double>(i + 1));
@@ -223,7 +240,7 @@ void drawAttentionThumbnail(const attn::Matrix& A, const std::vector<std::string
     if (i >= 0 && i < nr && j >= 0 && j < nc && mouse.x >= grid.x && mouse.y >= grid.y) {
       const char* q = i < static_cast<int>(rows.size()) ? rows[static_cast<size_t>(i)].c_str() : "?";
       const char* k = j < static_cast<int>(cols.size()) ? cols[static_cast<size_t>(j)].c_str() : "?";
-      ImGui::SetTooltip("query %d \"%s\" → key %d \"%s\": weight %.3f", i, q, j, k, A(i, j));
+      ImGui::SetTooltip("%s", trf(Key::TrainThumbTooltip, i, q, j, k, A(i, j)).c_str());
     }
   }
 }
@@ -233,9 +250,8 @@ void drawAttentionMultiples(const atr::TrainingSession& s, float width) {
   const atr::AttentionSnapshot& snap = s.snapshot();
   if (snap.weights.empty()) return;
   const float em = ImGui::GetFontSize();
-  ImGui::Text("Attention on one held-out example, every head of every layer (step %d)", snap.step);
-  helpMarker("Row i is query token i, column j key token j, the colour its weight a_ij (white 0, deep blue 1). Watch "
-             "the expected pattern form as the model learns.");
+  ImGui::TextWrapped("%s", trf(Key::TrainMultiplesTitle, snap.step).c_str());
+  helpMarker(tr(Key::TrainMultiplesHelp));
   int maxHeads = 1, maxCols = 1;
   for (size_t b = 0; b < snap.weights.size(); ++b) {
     maxHeads = std::max(maxHeads, static_cast<int>(snap.weights[b].size()));
@@ -247,13 +263,13 @@ void drawAttentionMultiples(const atr::TrainingSession& s, float width) {
     ImGui::AlignTextToFramePadding();
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 9.0f * em);
-    ImGui::TextUnformatted(snap.blockNames[b].c_str());
+    ImGui::TextUnformatted(blockName(snap.blockNames[b]).c_str());
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
     for (size_t h = 0; h < snap.weights[b].size(); ++h) {
       ImGui::SameLine(h == 0 ? 10.0f * em : 0, h == 0 ? -1.0f : 1.5f * em);
       ImGui::BeginGroup();
-      ImGui::TextDisabled("head %d", static_cast<int>(h));
+      ImGui::TextDisabled("%s", trf(Key::TrainHeadLabel, static_cast<int>(h)).c_str());
       char id[48];
       std::snprintf(id, sizeof id, "##thumb-%d-%d", static_cast<int>(b), static_cast<int>(h));
       drawAttentionThumbnail(snap.weights[b][h], snap.queryTokens[b], snap.keyTokens[b], cell, id);
@@ -266,13 +282,13 @@ void drawAttentionMultiples(const atr::TrainingSession& s, float width) {
 void drawExamples(const atr::TrainingSession& s) {
   const atr::AttentionSnapshot& snap = s.snapshot();
   if (snap.examples.empty()) return;
-  ImGui::Text("Held-out examples (never trained on), answers at step %d", snap.step);
+  ImGui::TextWrapped("%s", trf(Key::TrainExamplesTitle, snap.step).c_str());
   if (!ImGui::BeginTable("train-examples", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                                   ImGuiTableFlags_SizingStretchProp))
     return;
-  ImGui::TableSetupColumn("input");
-  ImGui::TableSetupColumn("expected");
-  ImGui::TableSetupColumn("model's answer");
+  ImGui::TableSetupColumn(tr(Key::TrainColInput));
+  ImGui::TableSetupColumn(tr(Key::TrainColExpected));
+  ImGui::TableSetupColumn(tr(Key::TrainColAnswer));
   ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 2.0f * ImGui::GetFontSize());
   ImGui::TableHeadersRow();
   auto joined = [](const std::vector<std::string>& v) {
@@ -301,24 +317,26 @@ void drawExamples(const atr::TrainingSession& s) {
 void drawScalingComparison(TrainState& t, const Fonts& fonts, float width) {
   const float em = ImGui::GetFontSize();
   const bool paused = t.scaled && t.unscaled && !t.comparing && !(t.scaled->finished() && t.unscaled->finished());
+  float width15 = 15.0f * em;
+  for (Key k : {Key::TrainComparePause, Key::TrainCompareResume, Key::TrainCompare})
+    width15 = std::max(width15, ImGui::CalcTextSize(tr(k)).x + 2 * ImGui::GetStyle().FramePadding.x);
   if (t.comparing) {
-    if (ImGui::Button("❚❚ Pause comparison", ImVec2(15.0f * em, 0))) t.comparing = false;
-  } else if (ImGui::Button(paused ? "▶ Resume comparison" : "Compare scaled vs unscaled", ImVec2(15.0f * em, 0))) {
+    if (labelledButton(tr(Key::TrainComparePause), "compare", ImVec2(width15, 0))) t.comparing = false;
+  } else if (labelledButton(tr(paused ? Key::TrainCompareResume : Key::TrainCompare), "compare", ImVec2(width15, 0))) {
     trainCompare(t);
   }
-  helpMarker("Trains two copies of a 1-layer model on the reverse task with d_model 64 and d_k 256 — the same data, "
-             "seed and initial weights — one with the scores scaled by 1/√d_k and one without. Without the scale "
-             "the scores are ~16× larger, the softmax starts nearly one-hot and its gradient is tiny.");
+  helpMarker(tr(Key::TrainCompareHelp));
   if (!t.scaled || !t.unscaled) return;
   ImGui::SameLine();
-  ImGui::TextDisabled("reverse, d_model %d, d_k %d, step %d / %d", t.scaled->options().model.dModel,
-                      t.scaled->options().model.dK, t.scaled->step(), t.scaled->plannedSteps());
+  ImGui::TextDisabled("%s", trf(Key::TrainCompareCaption, t.scaled->options().model.dModel,
+                                t.scaled->options().model.dK, t.scaled->step(), t.scaled->plannedSteps())
+                                .c_str());
   const ImU32 scaledColor = IM_COL32(31, 110, 180, 255), unscaledColor = IM_COL32(214, 90, 30, 255);
   const float w = std::max((width - em) / 2.0f, 16.0f * em), h = 13.0f * em;
-  PlotSpec loss = stepsPlot("compare-loss", "Held-out loss", "loss", true, w, h);
-  PlotSpec grad = stepsPlot("compare-grad", "Gradient through the softmax", "‖dL/dS‖", true, w, h);
-  const std::pair<const atr::TrainingSession*, const char*> runs[] = {{t.scaled.get(), "scaled by 1/√d_k"},
-                                                                     {t.unscaled.get(), "unscaled"}};
+  PlotSpec loss = stepsPlot("compare-loss", tr(Key::TrainCompareLossTitle), tr(Key::TrainLossAxis), true, w, h);
+  PlotSpec grad = stepsPlot("compare-grad", tr(Key::TrainCompareGradTitle), "‖dL/dS‖", true, w, h);
+  const std::pair<const atr::TrainingSession*, const char*> runs[] = {{t.scaled.get(), tr(Key::TrainSeriesScaled)},
+                                                                     {t.unscaled.get(), tr(Key::TrainSeriesUnscaled)}};
   for (const auto& run : runs) {
     const ImU32 color = run.first == t.scaled.get() ? scaledColor : unscaledColor;
     const PlotMarker marker = run.first == t.scaled.get() ? PlotMarker::Circle : PlotMarker::Triangle;
@@ -339,7 +357,7 @@ void drawScalingComparison(TrainState& t, const Fonts& fonts, float width) {
   drawPlot(loss, fonts);
   ImGui::SameLine(0, 0.5f * em);
   drawPlot(grad, fonts);
-  const std::string sentence = atr::describeScalingComparison(*t.scaled, *t.unscaled);
+  const std::string sentence = scalingComparisonText(*t.scaled, *t.unscaled);
   ImGui::TextWrapped("%s", sentence.c_str());
 }
 
