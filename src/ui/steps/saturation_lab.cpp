@@ -140,7 +140,7 @@ void drawRowColumn(const char* heading, const std::string& formula, const LabRow
   if (s.maxWeight > kSaturatedMaxWeight)
     noteLine(trf(Key::LabRowSaturated, fmt(kSaturatedMaxWeight, 2).c_str()), true);
   else if (s.maxWeight > kNearlyOneHotMaxWeight)
-    noteLine(tr(Key::LabRowNearlyOneHot), true);
+    noteLine(trf(Key::LabRowNearlyOneHot), true);  // trf: "%%" prints "%"
   else
     noteLine(tr(Key::LabRowSpread));
 }
