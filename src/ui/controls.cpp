@@ -18,6 +18,7 @@
 #include "ui/share_panel.h"
 #include "ui/steps/step.h"
 #include "ui/widgets/text_util.h"
+#include "ui/widgets/toggles.h"
 #include "ui/steps/step_common.h"  // helpMarker
 
 namespace ui {
@@ -296,13 +297,13 @@ void maskControl(AppState& state, bool advanced) {
   if (!advanced) {
     ImGui::TextUnformatted(tr(Key::MaskLabel));
     sameLineIfFits(tr(Key::MaskNone));
-    changed |= ImGui::RadioButton(tr(Key::MaskNone), &mask, 0);
+    changed |= radioButton(tr(Key::MaskNone), &mask, 0);
     sameLineIfFits(tr(Key::MaskCausal));
-    changed |= ImGui::RadioButton(tr(Key::MaskCausal), &mask, 1);
+    changed |= radioButton(tr(Key::MaskCausal), &mask, 1);
   }
   if (advanced || padding) {
     if (!advanced) sameLineIfFits(tr(Key::MaskPadding));
-    changed |= ImGui::RadioButton(advanced ? tr(Key::MaskPaddingAdvanced) : tr(Key::MaskPadding), &mask, 2);
+    changed |= radioButton(advanced ? tr(Key::MaskPaddingAdvanced) : tr(Key::MaskPadding), &mask, 2);
   }
   if (changed) state.change([&](attn::Config& c) { c.mask = static_cast<attn::MaskKind>(mask); });
   if (!advanced || state.config().mask != attn::MaskKind::Padding) return;
@@ -319,14 +320,14 @@ void scaleControl(AppState& state, bool advanced) {
   if (!advanced) {
     ImGui::TextUnformatted(tr(Key::ScaleLabel));
     sameLineIfFits("1/√d_k");
-    changed |= ImGui::RadioButton("1/√d_k", &scale, 0);
+    changed |= radioButton("1/√d_k", &scale, 0);
     sameLineIfFits(tr(Key::ScaleNone));
     const std::string none = std::string(tr(Key::ScaleNone)) + "##scale";
-    changed |= ImGui::RadioButton(none.c_str(), &scale, 1);
+    changed |= radioButton(none.c_str(), &scale, 1);
   }
   if (advanced || custom) {
     if (!advanced) sameLineIfFits(tr(Key::ScaleCustom));
-    changed |= ImGui::RadioButton(advanced ? tr(Key::ScaleCustomAdvanced) : tr(Key::ScaleCustom), &scale, 2);
+    changed |= radioButton(advanced ? tr(Key::ScaleCustomAdvanced) : tr(Key::ScaleCustom), &scale, 2);
   }
   if (changed) state.change([&](attn::Config& c) { c.scaleKind = static_cast<attn::ScaleKind>(scale); });
   if (!advanced || state.config().scaleKind != attn::ScaleKind::Custom) return;
@@ -338,7 +339,7 @@ void scaleControl(AppState& state, bool advanced) {
 
 void crossControl(AppState& state) {
   bool cross = state.config().cross;
-  if (ImGui::Checkbox(tr(Key::CrossAttention), &cross))
+  if (checkbox(tr(Key::CrossAttention), &cross))
     state.change([&](attn::Config& c) {
       c.cross = cross;
       if (cross && c.queryText.empty()) c.queryText = "<bos> " + c.text;
@@ -381,7 +382,7 @@ void drawModelControls(AppState& state) {
   embeddingSourceControl(state);
   dimensionControls(state, false);
   bool positional = state.config().positional;
-  if (ImGui::Checkbox(tr(Key::PositionalEncoding), &positional))
+  if (checkbox(tr(Key::PositionalEncoding), &positional))
     state.change([&](attn::Config& c) { c.positional = positional; });
   maskControl(state, false);
   scaleControl(state, false);
@@ -402,9 +403,9 @@ void drawLanguageSwitch(AppState& state) {
   // Each language is named in itself, so a reader finds theirs whatever the page's language. The glyphs of
   // "中文" are compiled into the binary (src/app/CMakeLists.txt): the switch reads before any font is fetched.
   ImGui::SameLine();
-  if (ImGui::RadioButton("English", language() == Lang::En)) setUiLanguage(state, Lang::En);
+  if (radioButton("English", language() == Lang::En)) setUiLanguage(state, Lang::En);
   ImGui::SameLine();
-  if (ImGui::RadioButton("中文", language() == Lang::Zh)) setUiLanguage(state, Lang::Zh);
+  if (radioButton("中文", language() == Lang::Zh)) setUiLanguage(state, Lang::Zh);
 }
 
 void drawSidebarContents(AppState& state) {

@@ -4,22 +4,31 @@
 // Chromium, as run.mjs; touches are real touch events (page.touchscreen, and the DevTools protocol's
 // Input.dispatchTouchEvent for swipes, flicks and the pinch).
 //
-//   node tests/browser/phone.test.mjs [--web DIR] [--only SUBSTRING]
+//   node tests/browser/phone.test.mjs [--web DIR] [--only SUBSTRING] [--device-shots]
 //
-// What it checks: the sticky bar's Next is tappable and advances the step (every step is shown once); a swipe
+// What it checks: the sticky bar's Next is tappable and advances the step (every step is shown once, in English
+// and in Chinese: ?lang=zh, no character without a glyph, the bar drawn on every step's screenshot); a swipe
 // scrolls the stacked matrices 1:1, a flick glides on after the finger lifts and slows down to a stop; the drawer
 // opens and its d_k "+" changes d_k; every control of the bar and the drawer is at least 44 CSS px tall; a tap on a
 // cell pins it and shows the inspector sheet; a tap on the sentence focuses its HTML input, typed keys and an IME
 // composition (Input.imeSetComposition / insertText) become tokens 我 想 吃 酸 菜 鱼; a pinch zooms the matrices.
-// Screenshots: build/screenshots/phone-*.png (phone-step-NN-ID.png for every step, phone-drawer.png,
-// phone-sheet.png, phone-ime.png, phone-pinch.png, phone-tablet-portrait.png, phone-tablet-landscape.png).
-import { check, checkDrawn, findItem, getState, items, setState, suite, waitFrames, waitReady } from './harness.mjs';
+// Screenshots: build/screenshots/phone-*.png (phone-step-NN-ID.png and phone-zh-step-NN-ID.png for every step,
+// phone-drawer.png, phone-drawer-scrolled.png, phone-sheet.png, phone-ime.png, phone-pinch.png,
+// phone-tablet-portrait.png, phone-tablet-landscape.png, phone-landscape.png). They are viewport shots in CSS pixels
+// (a ninth of a DPR-3 screen's pixels: quick to encode and check); --device-shots writes them in device pixels, to
+// look at the DPR-3 rendering itself.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  check, colourStats, decodePng, findItem, getState, items, setState, shotDir, suite, waitFrames, waitReady,
+} from './harness.mjs';
 
 const { test, run, ctx } = suite('phone');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const TOUCH_TARGET_CSS = 44;
+const DEVICE_SHOTS = process.argv.includes('--device-shots');
 
-async function openDevice({ width, height, dpr }) {
+async function openDevice({ width, height, dpr, path = '?intro=0' }) {
   const context = await ctx.browser.newContext({
     viewport: { width, height }, deviceScaleFactor: dpr, isMobile: true, hasTouch: true,
   });
@@ -27,7 +36,7 @@ async function openDevice({ width, height, dpr }) {
   const problems = [];
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  await page.goto(ctx.server.url + '?intro=0');
+  await page.goto(ctx.server.url + path);
   await waitReady(page);
   await waitFrames(page, 3);
   const cdp = await context.newCDPSession(page);
@@ -42,7 +51,35 @@ async function openDevice({ width, height, dpr }) {
   };
   return { page, cdp, problems, touch, close: () => context.close() };
 }
-const openPhone = () => openDevice({ width: 390, height: 844, dpr: 3 });
+const openPhone = (path) => openDevice({ width: 390, height: 844, dpr: 3, path });
+
+// The viewport's screenshot, written to build/screenshots/NAME, checked cheaply: drawn UI (not blank, not one
+// colour) and, given the sticky bar's Next button (an item, CSS px), the bar drawn: the button's box holds its
+// fill and its label's dark pixels.
+async function shot(page, name, next = null) {
+  mkdirSync(shotDir, { recursive: true });
+  const buffer = await page.screenshot({ path: join(shotDir, name), scale: DEVICE_SHOTS ? 'device' : 'css' });
+  const png = decodePng(buffer);
+  const stats = colourStats(png);
+  check(stats.distinct >= 40, `${name}: only ${stats.distinct} distinct colours (blank or garbled?)`);
+  check(stats.topShare < 0.995, `${name}: ${(stats.topShare * 100).toFixed(1)}% of the screen is one colour`);
+  if (next) {
+    const k = png.width / (await page.viewportSize()).width;  // image px per CSS px
+    const colours = new Set();
+    let dark = 0;
+    for (let y = Math.ceil(next.y * k); y < Math.floor((next.y + next.height) * k); y++) {
+      for (let x = Math.ceil(next.x * k); x < Math.floor((next.x + next.width) * k); x++) {
+        const o = (y * png.width + x) * png.channels;
+        const [r, g, b] = [png.data[o], png.data[o + 1], png.data[o + 2]];
+        colours.add((r << 16) | (g << 8) | b);
+        if (0.299 * r + 0.587 * g + 0.114 * b < 110) dark++;
+      }
+    }
+    check(colours.size >= 4 && dark >= 10 * k * k,
+          `${name}: the sticky bar's Next is not drawn (${colours.size} colours, ${dark} dark pixels in its box)`);
+  }
+  return stats;
+}
 
 async function pagePoint(page, item, fx = 0.5, fy = 0.5) {
   const box = await page.locator('#canvas').boundingBox();
@@ -57,6 +94,26 @@ const tokenTexts = (s) => s.tokens.map((t) => (typeof t === 'string' ? t : t.tex
 const tooShort = (list) => list.filter((i) => i.height < TOUCH_TARGET_CSS - 0.01)
   .map((i) => `${i.label} ${i.height.toFixed(1)} px`);
 
+// Taps the sticky bar's Next through every step (one page load), checking the step advanced, every character has a
+// glyph, and each step's screenshot shows the page and the bar. Returns the Next button (first step) and the count.
+async function walkThrough(page, nextLabel, prefix) {
+  const findNext = () => findItem(page, (i) => i.label === nextLabel, `"${nextLabel}"`);
+  const first = await findNext();
+  const count = (await getState(page)).step.count;
+  for (let k = 0; k < count; ++k) {
+    const s = await getState(page);
+    check(s.step.index === k, `after ${k} taps on Next the step is ${s.step.index}`);
+    const next = await findNext();
+    const stats = await page.evaluate(() => window.attnlab.frameStats());
+    check(stats.missingGlyphs === 0, `step ${s.step.id}: ${stats.missingGlyphs} characters have no glyph`);
+    // The bar's button with a dark label: Next, but Back on the last step (Next is greyed out there).
+    const button = k + 1 < count ? next : await findItem(page, (i) => i.y > next.y - 1 && i.x < next.x && i.height === next.height, 'Back');
+    await shot(page, `${prefix}-${String(k + 1).padStart(2, '0')}-${s.step.id}.png`, button);
+    if (k + 1 < count) await tap(page, next);
+  }
+  return { next: first, count };
+}
+
 test('phone: narrow layout; the sticky bar\'s Next advances through every step; bar controls >= 44 px', async () => {
   const { page, problems, close } = await openPhone();
   const s0 = await getState(page);
@@ -67,16 +124,25 @@ test('phone: narrow layout; the sticky bar\'s Next advances through every step; 
   check(tooShort(bar).length === 0, `controls under ${TOUCH_TARGET_CSS} CSS px: ${tooShort(bar).join(', ')}`);
   const next = bar[0];
   check(next.y + next.height <= 844 && next.y > 844 * 0.8, `Next is not in a bar at the bottom: y ${next.y.toFixed(0)}`);
-  const count = s0.step.count;
-  for (let k = 0; k < count; ++k) {
-    const s = await getState(page);
-    check(s.step.index === k, `after ${k} taps on Next the step is ${s.step.index}`);
-    await checkDrawn(page, `phone-step-${String(k + 1).padStart(2, '0')}-${s.step.id}.png`);
-    if (k + 1 < count) await tap(page, await findItem(page, (i) => /^Next/.test(i.label), '"Next"'));
-  }
+  const { count } = await walkThrough(page, next.label, 'phone-step');
   check(problems.length === 0, problems.join('\n'));
   await close();
   return `${count} steps, Next ${next.height.toFixed(1)} px tall`;
+});
+
+test('phone in Chinese (?lang=zh): the sticky bar\'s 下一步 walks every step, every character has a glyph', async () => {
+  const { page, problems, close } = await openPhone('?lang=zh&intro=0');
+  await page.waitForFunction(() => ['loaded', 'unavailable'].includes(window.attnlab.frameStats().uiFont), null,
+                             { timeout: 60000 });
+  await waitFrames(page, 3);
+  const s0 = await getState(page);
+  check(s0.lang === 'zh' && s0.layout.narrow === true, `lang ${s0.lang}, narrow ${s0.layout.narrow}`);
+  check((await page.evaluate(() => window.attnlab.frameStats())).uiFont === 'loaded', 'fonts/zh-ui.ttf did not load');
+  const { next, count } = await walkThrough(page, '下一步 ▶', 'phone-zh-step');
+  check(next.height >= TOUCH_TARGET_CSS - 0.01, `下一步 is ${next.height.toFixed(1)} px tall`);
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+  return `${count} steps in Chinese`;
 });
 
 test('phone: a swipe scrolls 1:1; a flick glides on after the finger lifts and slows to a stop', async () => {
@@ -140,13 +206,13 @@ test('phone: the drawer opens, its controls are >= 44 px, its d_k "+" changes d_
   await tap(page, await findItem(page, (i) => /Menu$/.test(i.label), '"≡ Menu"'));
   let s = await getState(page);
   check(s.layout.drawer === true, 'the Menu button did not open the drawer');
-  await checkDrawn(page, 'phone-drawer.png');
+  await shot(page, 'phone-drawer.png');
   // Swipe the drawer up (held before lifting: no glide) to bring the model's dimensions into view.
   await touch('touchStart', [{ x: 200, y: 700 }]);
   for (let k = 1; k <= 10; ++k) await touch('touchMove', [{ x: 200, y: 700 - 30 * k }], 16 * k);
   await touch('touchEnd', [], 16 * 10 + 400);
   await waitFrames(page, 4);
-  await checkDrawn(page, 'phone-drawer-scrolled.png');
+  await shot(page, 'phone-drawer-scrolled.png');
   const drawerItems = (await items(page)).filter((i) => i.visible && !before.has(i.id) && i.y + i.height <= 844);
   check(drawerItems.length >= 10, `only ${drawerItems.length} controls in the drawer: ${drawerItems.map((i) => i.label).join(' | ')}`);
   check(tooShort(drawerItems).length === 0, `drawer controls under ${TOUCH_TARGET_CSS} CSS px: ${tooShort(drawerItems).join(', ')}`);
@@ -181,7 +247,7 @@ test('phone: a tap on a cell pins it in the inspector sheet; ✕ Close unpins', 
   const closeButton = await findItem(page, (i) => i.label.startsWith('✕ Close'), 'the sheet\'s "✕ Close"');
   check(closeButton.y > 844 * 0.4, `the sheet is not at the bottom (its close button at y ${closeButton.y.toFixed(0)})`);
   check(closeButton.height >= TOUCH_TARGET_CSS - 0.01, `the sheet's close button is ${closeButton.height.toFixed(1)} px tall`);
-  await checkDrawn(page, 'phone-sheet.png');
+  await shot(page, 'phone-sheet.png');
   await tap(page, closeButton);
   s = await getState(page);
   check(!s.pin, `✕ Close left the pin ${JSON.stringify(s.pin)}`);
@@ -207,7 +273,7 @@ test('phone: a tap on the sentence focuses its HTML input; keys and an IME compo
   await page.keyboard.press('Backspace');
   await cdp.send('Input.imeSetComposition', { text: 'wo xiang chi', selectionStart: 12, selectionEnd: 12 });
   await waitFrames(page, 3);
-  await checkDrawn(page, 'phone-ime.png');
+  await shot(page, 'phone-ime.png');
   await cdp.send('Input.insertText', { text: '我想吃酸菜鱼' });
   await page.keyboard.press('Enter');
   await waitFrames(page, 4);
@@ -234,7 +300,7 @@ test('phone: a pinch spreading two fingers zooms the matrices; pinching in zooms
   const zoomed = await findItem(page, (i) => i.label === 'cells A', '"cells A" zoomed');
   check(zoomed.width > widthBefore * 1.5, `the grid is ${zoomed.width.toFixed(0)} px wide after the pinch (was ${widthBefore.toFixed(0)})`);
   check(s.pin === null, 'the pinch pinned a cell');
-  await checkDrawn(page, 'phone-pinch.png');
+  await shot(page, 'phone-pinch.png');
   await touch('touchStart', fingers(80));
   for (let d = 70; d >= 40; d -= 10) await touch('touchMove', fingers(d), 4 * (80 - d));
   await touch('touchEnd', [], 200);
@@ -248,7 +314,7 @@ test('phone: a pinch spreading two fingers zooms the matrices; pinching in zooms
 
 test('tablets and a landscape phone: portrait 820×1180 is narrow, landscape 1180×820 and 844×390 are wide', async () => {
   const notes = [];
-  for (const [width, height, dpr, narrow, shot] of [[820, 1180, 2, true, 'phone-tablet-portrait.png'],
+  for (const [width, height, dpr, narrow, shotName] of [[820, 1180, 2, true, 'phone-tablet-portrait.png'],
     [1180, 820, 2, false, 'phone-tablet-landscape.png'], [844, 390, 3, false, 'phone-landscape.png']]) {
     const { page, problems, close } = await openDevice({ width, height, dpr });
     await setState(page, { step: 'softmax' });
@@ -258,7 +324,7 @@ test('tablets and a landscape phone: portrait 820×1180 is narrow, landscape 118
     await tap(page, next);
     check((await getState(page)).step.id === 'weighted-sum',
           `${width}×${height}: a tap on Next did not advance`);
-    await checkDrawn(page, shot);
+    await shot(page, shotName);
     check(problems.length === 0, problems.join('\n'));
     await close();
     notes.push(`${width}×${height} ${narrow ? 'narrow' : 'wide'}`);

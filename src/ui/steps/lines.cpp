@@ -9,6 +9,7 @@
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/attention_lines.h"
+#include "ui/widgets/toggles.h"
 #include "ui/widgets/vector_view.h"
 #include "ui/widgets/weight_bars.h"
 
@@ -21,9 +22,9 @@ void linesModeControl(StepContext& ctx) {
   LinesView& v = ctx.state.views.lines;
   const int heads = static_cast<int>(ctx.trace.heads.size());
   if (heads > 1) {
-    if (ImGui::RadioButton(tr(Key::LinesPerHead), v.perHead)) v.perHead = true;
+    if (radioButton(tr(Key::LinesPerHead), v.perHead)) v.perHead = true;
     ImGui::SameLine();
-    if (ImGui::RadioButton(tr(Key::LinesOverlaid), !v.perHead)) v.perHead = false;
+    if (radioButton(tr(Key::LinesOverlaid), !v.perHead)) v.perHead = false;
     helpMarker(tr(Key::LinesModeHelp));
   }
   if (v.perHead && heads > 1) return;
@@ -34,7 +35,7 @@ void linesModeControl(StepContext& ctx) {
     std::snprintf(label, sizeof label, "head %d", h + 1);
     ImGui::PushStyleColor(ImGuiCol_CheckMark, headColor(h));
     ImGui::PushStyleColor(ImGuiCol_Text, headColor(h));
-    if (ImGui::Checkbox(label, &visible)) ctx.state.hiddenHeads ^= (1u << h);
+    if (checkbox(label, &visible)) ctx.state.hiddenHeads ^= (1u << h);
     ImGui::PopStyleColor(2);
   }
 }
@@ -104,7 +105,7 @@ void drawFocusNumbers(StepContext& ctx, const attn::HeadTrace& h) {
 void drawGeometryControls(StepContext& ctx) {
   const attn::Config& c = ctx.state.config();
   bool direction = c.directionOnly;
-  if (ImGui::Checkbox(tr(Key::LinesDirectionOnly), &direction))
+  if (checkbox(tr(Key::LinesDirectionOnly), &direction))
     ctx.state.change([&](attn::Config& next) { next.directionOnly = direction; });
   helpMarker(tr(Key::LinesDirectionHelp));
   if (c.queryOverride) {

@@ -1,6 +1,7 @@
 // Step 7: the mask. Masked cells become −∞ before the softmax, so they get exactly zero weight.
 #include "imgui.h"
 #include "ui/steps/step_common.h"
+#include "ui/widgets/toggles.h"
 
 namespace ui {
 
@@ -9,11 +10,11 @@ namespace {
 // none / causal / padding. Returns true when the choice changed (the config is applied, the trace is new).
 bool maskChoice(StepContext& ctx) {
   int mask = static_cast<int>(ctx.state.config().mask);
-  bool changed = ImGui::RadioButton(tr(Key::MaskNoMask), &mask, 0);
+  bool changed = radioButton(tr(Key::MaskNoMask), &mask, 0);
   ImGui::SameLine();
-  changed |= ImGui::RadioButton(tr(Key::MaskCausal), &mask, 1);
+  changed |= radioButton(tr(Key::MaskCausal), &mask, 1);
   ImGui::SameLine();
-  changed |= ImGui::RadioButton(tr(Key::MaskPadding), &mask, 2);
+  changed |= radioButton(tr(Key::MaskPadding), &mask, 2);
   if (!changed) return false;
   attn::Config c = ctx.state.config();
   c.mask = static_cast<attn::MaskKind>(mask);

@@ -10,6 +10,7 @@
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
+#include "ui/widgets/toggles.h"
 
 namespace ui {
 
@@ -79,7 +80,7 @@ void drawPositionStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
   explanation(stepExplanation("position"));
   bool positionalOn = ctx.state.config().positional;
-  if (ImGui::Checkbox(tr(Key::PosToggle), &positionalOn)) {
+  if (checkbox(tr(Key::PosToggle), &positionalOn)) {
     attn::Config c = ctx.state.config();
     c.positional = positionalOn;
     ctx.state.apply(c);

@@ -10,6 +10,7 @@
 
 #include "imgui.h"
 #include "ui/explain.h"
+#include "ui/i18n/i18n.h"
 #include "ui/lab_state.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/plot.h"
@@ -52,8 +53,7 @@ void drawDkControls(StepContext& ctx) {
   if (ImGui::SliderInt("##lab-dk", &dK, kLabMinDk, kLabMaxDk, "%d",
                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
     lab.dK = std::clamp(dK, kLabMinDk, kLabMaxDk);
-  helpMarker("Width of q and k. Each score is a sum of d_k products q_i·k_i of unit-variance numbers, so "
-           "Var(q·k) = d_k and the scores spread like √d_k. Drag (log scale), or Ctrl+click to type a value.");
+  helpMarker(tr(Key::LabDkHelp));
   for (int quick : {4, 64, 1024}) {
     char label[32];
     std::snprintf(label, sizeof label, "%d##lab-dk-%d", quick, quick);
@@ -61,30 +61,43 @@ void drawDkControls(StepContext& ctx) {
     if (ImGui::Button(label)) lab.dK = quick;
   }
   const int modelDk = std::clamp(ctx.trace.config.dK, kLabMinDk, kLabMaxDk);
-  char model[48];
-  std::snprintf(model, sizeof model, "model's d_k (%d)##lab-model-dk", modelDk);
-  sameLineIfFits(buttonWidth(model));
-  if (ImGui::Button(model)) lab.dK = modelDk;
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Set the slider to the d_k of the walkthrough's model (Model panel).");
+  const std::string model = trf(Key::LabModelDk, modelDk) + "##lab-model-dk";
+  sameLineIfFits(buttonWidth(model.c_str()));
+  if (ImGui::Button(model.c_str())) lab.dK = modelDk;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::LabModelDkTooltip));
 }
 
-// L, samples and seed: the experiment's options (the same as `attnlab saturation --keys --samples --seed`).
+// SameLine with a gap of `gap` px, or a new line when an item `width` px wide no longer fits after it (a phone).
+void sameLineAfterGapIfFits(float gap, float width) {
+  ImGui::SameLine(0, gap);
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+// L, samples and seed: the experiment's options (the same as `attnlab saturation --keys --samples --seed`). A short
+// header, so it fits a phone; closed, the values are on a wrapped line below it.
 void drawExperimentSettings(LabState& lab) {
   const float em = ImGui::GetFontSize();
-  char header[96];
-  std::snprintf(header, sizeof header, "Experiment: L = %d keys, %d samples per d_k, seed %llu###lab-experiment",
-                lab.keys, lab.samples, static_cast<unsigned long long>(lab.seed));
-  if (!ImGui::CollapsingHeader(header)) return;
+  const std::string header = std::string(tr(Key::LabExperimentHeader)) + "###lab-experiment";
+  if (!ImGui::CollapsingHeader(header.c_str())) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrappedText(trf(Key::LabExperimentSummary, lab.keys, lab.samples, static_cast<int>(lab.seed)));
+    ImGui::PopStyleColor();
+    return;
+  }
+  const std::string keys = std::string(tr(Key::LabKeys)) + "##lab-keys";
   ImGui::SetNextItemWidth(10.0f * em);
-  ImGui::SliderInt("keys per row L##lab-keys", &lab.keys, kLabMinKeys, kLabMaxKeys, "%d", ImGuiSliderFlags_AlwaysClamp);
-  helpMarker("Number of keys in each softmax row. A uniform row has entropy log L; a one-hot row has entropy 0.");
-  ImGui::SameLine(0, 1.5f * em);
+  ImGui::SliderInt(keys.c_str(), &lab.keys, kLabMinKeys, kLabMaxKeys, "%d", ImGuiSliderFlags_AlwaysClamp);
+  helpMarker(tr(Key::LabKeysHelp));
+  // Each field with its label and "(?)" on this line when it fits, else on the next (a phone).
+  const std::string samples = std::string(tr(Key::LabSamples)) + "##lab-samples";
+  const float help = ImGui::CalcTextSize("(?)").x + 2.0f * ImGui::GetStyle().ItemSpacing.x;
+  const float labelled = ImGui::GetStyle().ItemInnerSpacing.x + help;
+  sameLineAfterGapIfFits(1.5f * em, 7.0f * em + ImGui::CalcTextSize(tr(Key::LabSamples)).x + labelled);
   ImGui::SetNextItemWidth(7.0f * em);
   const int choices[] = {500, 2000, 8000};
   char current[16];
   std::snprintf(current, sizeof current, "%d", lab.samples);
-  if (ImGui::BeginCombo("samples##lab-samples", current)) {
+  if (ImGui::BeginCombo(samples.c_str(), current)) {
     for (int c : choices) {
       char item[16];
       std::snprintf(item, sizeof item, "%d", c);
@@ -92,14 +105,15 @@ void drawExperimentSettings(LabState& lab) {
     }
     ImGui::EndCombo();
   }
-  helpMarker("Dot products q·k drawn per d_k for the plots; the softmax rows are consecutive groups of L of them. "
-           "More samples: measured values closer to theory, slower sweep.");
-  ImGui::SameLine(0, 1.5f * em);
+  helpMarker(tr(Key::LabSamplesHelp));
+  const std::string seedLabel = std::string(tr(Key::LabSeed)) + "##lab-seed";
+  sameLineAfterGapIfFits(1.5f * em, 7.0f * em + ImGui::CalcTextSize(tr(Key::LabSeed)).x + labelled);
   ImGui::SetNextItemWidth(7.0f * em);
   int seed = static_cast<int>(lab.seed);
-  if (ImGui::InputInt("seed##lab-seed", &seed)) lab.seed = static_cast<uint64_t>(std::max(seed, 0));
-  noteLine("The plots are `attnlab saturation --dk 1,2,4,…,1024 --keys " + std::to_string(lab.keys) + " --samples " +
-           std::to_string(lab.samples) + " --seed " + std::to_string(lab.seed) + "` on the command line.");
+  if (ImGui::InputInt(seedLabel.c_str(), &seed)) lab.seed = static_cast<uint64_t>(std::max(seed, 0));
+  const std::string command = "attnlab saturation --dk 1,2,4,…,1024 --keys " + std::to_string(lab.keys) +
+                              " --samples " + std::to_string(lab.samples) + " --seed " + std::to_string(lab.seed);
+  noteLine(trf(Key::LabCommandLine, command.c_str()));
 }
 
 // One softmax row with its saturation: heading, scores, bars, and the three measures. Drawn in a table column:
@@ -111,27 +125,24 @@ void drawRowColumn(const char* heading, const std::string& formula, const LabRow
   ImGui::PushStyleColor(ImGuiCol_Text, color);
   ImGui::TextUnformatted(heading);
   ImGui::PopStyleColor();
-  ImGui::SameLine();
+  sameLineIfFits(ImGui::CalcTextSize(formula.c_str()).x);  // the formula under the heading in a narrow column
   ImGui::TextDisabled("%s", formula.c_str());
   // Text wraps at spaces (never inside a number) at the column's edge.
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  wrappedText("scores: " + joined(row.scores, 3));
+  wrappedText(trf(Key::LabRowScores, joined(row.scores, 3).c_str()));
   ImGui::PopStyleColor();
   drawWeightBars(keyLabels(L), row.weights, std::min(ImGui::GetContentRegionAvail().x, 30.0f * em), fonts, color);
-  wrappedText("entropy H = " + fmtFixed(s.entropy, 4) + " nats  (uniform: log " + std::to_string(L) + " = " +
-              fmtFixed(std::log(static_cast<double>(L)), 3) + ")");
+  wrappedText(trf(Key::LabRowEntropy, fmtFixed(s.entropy, 4).c_str(), L,
+                  fmtFixed(std::log(static_cast<double>(L)), 3).c_str()));
   // 0.999991 is printed as such, never as 1.0000 (the row is not exactly one-hot).
-  wrappedText("max weight = " + fmtProbability(s.maxWeight, 4) + "   exp(H) = " + fmtFixed(s.effectiveTokens, 2) +
-              " keys in use");
-  wrappedText("‖J‖ = " + fmt(s.jacobianNorm, 4) + "  (the gradient through the softmax)");
+  wrappedText(trf(Key::LabRowMaxWeight, fmtProbability(s.maxWeight, 4).c_str(), fmtFixed(s.effectiveTokens, 2).c_str()));
+  wrappedText(trf(Key::LabRowJacobian, fmt(s.jacobianNorm, 4).c_str()));
   if (s.maxWeight > kSaturatedMaxWeight)
-    noteLine("Saturated: max weight > " + fmt(kSaturatedMaxWeight, 2) +
-                 ". The row copies one key, and ‖J‖ ≈ 0: almost no gradient flows back.",
-             true);
+    noteLine(trf(Key::LabRowSaturated, fmt(kSaturatedMaxWeight, 2).c_str()), true);
   else if (s.maxWeight > kNearlyOneHotMaxWeight)
-    noteLine("Nearly one-hot: one key takes over 90% of the weight, and the gradient is already small.", true);
+    noteLine(trf(Key::LabRowNearlyOneHot), true);  // trf: "%%" prints "%"
   else
-    noteLine("Spread: several keys share the weight, and the gradient flows.");
+    noteLine(tr(Key::LabRowSpread));
 }
 
 // The sampled row, unscaled and scaled, side by side.
@@ -139,23 +150,20 @@ void drawRowComparison(StepContext& ctx, const LabView& view) {
   const LabState& lab = ctx.state.lab;
   const float em = ImGui::GetFontSize();
   const double root = std::sqrt(static_cast<double>(lab.dK));
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(ImGui::GetContentRegionAvail().x - 2.0f * em, 60.0f * em));
-  ImGui::Text("One query q and L = %d keys k_1 … k_%d with N(0, 1) entries of width d_k = %d (seed %llu): the row "
-              "s_j = q·k_j. Coordinate i is drawn once for every d_k, so the slider adds terms to the same dot "
-              "products. Its spread grows like √d_k = %s; divided by √d_k it stays near 1.",
-              lab.keys, lab.keys, lab.dK, static_cast<unsigned long long>(lab.seed), fmt(root, 4).c_str());
-  ImGui::PopTextWrapPos();
-  helpMarker("softmax(s)_j = e^(s_j) / Σ_k e^(s_k). Entropy H = −Σ p_j log p_j (nats). Jacobian J_ij = ∂p_i/∂s_j = "
-           "p_i(δ_ij − p_j); ‖J‖ is its Frobenius norm. A one-hot row has H = 0, max weight 1 and J = 0: a change of "
-           "the scores no longer changes the weights, so no gradient reaches q and k.");
-  if (!ImGui::BeginTable("lab-rows", 2, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerV |
-                                            ImGuiTableFlags_PadOuterX))
+  // Room kept on the right for the "(?)" after the paragraph; wrapped between CJK characters too (text_util.h).
+  wrappedText(trf(Key::LabRowIntro, lab.keys, lab.dK, static_cast<int>(lab.seed), fmt(root, 4).c_str()),
+              std::min(ImGui::GetContentRegionAvail().x - 2.0f * em, 60.0f * em));
+  helpMarker(tr(Key::LabRowHelp));
+  // Side by side when each column has room for its bars and formula; one above the other on a phone.
+  const int columns = ImGui::GetContentRegionAvail().x >= 34.0f * em ? 2 : 1;
+  if (!ImGui::BeginTable("lab-rows", columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerV |
+                                                  ImGuiTableFlags_PadOuterX))
     return;
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  drawRowColumn("Unscaled", "softmax(q·k)", view.unscaled, kUnscaledColor, ctx.fonts);
+  drawRowColumn(tr(Key::LabUnscaled), "softmax(q·k)", view.unscaled, kUnscaledColor, ctx.fonts);
   ImGui::TableNextColumn();
-  drawRowColumn("Scaled", "softmax(q·k / √" + std::to_string(lab.dK) + ")", view.scaled, kScaledColor, ctx.fonts);
+  drawRowColumn(tr(Key::LabScaled), "softmax(q·k / √" + std::to_string(lab.dK) + ")", view.scaled, kScaledColor, ctx.fonts);
   ImGui::EndTable();
 }
 
@@ -200,7 +208,7 @@ PlotSpec sweepPlot(const LabState& lab, const char* id, const char* title, const
   PlotSpec p;
   p.id = id;
   p.title = title;
-  p.x.label = "d_k (log₂ scale)";
+  p.x.label = tr(Key::LabAxisDk);
   p.x.scale = AxisScale::Log2;
   p.y.label = yLabel;
   p.markerX = lab.dK;
@@ -211,44 +219,44 @@ PlotSpec sweepPlot(const LabState& lab, const char* id, const char* title, const
 
 // 1. Var(q·k) grows like d_k; divided by √d_k it stays at 1.
 PlotSpec variancePlot(const LabState& lab, const SweepCurves& c) {
-  PlotSpec p = sweepPlot(lab, "##lab-plot-variance", "1. Variance of the scores q·k", "Var(q·k)  (log₁₀)");
+  PlotSpec p = sweepPlot(lab, "##lab-plot-variance", tr(Key::LabPlotVariance), tr(Key::LabPlotVarianceY));
   p.y.scale = AxisScale::Log10;
-  p.series = {series("unscaled", c.dK, c.varianceUnscaled, kUnscaledColor, PlotMarker::Circle),
-              series("theory d_k", c.dK, c.dK, kUnscaledTheory, PlotMarker::None, true),
-              series("scaled", c.dK, c.varianceScaled, kScaledColor, PlotMarker::Square),
-              series("theory 1", c.dK, c.one, kScaledTheory, PlotMarker::None, true)};
+  p.series = {series(tr(Key::LabSeriesUnscaled), c.dK, c.varianceUnscaled, kUnscaledColor, PlotMarker::Circle),
+              series(tr(Key::LabSeriesTheoryDk), c.dK, c.dK, kUnscaledTheory, PlotMarker::None, true),
+              series(tr(Key::LabSeriesScaled), c.dK, c.varianceScaled, kScaledColor, PlotMarker::Square),
+              series(tr(Key::LabSeriesTheoryOne), c.dK, c.one, kScaledTheory, PlotMarker::None, true)};
   return p;
 }
 
 // 2. Unscaled rows lose entropy (towards one-hot, H = 0); scaled rows stay near the uniform ceiling log L.
 PlotSpec entropyPlot(const LabState& lab, const SweepCurves& c) {
-  PlotSpec p = sweepPlot(lab, "##lab-plot-entropy", "2. Mean entropy of a softmax row", "H (nats)");
+  PlotSpec p = sweepPlot(lab, "##lab-plot-entropy", tr(Key::LabPlotEntropy), tr(Key::LabPlotEntropyY));
   p.y.includeZero = true;
-  p.series = {series("unscaled", c.dK, c.entropyUnscaled, kUnscaledColor, PlotMarker::Circle),
-              series("scaled", c.dK, c.entropyScaled, kScaledColor, PlotMarker::Square),
-              series("uniform: log L = " + fmt(std::log(static_cast<double>(lab.keys)), 4), c.dK, c.logKeys,
+  p.series = {series(tr(Key::LabSeriesUnscaled), c.dK, c.entropyUnscaled, kUnscaledColor, PlotMarker::Circle),
+              series(tr(Key::LabSeriesScaled), c.dK, c.entropyScaled, kScaledColor, PlotMarker::Square),
+              series(trf(Key::LabSeriesUniformLogL, fmt(std::log(static_cast<double>(lab.keys)), 4).c_str()), c.dK, c.logKeys,
                      kReferenceColor, PlotMarker::None, true)};
   return p;
 }
 
 // 3. The largest weight of a row climbs to 1 without scaling.
 PlotSpec maxWeightPlot(const LabState& lab, const SweepCurves& c) {
-  PlotSpec p = sweepPlot(lab, "##lab-plot-max-weight", "3. Mean max weight of a row", "max p");
+  PlotSpec p = sweepPlot(lab, "##lab-plot-max-weight", tr(Key::LabPlotMaxWeight), tr(Key::LabPlotMaxWeightY));
   p.y.min = 0.0;
   p.y.max = 1.0;
-  p.series = {series("unscaled", c.dK, c.maxWeightUnscaled, kUnscaledColor, PlotMarker::Circle),
-              series("scaled", c.dK, c.maxWeightScaled, kScaledColor, PlotMarker::Square),
-              series("uniform: 1/L = " + fmt(1.0 / lab.keys, 3), c.dK, c.uniformMaxWeight, kReferenceColor,
+  p.series = {series(tr(Key::LabSeriesUnscaled), c.dK, c.maxWeightUnscaled, kUnscaledColor, PlotMarker::Circle),
+              series(tr(Key::LabSeriesScaled), c.dK, c.maxWeightScaled, kScaledColor, PlotMarker::Square),
+              series(trf(Key::LabSeriesUniformOneOverL, fmt(1.0 / lab.keys, 3).c_str()), c.dK, c.uniformMaxWeight, kReferenceColor,
                      PlotMarker::None, true)};
   return p;
 }
 
 // 4. The gradient through the softmax vanishes without scaling.
 PlotSpec jacobianPlot(const LabState& lab, const SweepCurves& c) {
-  PlotSpec p = sweepPlot(lab, "##lab-plot-jacobian", "4. Mean softmax Jacobian norm (the gradient)", "‖J‖");
+  PlotSpec p = sweepPlot(lab, "##lab-plot-jacobian", tr(Key::LabPlotJacobian), "‖J‖");
   p.y.includeZero = true;
-  p.series = {series("unscaled", c.dK, c.jacobianUnscaled, kUnscaledColor, PlotMarker::Circle),
-              series("scaled", c.dK, c.jacobianScaled, kScaledColor, PlotMarker::Square)};
+  p.series = {series(tr(Key::LabSeriesUnscaled), c.dK, c.jacobianUnscaled, kUnscaledColor, PlotMarker::Circle),
+              series(tr(Key::LabSeriesScaled), c.dK, c.jacobianScaled, kScaledColor, PlotMarker::Square)};
   return p;
 }
 
@@ -284,7 +292,7 @@ void drawSweepPlots(StepContext& ctx) {
   try {
     points = &labSweep(lab);
   } catch (const std::exception& e) {
-    noteLine(std::string("The sweep failed: ") + e.what(), true);
+    noteLine(trf(Key::LabSweepFailed, e.what()), true);
     return;
   }
   const SweepCurves curves = sweepCurves(*points, lab.keys);
@@ -292,16 +300,14 @@ void drawSweepPlots(StepContext& ctx) {
                                  jacobianPlot(lab, curves)};
   const char* const hoverNames[] = {"variance", "entropy", "max_weight", "jacobian"};  // getState().lab.hover.plot
   drawPlotsInRows(lab, plots, hoverNames, ctx.fonts);
-  noteLine("Each point: " + std::to_string(lab.samples) + " dot products q·k for the variance; rows of L = " +
-           std::to_string(lab.keys) + " of them for the softmax measures. Dashed: theory. Hover a plot to read "
-           "every curve at one d_k; click to move the slider there.");
+  noteLine(trf(Key::LabSweepNote, lab.samples, lab.keys));
 }
 
 // The multiplier τ: three presets and a log-scale slider (0.01 … 100).
 void drawTemperatureControls(LabState& lab) {
   const float em = ImGui::GetFontSize();
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("multiplier τ");
+  ImGui::TextUnformatted(tr(Key::LabMultiplier));
   ImGui::SameLine();
   for (double preset : {0.1, 1.0, 10.0}) {
     char label[32];
@@ -315,8 +321,7 @@ void drawTemperatureControls(LabState& lab) {
   if (ImGui::SliderScalar("##lab-temperature", ImGuiDataType_Double, &t, &lo, &hi, "×%.4g",
                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
     lab.multiplier = std::clamp(t, lo, hi);
-  helpMarker("p = softmax(τ·s). τ → 0: uniform (every weight 1/4). τ → ∞: one-hot on the largest score. "
-             "Dividing by √d_k is choosing τ = 1/√d_k.");
+  helpMarker(tr(Key::LabMultiplierHelp));
 }
 
 // A weight in [0, 1] as a horizontal bar `width` px long, one text line high (a table cell).
@@ -332,15 +337,26 @@ void weightBarCell(double weight, float width) {
 
 // key | s | τ·s | p (8 digits) | bar, one line per key of the fixed row.
 void drawTemperatureTable(StepContext& ctx, const LabView& view) {
-  const float barWidth = 16.0f * ImGui::GetFontSize();
   const LabRow& row = view.multiplier;
+  // The bar takes the room the four text columns leave, up to 16 em (a phone has little): their widths are their
+  // headers' or their widest text's ("k4", a score, 8 digits of a weight in the mono font).
+  const float em = ImGui::GetFontSize();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::PushFont(ctx.fonts.mono);
+  const float number = ImGui::CalcTextSize("−0.000000").x, weight = ImGui::CalcTextSize("0.00000000e−00").x;
+  ImGui::PopFont();
+  const float textColumns = std::max(ImGui::CalcTextSize(tr(Key::LabColKey)).x, ImGui::CalcTextSize("k4").x) +
+                            std::max(ImGui::CalcTextSize(tr(Key::LabColScore)).x, number) + number +
+                            std::max(ImGui::CalcTextSize(tr(Key::LabColWeight)).x, weight) +
+                            5.0f * 2.0f * style.CellPadding.x;
+  const float barWidth = std::clamp(ImGui::GetContentRegionAvail().x - textColumns, 3.0f * em, 16.0f * em);
   if (!ImGui::BeginTable("lab-temperature-table", 5,
                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit))
     return;
-  ImGui::TableSetupColumn("key");
-  ImGui::TableSetupColumn("score s");
+  ImGui::TableSetupColumn(tr(Key::LabColKey));
+  ImGui::TableSetupColumn(tr(Key::LabColScore));
   ImGui::TableSetupColumn("τ·s");
-  ImGui::TableSetupColumn("weight p (8 digits)");
+  ImGui::TableSetupColumn(tr(Key::LabColWeight));
   ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, barWidth);
   ImGui::TableHeadersRow();
   for (size_t j = 0; j < row.weights.size(); ++j) {
@@ -368,31 +384,27 @@ void drawTemperature(StepContext& ctx, const LabView& view) {
   ImGui::Spacing();
   ImGui::Separator();
   ImGui::PushFont(ctx.fonts.heading);
-  ImGui::TextUnformatted("Temperature: the same saturation by hand");
+  ImGui::TextUnformatted(tr(Key::LabTemperatureTitle));
   ImGui::PopFont();
-  explanation("Multiplying every score by a factor τ (τ = 1/temperature) is what a larger d_k does to unscaled "
-              "scores. On the fixed row s = [1, 2, 3, 4], τ = 1 gives a soft row; τ = 10 gives a one-hot row whose "
-              "smallest weight is about 1e−13.");
+  explanation(tr(Key::LabTemperatureExplanation));
   drawTemperatureControls(ctx.state.lab);
   drawTemperatureTable(ctx, view);
   const attn::RowSaturation& s = view.multiplier.saturation;
-  wrappedText("entropy H = " + fmtFixed(s.entropy, 4) + " nats (uniform: log 4 = 1.386)   max weight = " +
-              fmt(s.maxWeight, 8) + "   ‖J‖ = " + fmt(s.jacobianNorm, 4));
+  wrappedText(trf(Key::LabTemperatureMeasures, fmtFixed(s.entropy, 4).c_str(), fmt(s.maxWeight, 8).c_str(),
+                  fmt(s.jacobianNorm, 4).c_str()));
 }
 
 // How the lab relates to the walkthrough's own model.
 void drawWalkthroughNote(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
   const int dK = t.config.dK;
-  std::string text = "The walkthrough's model has d_k = " + std::to_string(dK) + " and ";
+  std::string text;
   switch (t.config.scaleKind) {
-    case attn::ScaleKind::InvSqrtDk: text += "divides its scores by √d_k"; break;
-    case attn::ScaleKind::None: text += "does not scale its scores"; break;
-    case attn::ScaleKind::Custom: text += "multiplies its scores by " + fmt(t.scale, 4); break;
+    case attn::ScaleKind::InvSqrtDk: text = trf(Key::LabModelDividesBySqrtDk, dK); break;
+    case attn::ScaleKind::None: text = trf(Key::LabModelDoesNotScale, dK); break;
+    case attn::ScaleKind::Custom: text = trf(Key::LabModelMultiplies, dK, fmt(t.scale, 4).c_str()); break;
   }
-  text += "; its Softmax step (8) marks the rows that saturate. Here q and k are random, not learned, so the lab "
-          "shows what happens on average.";
-  noteLine(text);
+  noteLine(text + tr(Key::LabModelNoteTail));
 }
 
 }  // namespace
@@ -405,7 +417,7 @@ void drawSaturationLabStep(StepContext& ctx) {
   try {
     view = &labView(ctx.state.lab);
   } catch (const std::exception& e) {
-    noteLine(std::string("The lab could not compute its row: ") + e.what(), true);
+    noteLine(trf(Key::LabRowFailed, e.what()), true);
     return;
   }
   ImGui::Spacing();

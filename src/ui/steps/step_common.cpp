@@ -3,9 +3,12 @@
 #include "ui/widgets/matrix_grid.h"
 
 #include <algorithm>
+#include <cfloat>
 
 #include "imgui.h"
+#include "imgui_internal.h"  // IM_ROUND
 #include "ui/explain.h"
+#include "ui/widgets/toggles.h"
 #include "ui/widgets/text_util.h"
 
 namespace ui {
@@ -45,7 +48,7 @@ void headPicker(StepContext& ctx) {
     ImGui::SameLine();
     char label[16];
     std::snprintf(label, sizeof label, "%d##head", h + 1);
-    if (ImGui::RadioButton(label, ctx.state.head == h)) ctx.state.head = h;
+    if (radioButton(label, ctx.state.head == h)) ctx.state.head = h;
   }
 }
 
@@ -159,15 +162,35 @@ int displayedColumns(const GridSpec& g) {
   return static_cast<int>(g.transposed ? g.values->rows() : g.values->cols());
 }
 
+// An operator of a stacked equation on a line of its own, centred under the grid above it (`width` px wide) in the
+// heading's font: the same symbols as the wide layout. The product's "·" is drawn as a disc the size of a bold
+// multiplication dot: a small "·" glyph at the start of a line reads as a full stop.
+void stackedOperator(const std::string& op, float width, const Fonts& fonts) {
+  const float em = ImGui::GetFontSize();
+  const float lineHeight = 2.0f * em;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const ImVec2 centre(IM_ROUND(at.x + width * 0.5f), IM_ROUND(at.y + lineHeight * 0.5f));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 color = ImGui::GetColorU32(ImGuiCol_Text);
+  if (op == "·") {
+    dl->AddCircleFilled(centre, 0.17f * em, color, 16);
+  } else {
+    const ImVec2 size = fonts.heading->CalcTextSizeA(fonts.heading->FontSize, FLT_MAX, 0.0f, op.c_str());
+    dl->AddText(fonts.heading, fonts.heading->FontSize,
+                ImVec2(IM_ROUND(centre.x - size.x * 0.5f), IM_ROUND(centre.y - size.y * 0.5f)), color, op.c_str());
+  }
+  ImGui::Dummy(ImVec2(width, lineHeight));
+}
+
 // The narrow layout (layout.h): each grid on its own line at the screen's width, the operators on lines between
 // them, so a phone scrolls down the equation instead of squeezing it into one row.
 void drawStackedEquation(StepContext& ctx, std::initializer_list<EquationTerm> terms, const std::string& formula,
                          float marginEm) {
+  float lastGridWidth = 0;  // the operator is centred under the grid above it (or the column, first)
   for (const EquationTerm& term : terms) {
-    if (!term.grid) {  // "·", "+", "=" on a line of their own, in the heading's size so a dot is seen
-      ImGui::PushFont(ctx.fonts.heading);
-      ImGui::TextUnformatted(term.op.c_str());
-      ImGui::PopFont();
+    if (!term.grid) {
+      const float avail = ImGui::GetContentRegionAvail().x;
+      stackedOperator(term.op, lastGridWidth > 0 ? std::min(lastGridWidth, avail) : avail, ctx.fonts);
       continue;
     }
     GridSpec grid = *term.grid;
@@ -175,6 +198,7 @@ void drawStackedEquation(StepContext& ctx, std::initializer_list<EquationTerm> t
     fit.zoom = ctx.state.contentZoom;
     fit.apply(grid, 0);
     drawGrid(grid, ctx.grids);
+    lastGridWidth = gridSize(grid, ctx.fonts).x;
   }
   if (!formula.empty()) formulaLine(formula);
 }

@@ -11,6 +11,7 @@
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
+#include "ui/widgets/toggles.h"
 
 namespace ui {
 
@@ -138,7 +139,7 @@ void gpt2Notes(StepContext& ctx) {
   }
   noteLine(tr(Key::TokGpt2Note));
   helpMarker(tr(Key::TokGpt2Help));
-  if (ctx.trace.config.gpt2) ImGui::Checkbox(tr(Key::TokByteView), &ctx.state.views.gpt2.showBytes);
+  if (ctx.trace.config.gpt2) checkbox(tr(Key::TokByteView), &ctx.state.views.gpt2.showBytes);
 }
 
 // How many punctuation tokens the word tokenizer drops from `text` (0 when it has none). Tokenizes the sentence
@@ -161,7 +162,7 @@ void punctuationToggle(StepContext& ctx) {
   const int marks = punctuationCount(c.text) + (c.cross ? punctuationCount(c.queryText) : 0);
   if (marks == 0) return;
   bool keep = c.keepPunctuation;
-  if (ImGui::Checkbox(tr(Key::TokKeepPunctuation), &keep))
+  if (checkbox(tr(Key::TokKeepPunctuation), &keep))
     ctx.state.change([keep](attn::Config& next) { next.keepPunctuation = keep; });
   if (!c.keepPunctuation) {
     ImGui::SameLine();

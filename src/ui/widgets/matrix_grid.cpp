@@ -12,6 +12,7 @@
 #include "ui/i18n/i18n.h"
 #include "ui/widgets/heatmap_gl.h"
 #include "ui/widgets/text_util.h"
+#include "ui/widgets/toggles.h"
 
 namespace ui {
 
@@ -581,7 +582,7 @@ void drawWeightScalePicker(AppState& state) {
     // On the same line while it fits (a phone wraps the choices onto the next lines).
     sameLineIfFits(ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(weightScaleLabel(s)).x);
     const std::string label = std::string(weightScaleLabel(s)) + "##weight-scale";
-    if (ImGui::RadioButton(label.c_str(), state.weightScale == s)) state.weightScale = s;
+    if (radioButton(label.c_str(), state.weightScale == s)) state.weightScale = s;
   }
   weightScaleHelp();
 }
