@@ -151,11 +151,15 @@ void keepOrCloseModel(AppState& s) {
   s.notice = tr(Key::ModelLeft);
 }
 
+float openInWalkthroughButtonWidth() {
+  return std::max(12.0f * ImGui::GetFontSize(), buttonWidth(tr(Key::ModelOpenInWalkthrough)));
+}
+
 void drawOpenInWalkthroughButton(AppState& s) {
   const TrainState& t = s.train;
   const bool ready = t.session && t.session->step() > 0 && !t.session->snapshot().examples.empty();
   ImGui::BeginDisabled(!ready);
-  if (ImGui::Button(tr(Key::ModelOpenInWalkthrough), ImVec2(12.0f * ImGui::GetFontSize(), 0))) {
+  if (ImGui::Button(tr(Key::ModelOpenInWalkthrough), ImVec2(openInWalkthroughButtonWidth(), 0))) {
     const atr::ShownExample& example = t.session->snapshot().examples.front();
     auto saved = std::make_shared<const atr::SavedModel>(t.session->savedModel());
     openModel(s, saved, "trained on this page, step " + std::to_string(t.session->step()), example.source,

@@ -48,6 +48,7 @@ void keepOrCloseModel(AppState& s);
 
 // The Train view's "Open in walkthrough" button (the session's first held-out example as the input).
 void drawOpenInWalkthroughButton(AppState& s);
+float openInWalkthroughButtonWidth();  // the button's width in this language (at least 12 font sizes)
 // The sentence bar in model mode: the model's input fields (source and decoder input for translation).
 void drawModelInputs(AppState& s, float width);
 // The side panel in model mode: what is open, the layer picker, "Close".

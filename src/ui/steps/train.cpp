@@ -17,6 +17,7 @@
 #include "ui/widgets/colormap.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/text_util.h"
+#include "ui/widgets/toggles.h"
 
 namespace ui {
 
@@ -41,6 +42,13 @@ bool intField(const char* label, const char* id, int* value, int lo, int hi, con
   helpMarker(help);
   if (changed) *value = std::clamp(v, lo, hi);
   return changed;
+}
+
+// The width of a labelled field `itemEm` font sizes wide with its help marker: where the next one goes on a line.
+float labelledFieldWidth(const char* label, float itemEm) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return itemEm * ImGui::GetFontSize() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x +
+         style.ItemSpacing.x + ImGui::CalcTextSize("(?)").x + 1.5f * ImGui::GetFontSize();
 }
 
 // Task, sizes, scale, learning rate, seed and steps. A changed task resets the sizes to its defaults.
@@ -68,27 +76,27 @@ void drawTrainControls(TrainState& t) {
   ImGui::TextWrapped("%s", trf(Key::TrainExpected, current.expectedPattern.c_str()).c_str());
 
   intField(tr(Key::TrainLayers), "layers", &c.layers, 1, 3, tr(Key::TrainLayersHelp));
-  ImGui::SameLine(0, 1.5f * em);
+  sameLineIfFits(labelledFieldWidth(tr(Key::TrainHeads), 6.0f));  // a phone wraps the fields
   intField(tr(Key::TrainHeads), "heads", &c.heads, 1, 16, tr(Key::TrainHeadsHelp));
-  ImGui::SameLine(0, 1.5f * em);
+  sameLineIfFits(labelledFieldWidth("d_model", 6.0f));
   intField("d_model", "d_model", &c.dModel, 2, 512, tr(Key::TrainDModelHelp));
-  ImGui::SameLine(0, 1.5f * em);
+  sameLineIfFits(labelledFieldWidth("d_k", 6.0f));
   intField("d_k", "d_k", &c.dK, 1, 1024, tr(Key::TrainDkHelp));
   const std::string scaleLabel = std::string(tr(Key::TrainScaleCheckbox)) + "###scaled";
-  ImGui::Checkbox(scaleLabel.c_str(), &c.scaled);
+  checkbox(scaleLabel.c_str(), &c.scaled);
   helpMarker(tr(Key::TrainScaleHelp));
-  ImGui::SameLine(0, 1.5f * em);
+  const std::string lrLabel = std::string(tr(Key::TrainLearningRate)) + "###learning-rate";
+  sameLineIfFits(labelledFieldWidth(lrLabel.c_str(), 7.0f));
   ImGui::SetNextItemWidth(7.0f * em);
   float lr = static_cast<float>(c.learningRate);
-  const std::string lrLabel = std::string(tr(Key::TrainLearningRate)) + "###learning-rate";
   if (ImGui::SliderFloat(lrLabel.c_str(), &lr, 1e-4f, 0.1f, "%.4f", ImGuiSliderFlags_Logarithmic |
                                                                         ImGuiSliderFlags_AlwaysClamp))
     c.learningRate = lr;
   helpMarker(tr(Key::TrainLearningRateHelp));
-  ImGui::SameLine(0, 1.5f * em);
+  sameLineIfFits(labelledFieldWidth(tr(Key::TrainSeed), 6.0f));
   int seed = static_cast<int>(std::min<uint64_t>(c.seed, 1000000));
   if (intField(tr(Key::TrainSeed), "seed", &seed, 0, 1000000, tr(Key::TrainSeedHelp))) c.seed = seed;
-  ImGui::SameLine(0, 1.5f * em);
+  sameLineIfFits(labelledFieldWidth(tr(Key::TrainSteps), 6.0f));
   intField(tr(Key::TrainSteps), "steps", &c.steps, 1, 20000, tr(Key::TrainStepsHelp));
 }
 
@@ -114,10 +122,10 @@ void drawButtons(TrainState& t) {
                             "run", ImVec2(runWidth, 0))) {
     trainStart(t);
   }
-  ImGui::SameLine();
+  sameLineIfFits(5.0f * em);
   if (labelledButton(tr(Key::TrainStep), "step", ImVec2(5.0f * em, 0))) trainStep(t);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::TrainStepTooltip));
-  ImGui::SameLine();
+  sameLineIfFits(5.0f * em);
   if (labelledButton(tr(Key::TrainReset), "reset", ImVec2(5.0f * em, 0))) trainReset(t);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::TrainResetTooltip));
 }
@@ -134,8 +142,9 @@ void drawStatus(const TrainState& t) {
   }
   const atr::TrainingSession& s = *t.session;
   ImGui::TextUnformatted(trainStatusText(t).c_str());
-  ImGui::SameLine();
-  ImGui::TextDisabled("%s", trf(Key::TrainSpeed, t.stepsPerSecond, t.slices.lastSliceMs).c_str());
+  const std::string speed = trf(Key::TrainSpeed, t.stepsPerSecond, t.slices.lastSliceMs);
+  sameLineIfFits(ImGui::CalcTextSize(speed.c_str()).x);
+  ImGui::TextDisabled("%s", speed.c_str());
   helpMarker(tr(Key::TrainSpeedHelp));
   if (s.step() == 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(120, 80, 0, 255));
@@ -161,7 +170,8 @@ PlotSpec stepsPlot(const char* id, const char* title, const char* yLabel, bool l
 // Loss (training and held-out) and held-out accuracy over the steps, side by side.
 void drawCurves(const atr::TrainingSession& s, const Fonts& fonts, float width) {
   const float em = ImGui::GetFontSize();
-  const float w = std::max((width - em) / 3.0f, 16.0f * em), h = 13.0f * em;
+  // Side by side when three fit, else as many as fit a line (a phone: one under the other, the panel's width).
+  const float w = std::min(std::max((width - em) / 3.0f, 16.0f * em), width), h = 13.0f * em;
   PlotSpec loss = stepsPlot("train-loss", tr(Key::TrainLossTitle), tr(Key::TrainLossAxis), true, w, h);
   PlotSeries train{tr(Key::TrainSeriesTraining), {}, {}, kTrainColor, PlotMarker::Circle};
   PlotSeries held{tr(Key::TrainSeriesHeldOut), {}, {}, kHeldOutColor, PlotMarker::Square};
@@ -184,7 +194,7 @@ void drawCurves(const atr::TrainingSession& s, const Fonts& fonts, float width) 
   acc.series = {accuracy};
   if (!s.evaluations().empty() && !std::isnan(s.evaluations().back().expectedMass)) acc.series.push_back(mass);
   drawPlot(loss, fonts);
-  ImGui::SameLine(0, 0.5f * em);
+  sameLineIfFits(w);
   drawPlot(acc, fonts);
 
   // ‖dL/dS‖ per attention block, every step.
@@ -199,7 +209,7 @@ void drawCurves(const atr::TrainingSession& s, const Fonts& fonts, float width) 
       }
     grad.series.push_back(series);
   }
-  ImGui::SameLine(0, 0.5f * em);
+  sameLineIfFits(w);
   drawPlot(grad, fonts);
 }
 
@@ -327,12 +337,14 @@ void drawScalingComparison(TrainState& t, const Fonts& fonts, float width) {
   }
   helpMarker(tr(Key::TrainCompareHelp));
   if (!t.scaled || !t.unscaled) return;
-  ImGui::SameLine();
-  ImGui::TextDisabled("%s", trf(Key::TrainCompareCaption, t.scaled->options().model.dModel,
-                                t.scaled->options().model.dK, t.scaled->step(), t.scaled->plannedSteps())
-                                .c_str());
+  const std::string caption = trf(Key::TrainCompareCaption, t.scaled->options().model.dModel,
+                                  t.scaled->options().model.dK, t.scaled->step(), t.scaled->plannedSteps());
+  sameLineIfFits(ImGui::CalcTextSize(caption.c_str()).x);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", caption.c_str());
+  ImGui::PopTextWrapPos();
   const ImU32 scaledColor = IM_COL32(31, 110, 180, 255), unscaledColor = IM_COL32(214, 90, 30, 255);
-  const float w = std::max((width - em) / 2.0f, 16.0f * em), h = 13.0f * em;
+  const float w = std::min(std::max((width - em) / 2.0f, 16.0f * em), width), h = 13.0f * em;
   PlotSpec loss = stepsPlot("compare-loss", tr(Key::TrainCompareLossTitle), tr(Key::TrainLossAxis), true, w, h);
   PlotSpec grad = stepsPlot("compare-grad", tr(Key::TrainCompareGradTitle), "‖dL/dS‖", true, w, h);
   const std::pair<const atr::TrainingSession*, const char*> runs[] = {{t.scaled.get(), tr(Key::TrainSeriesScaled)},
@@ -355,7 +367,7 @@ void drawScalingComparison(TrainState& t, const Fonts& fonts, float width) {
     grad.series.push_back(g);
   }
   drawPlot(loss, fonts);
-  ImGui::SameLine(0, 0.5f * em);
+  sameLineIfFits(w);
   drawPlot(grad, fonts);
   const std::string sentence = scalingComparisonText(*t.scaled, *t.unscaled);
   ImGui::TextWrapped("%s", sentence.c_str());
@@ -369,7 +381,7 @@ void drawTrainStep(StepContext& ctx) {
   const float width = ImGui::GetContentRegionAvail().x;
   drawTrainControls(t);
   drawButtons(t);
-  ImGui::SameLine();
+  sameLineIfFits(openInWalkthroughButtonWidth());
   drawOpenInWalkthroughButton(ctx.state);
   drawStatus(t);
   if (t.session) {
