@@ -32,9 +32,15 @@ constexpr ImU32 kWrongColor = IM_COL32(190, 30, 30, 255);
 const ImU32 kBlockColors[] = {IM_COL32(31, 110, 180, 255), IM_COL32(214, 90, 30, 255), IM_COL32(120, 80, 170, 255),
                               IM_COL32(20, 130, 60, 255), IM_COL32(150, 110, 20, 255), IM_COL32(200, 60, 120, 255)};
 
+// The width of a whole-number field: room for 5 digits and its − + buttons (square, as tall as the frame: a phone's
+// 44 px rows make them wide).
+float intFieldWidth() {
+  return 4.0f * ImGui::GetFontSize() + 2.0f * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
+}
+
 // A labelled whole-number field; `id` keeps the widget's identity whatever the language of `label`.
 bool intField(const char* label, const char* id, int* value, int lo, int hi, const char* help) {
-  ImGui::SetNextItemWidth(6.0f * ImGui::GetFontSize());
+  ImGui::SetNextItemWidth(intFieldWidth());
   int v = *value;
   const std::string fullLabel = std::string(label) + "###" + id;
   const bool changed = ImGui::InputInt(fullLabel.c_str(), &v, 1, 8, ImGuiInputTextFlags_EnterReturnsTrue) ||
@@ -44,10 +50,10 @@ bool intField(const char* label, const char* id, int* value, int lo, int hi, con
   return changed;
 }
 
-// The width of a labelled field `itemEm` font sizes wide with its help marker: where the next one goes on a line.
-float labelledFieldWidth(const char* label, float itemEm) {
+// The width of a labelled field `itemWidth` px wide with its help marker: where the next one goes on a line.
+float labelledFieldWidth(const char* label, float itemWidth) {
   const ImGuiStyle& style = ImGui::GetStyle();
-  return itemEm * ImGui::GetFontSize() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x +
+  return itemWidth + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x +
          style.ItemSpacing.x + ImGui::CalcTextSize("(?)").x + 1.5f * ImGui::GetFontSize();
 }
 
@@ -76,27 +82,27 @@ void drawTrainControls(TrainState& t) {
   ImGui::TextWrapped("%s", trf(Key::TrainExpected, current.expectedPattern.c_str()).c_str());
 
   intField(tr(Key::TrainLayers), "layers", &c.layers, 1, 3, tr(Key::TrainLayersHelp));
-  sameLineIfFits(labelledFieldWidth(tr(Key::TrainHeads), 6.0f));  // a phone wraps the fields
+  sameLineIfFits(labelledFieldWidth(tr(Key::TrainHeads), intFieldWidth()));  // a phone wraps the fields
   intField(tr(Key::TrainHeads), "heads", &c.heads, 1, 16, tr(Key::TrainHeadsHelp));
-  sameLineIfFits(labelledFieldWidth("d_model", 6.0f));
+  sameLineIfFits(labelledFieldWidth("d_model", intFieldWidth()));
   intField("d_model", "d_model", &c.dModel, 2, 512, tr(Key::TrainDModelHelp));
-  sameLineIfFits(labelledFieldWidth("d_k", 6.0f));
+  sameLineIfFits(labelledFieldWidth("d_k", intFieldWidth()));
   intField("d_k", "d_k", &c.dK, 1, 1024, tr(Key::TrainDkHelp));
   const std::string scaleLabel = std::string(tr(Key::TrainScaleCheckbox)) + "###scaled";
   checkbox(scaleLabel.c_str(), &c.scaled);
   helpMarker(tr(Key::TrainScaleHelp));
   const std::string lrLabel = std::string(tr(Key::TrainLearningRate)) + "###learning-rate";
-  sameLineIfFits(labelledFieldWidth(lrLabel.c_str(), 7.0f));
+  sameLineIfFits(labelledFieldWidth(lrLabel.c_str(), 7.0f * em));
   ImGui::SetNextItemWidth(7.0f * em);
   float lr = static_cast<float>(c.learningRate);
   if (ImGui::SliderFloat(lrLabel.c_str(), &lr, 1e-4f, 0.1f, "%.4f", ImGuiSliderFlags_Logarithmic |
                                                                         ImGuiSliderFlags_AlwaysClamp))
     c.learningRate = lr;
   helpMarker(tr(Key::TrainLearningRateHelp));
-  sameLineIfFits(labelledFieldWidth(tr(Key::TrainSeed), 6.0f));
+  sameLineIfFits(labelledFieldWidth(tr(Key::TrainSeed), intFieldWidth()));
   int seed = static_cast<int>(std::min<uint64_t>(c.seed, 1000000));
   if (intField(tr(Key::TrainSeed), "seed", &seed, 0, 1000000, tr(Key::TrainSeedHelp))) c.seed = seed;
-  sameLineIfFits(labelledFieldWidth(tr(Key::TrainSteps), 6.0f));
+  sameLineIfFits(labelledFieldWidth(tr(Key::TrainSteps), intFieldWidth()));
   intField(tr(Key::TrainSteps), "steps", &c.steps, 1, 20000, tr(Key::TrainStepsHelp));
 }
 
@@ -141,7 +147,9 @@ void drawStatus(const TrainState& t) {
     return;
   }
   const atr::TrainingSession& s = *t.session;
+  ImGui::PushTextWrapPos(0.0f);  // a phone wraps the status line
   ImGui::TextUnformatted(trainStatusText(t).c_str());
+  ImGui::PopTextWrapPos();
   const std::string speed = trf(Key::TrainSpeed, t.stepsPerSecond, t.slices.lastSliceMs);
   sameLineIfFits(ImGui::CalcTextSize(speed.c_str()).x);
   ImGui::TextDisabled("%s", speed.c_str());
