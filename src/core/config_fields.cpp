@@ -18,8 +18,8 @@ using nlohmann::json;
 namespace {
 
 [[noreturn]] void typeError(const std::string& key, const char* expected, const json& value) {
-  throw InputError("\"" + key + "\" must be " + expected + ", got " + value.type_name() +
-                   (value.is_primitive() ? " " + value.dump() : std::string()));
+  const std::string got = value.type_name() + (value.is_primitive() ? " " + value.dump() : std::string());
+  throw InputError("\"" + key + "\" must be " + expected + ", got " + got, "WrongType", {key, expected, got});
 }
 
 // A JSON number that holds a whole value (3, 3.0, 1e3), as a double; throws otherwise.

@@ -95,8 +95,8 @@ const std::set<std::string>& knownKeys() {
 }
 
 [[noreturn]] void typeError(const std::string& key, const char* expected, const json& value) {
-  throw InputError("\"" + key + "\" must be " + expected + ", got " + value.type_name() +
-                   (value.is_primitive() ? " " + value.dump() : std::string()));
+  const std::string got = value.type_name() + (value.is_primitive() ? " " + value.dump() : std::string());
+  throw InputError("\"" + key + "\" must be " + expected + ", got " + got, "WrongType", {key, expected, got});
 }
 
 Matrix readMatrix(const json& v, const std::string& name) {

@@ -331,6 +331,8 @@ TEST(I18n, ErrorIdsFormatInBothLanguages) {
       {"UnknownMask", [] { attn::configFromJson(R"({"mask": "diagonal"})"); }, "“diagonal”"},
       {"NotInVocabOne", [&] { attn::train::tokenizeForModel("a zz", vocab, "the model's input"); }, "模型输入：\"zz\""},
       {"StepsRange", [&] { attn::train::validate(noSteps); }, "现在是 0"},
+      {"WrongType", [] { attn::configFromJson(R"({"d_model": "wide"})"); }, "“d_model”应为整数"},
+      {"WrongType", [] { attn::configFromJson(R"({"X": [[1, 2], "3"]})"); }, "应为数字数组"},
   };
   for (const Case& c : cases) {
     const attn::InputError e = thrownBy(c.action);

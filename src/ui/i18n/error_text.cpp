@@ -31,7 +31,15 @@ std::string translatedArgument(Lang lang, const std::string& arg) {
                                                        {"the model's input", Key::ErrArgModelInput},
                                                        {"text", Key::ErrArgText},
                                                        {"query_text", Key::ErrArgQueryText},
-                                                       {"compare_text", Key::ErrArgCompareText}};
+                                                       {"compare_text", Key::ErrArgCompareText},
+                                                       {"a string", Key::ErrArgAString},
+                                                       {"a number", Key::ErrArgANumber},
+                                                       {"a whole number", Key::ErrArgAWholeNumber},
+                                                       {"an integer", Key::ErrArgAnInteger},
+                                                       {"true or false", Key::ErrArgTrueOrFalse},
+                                                       {"an array of numbers", Key::ErrArgAnArrayOfNumbers},
+                                                       {"an array of rows (arrays of numbers)", Key::ErrArgAnArrayOfRows},
+                                                       {"an object", Key::ErrArgAnObject}};
   for (const auto& [english, key] : kKnown)
     if (arg == english) {
       const char* text = trIn(lang, key);
