@@ -41,6 +41,18 @@ int Vocabulary::idOf(const std::string& token) {
 
 namespace {
 
+// The sequence's length with padding: `unpadded` tokens padded to `padTo`; throws when it exceeds the cap.
+std::size_t cappedLength(std::size_t unpadded, int padTo) {
+  const std::size_t total = std::max(unpadded, static_cast<std::size_t>(padTo));
+  if (total <= static_cast<std::size_t>(limits::kMaxTokens)) return total;
+  const std::string max = std::to_string(limits::kMaxTokens), got = std::to_string(total);
+  if (unpadded > static_cast<std::size_t>(limits::kMaxTokens))
+    throw InputError("text has too many tokens: at most " + max + " tokens, got " + got, "TooManyTokens", {max, got});
+  const std::string pad = std::to_string(padTo);
+  throw InputError("padding to " + pad + " is too long: at most " + max + " tokens, got " + got, "PaddingTooLong",
+                   {pad, max, got});
+}
+
 constexpr char32_t kEmojiPresentationSelector = 0xFE0F;
 constexpr char32_t kTextPresentationSelector = 0xFE0E;
 constexpr char32_t kCombiningKeycap = 0x20E3;
@@ -286,15 +298,7 @@ void tokenizeGpt2(const std::string& validText, const TokenizeOptions& options, 
     result.unmergedBytes = true;
   }
   const std::size_t unpadded = pieces.size() + (options.addBos ? 1 : 0);
-  const std::size_t total = std::max(unpadded, static_cast<std::size_t>(options.padTo));
-  if (total > static_cast<std::size_t>(limits::kMaxTokens)) {
-    const std::string max = std::to_string(limits::kMaxTokens), got = std::to_string(total);
-    if (unpadded > static_cast<std::size_t>(limits::kMaxTokens))
-      throw InputError("text has too many tokens: at most " + max + " tokens, got " + got, "TooManyTokens", {max, got});
-    const std::string pad = std::to_string(options.padTo);
-    throw InputError("padding to " + pad + " is too long: at most " + max + " tokens, got " + got, "PaddingTooLong",
-                     {pad, max, got});
-  }
+  const std::size_t total = cappedLength(unpadded, options.padTo);
   const int endOfText = options.gpt2 ? options.gpt2->endOfTextId() : kGpt2EndOfText;
   if (options.addBos) result.tokens.push_back({kBosToken, endOfText, true});
   for (Token& t : pieces) result.tokens.push_back(std::move(t));
@@ -330,15 +334,7 @@ Tokenization tokenize(std::string_view text, const TokenizeOptions& options, Voc
 
   // Check the cap before touching the vocabulary, so a rejected text leaves it unchanged.
   const std::size_t unpadded = sink.count() + (options.addBos ? 1 : 0);
-  const std::size_t total = std::max(unpadded, static_cast<std::size_t>(options.padTo));
-  if (total > static_cast<std::size_t>(limits::kMaxTokens)) {
-    const std::string max = std::to_string(limits::kMaxTokens), got = std::to_string(total);
-    if (unpadded > static_cast<std::size_t>(limits::kMaxTokens))
-      throw InputError("text has too many tokens: at most " + max + " tokens, got " + got, "TooManyTokens", {max, got});
-    const std::string pad = std::to_string(options.padTo);
-    throw InputError("padding to " + pad + " is too long: at most " + max + " tokens, got " + got, "PaddingTooLong",
-                     {pad, max, got});
-  }
+  const std::size_t total = cappedLength(unpadded, options.padTo);
 
   result.tokens.reserve(total);
   auto addSpecial = [&](const char* special) {
