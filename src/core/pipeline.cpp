@@ -3,6 +3,7 @@
 #include "pipeline.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "budget.h"
 
@@ -62,33 +63,162 @@ Stage firstChangedStage(const Config& a, const Config& b) {
   return Stage::Count;
 }
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+constexpr size_t at(Stage s) { return static_cast<size_t>(s); }
+
+}  // namespace
+
 const Trace& Pipeline::update(const Config& config) {
+  updateLazily(config);
+  return trace();
+}
+
+void Pipeline::updateLazily(const Config& config) {
   validate(config);  // throws before anything changes
   const Stage first = valid_ ? firstChangedStage(trace_.config, config) : Stage::Tokenize;
   // Tokenize checks the budget itself (it is the first to know the lengths); later stages use the known lengths.
   if (first != Stage::Tokenize && first != Stage::Count)
     checkTraceBudget(config, static_cast<int64_t>(trace_.queryTokens.size()), static_cast<int64_t>(trace_.tokens.size()));
   using StageFn = void (*)(const Config&, Trace&, Notes&);
-  static constexpr StageFn kStages[] = {runTokenize, runEmbed,     runPosition,    runProject, runScore,
-                                        runScaleMask, runSoftmax, runWeightedSum, runCombine};
-  static_assert(sizeof(kStages) / sizeof(kStages[0]) == static_cast<size_t>(Stage::Count));
+  static constexpr StageFn kShared[] = {runTokenize, runEmbed, runPosition};
   for (int s = static_cast<int>(first); s < static_cast<int>(Stage::Count); ++s) {
+    const Stage stage = static_cast<Stage>(s);
+    const Clock::time_point start = Clock::now();
     Notes notes;
-    if (s == static_cast<int>(Stage::Project))  // first == Project: X and X_q are those of the kept projections
-      runProject(config, trace_, notes, first == Stage::Project);
-    else
-      kStages[s](config, trace_, notes);  // only Tokenize (the first) can throw, and it commits nothing on error
-    stageNotes_[static_cast<size_t>(s)] = std::move(notes);
-    ++runs_[static_cast<size_t>(s)];
+    if (stage <= Stage::Position) {
+      kShared[s](config, trace_, notes);  // only Tokenize (the first) can throw, and it commits nothing on error
+    } else if (stage == Stage::Project) {
+      std::vector<char> hasQK, hasV;  // which heads of the trace so far have their projections
+      for (const HeadProgress& p : progress_) {
+        hasQK.push_back(p.qk);
+        hasV.push_back(p.v);
+      }
+      // first == Project: X and X_q are those of the kept projections
+      runProjectShared(config, trace_, hasQK, hasV, first == Stage::Project);
+      progress_.assign(trace_.heads.size(), HeadProgress{});
+      for (size_t i = 0; i < progress_.size(); ++i) progress_[i].qk = hasQK[i], progress_[i].v = hasV[i];
+      softmaxNotes_.assign(trace_.heads.size(), {});
+      if (config.queryOverride || config.directionOnly) {  // overrides change Q and K: every head projected now
+        for (size_t i = 0; i < progress_.size(); ++i) {
+          projectHead(config, trace_, static_cast<int>(i), !progress_[i].qk, !progress_[i].v);
+          progress_[i].qk = progress_[i].v = true;
+        }
+        runProjectOverrides(config, trace_, notes);
+      }
+    } else if (stage == Stage::ScaleMask) {
+      runScaleMaskShared(config, trace_, notes);
+      for (size_t i = 0; i < progress_.size(); ++i) {  // stale from here on: emptied, so none is shown by mistake
+        progress_[i].next = std::min(progress_[i].next, Stage::ScaleMask);
+        HeadTrace& head = trace_.heads[i];
+        head.S_scaled = head.S_masked = head.A = head.O = Matrix();
+        head.rows.clear();
+      }
+      for (auto& headNotes : softmaxNotes_) headNotes.clear();
+    }
+    // Score, Softmax, WeightedSum and Combine have no shared part: their work is per head (completeHead) or waits
+    // for every head (completeCombine).
+    if (combined_) trace_.concat = trace_.output = Matrix();  // stale until every head is done again
+    combined_ = false;
+    stageNotes_[at(stage)] = std::move(notes);
+    stageMs_[at(stage)] = msSince(start);
+    ++runs_[at(stage)];
   }
   trace_.config = config;
   // The focus (the query row a walkthrough follows) always names a query.
   trace_.config.focus = std::clamp(config.focus, 0, std::max(static_cast<int>(trace_.queryTokens.size()) - 1, 0));
-  trace_.notes.clear();
-  for (const auto& notes : stageNotes_) trace_.notes.insert(trace_.notes.end(), notes.begin(), notes.end());
   valid_ = true;
   lastFirst_ = first;
+  rebuildNotes();
+}
+
+void Pipeline::completeHead(int i, Stage through) const {
+  HeadProgress& p = progress_[static_cast<size_t>(i)];
+  HeadTrace& head = trace_.heads[static_cast<size_t>(i)];
+  if (through >= Stage::Project && (!p.qk || !p.v)) {
+    const Clock::time_point start = Clock::now();
+    projectHead(trace_.config, trace_, i, !p.qk, !p.v);
+    p.qk = p.v = true;
+    stageMs_[at(Stage::Project)] += msSince(start);
+  }
+  const Stage last = std::min(through, Stage::WeightedSum);
+  for (; p.next <= last; p.next = static_cast<Stage>(static_cast<int>(p.next) + 1)) {
+    const Clock::time_point start = Clock::now();
+    switch (p.next) {
+      case Stage::Score: scoreHead(head); break;
+      case Stage::ScaleMask: scaleMaskHead(trace_, head); break;
+      case Stage::Softmax: {
+        Notes notes;
+        softmaxHead(head, i, notes);
+        softmaxNotes_[static_cast<size_t>(i)] = std::move(notes);
+        notesStale_ = true;
+        break;
+      }
+      case Stage::WeightedSum: weightedSumHead(head); break;
+      default: break;
+    }
+    stageMs_[at(p.next)] += msSince(start);
+  }
+}
+
+void Pipeline::completeCombine() const {
+  for (size_t i = 0; i < progress_.size(); ++i) completeHead(static_cast<int>(i), Stage::WeightedSum);
+  if (combined_) return;
+  const Clock::time_point start = Clock::now();
+  Notes notes;
+  runCombine(trace_.config, trace_, notes);
+  combined_ = true;
+  stageMs_[at(Stage::Combine)] += msSince(start);
+}
+
+const Trace& Pipeline::trace() const {
+  if (valid_) completeCombine();
+  if (notesStale_) rebuildNotes();
   return trace_;
+}
+
+const Trace& Pipeline::traceThrough(Stage through, int head) const {
+  if (!valid_ || through <= Stage::Position) return trace_;
+  if (through >= Stage::Combine) return trace();
+  for (size_t i = 0; i < progress_.size(); ++i)
+    if (head < 0 || static_cast<int>(i) == head) completeHead(static_cast<int>(i), through);
+  if (notesStale_) rebuildNotes();
+  return trace_;
+}
+
+bool Pipeline::complete() const {
+  if (!valid_) return true;
+  return combined_;
+}
+
+bool Pipeline::completeNext() const {
+  if (complete()) return false;
+  for (size_t i = 0; i < progress_.size(); ++i) {
+    const HeadProgress& p = progress_[i];
+    if (!p.qk || !p.v || p.next <= Stage::WeightedSum) {
+      completeHead(static_cast<int>(i), Stage::WeightedSum);
+      if (notesStale_) rebuildNotes();
+      return true;
+    }
+  }
+  completeCombine();
+  return true;
+}
+
+void Pipeline::rebuildNotes() const {
+  notesStale_ = false;
+  trace_.notes.clear();
+  for (size_t s = 0; s < stageNotes_.size(); ++s) {
+    trace_.notes.insert(trace_.notes.end(), stageNotes_[s].begin(), stageNotes_[s].end());
+    if (s == at(Stage::Softmax))
+      for (const auto& headNotes : softmaxNotes_) trace_.notes.insert(trace_.notes.end(), headNotes.begin(), headNotes.end());
+  }
 }
 
 Trace computeTrace(const Config& config) {

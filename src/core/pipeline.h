@@ -20,24 +20,57 @@ Trace computeTrace(const Config& config);
 
 // Incremental: keeps the last trace and recomputes from the earliest stage the new config touches. Changing only
 // the scale or the mask recomputes from ScaleMask on; changing only `focus` recomputes nothing.
+// Lazy, for a page that shows one step at a time: updateLazily() computes only what every step shares (tokens,
+// embeddings, positions, the weights, the mask); each head's Q … O and the combined output are computed when first
+// asked for (traceThrough, trace), with the very same code and numbers as update(). Not thread-safe: the const
+// accessors complete the trace in place.
 class Pipeline {
  public:
-  // Returns the updated trace, whose config is `config` with the focus clamped into 0..L_q-1. On InputError the
-  // previous trace is kept and the error rethrown.
+  // Returns the updated, complete trace, whose config is `config` with the focus clamped into 0..L_q-1. On
+  // InputError the previous trace is kept and the error rethrown.
   const Trace& update(const Config& config);
-  const Trace& trace() const { return trace_; }
+  // The same checks and the same shared stages as update(), the per-head and Combine work left for later.
+  void updateLazily(const Config& config);
+  // The complete trace (computing whatever is still pending).
+  const Trace& trace() const;
+  // The trace with head `head` (every head when head < 0) computed through `through` (Project … WeightedSum;
+  // Combine: every head and the output; Position or earlier: nothing more than updateLazily). Only the asked-for
+  // parts are guaranteed: another head's matrices may still be empty.
+  const Trace& traceThrough(Stage through, int head = -1) const;
+  // One pending unit of work (the next head's remaining stages, or the Combine); false when nothing was pending.
+  bool completeNext() const;
+  bool complete() const;
   bool hasTrace() const { return valid_; }
-  // How many times each stage ran since construction (for tests and the frame stats).
+  const Config& config() const { return trace_.config; }  // the Config of the trace (nothing is computed)
+  // How many times each stage ran since construction (for tests and the frame stats); a stage counts when an update
+  // makes it stale, whether its per-head work then runs at once or lazily.
   const std::array<uint64_t, static_cast<int>(Stage::Count)>& stageRuns() const { return runs_; }
   Stage lastFirstStage() const { return lastFirst_; }  // earliest stage the last update() ran (Count = none)
+  // Milliseconds spent in each stage on the current config (the update and every lazy completion since).
+  const std::array<double, static_cast<int>(Stage::Count)>& stageMs() const { return stageMs_; }
 
  private:
-  Trace trace_;
+  // What of a head is computed: its Q and K, its V, and the first of Score … WeightedSum still to run.
+  struct HeadProgress {
+    bool qk = false, v = false;
+    Stage next = Stage::Score;
+  };
+  void completeHead(int head, Stage through) const;
+  void completeCombine() const;
+  void rebuildNotes() const;
+
+  mutable Trace trace_;
+  mutable std::vector<HeadProgress> progress_;  // one per head of trace_
+  mutable bool combined_ = false;               // concat and output are those of trace_'s heads
   bool valid_ = false;
   std::array<uint64_t, static_cast<int>(Stage::Count)> runs_{};
+  mutable std::array<double, static_cast<int>(Stage::Count)> stageMs_{};
   Stage lastFirst_ = Stage::Count;
-  // Notes each stage produced in its last run; Trace::notes is their concatenation in stage order.
+  // Notes each stage produced in its last run (the Softmax's per head); Trace::notes is their concatenation in
+  // stage order, heads in order.
   std::array<std::vector<std::string>, static_cast<int>(Stage::Count)> stageNotes_{};
+  mutable std::vector<std::vector<std::string>> softmaxNotes_;
+  mutable bool notesStale_ = false;  // a head's Softmax ran since Trace::notes was last assembled
 };
 
 // The earliest stage whose inputs differ between two configs (Stage::Count if none do).

@@ -186,16 +186,15 @@ bool sameBits(const Matrix& a, const Matrix& b) {
 
 }  // namespace
 
-void runProject(const Config& c, Trace& t, Notes& notes) { runProject(c, t, notes, false); }
-
-void runProject(const Config& c, Trace& t, Notes& notes, bool sameInputs) {
+void runProjectShared(const Config& c, Trace& t, std::vector<char>& hasQK, std::vector<char>& hasV, bool sameInputs) {
   Weights w = buildWeights(c);
-  // A head's projections are the same numbers when their inputs are: the same X and X_q (sameInputs: the pipeline
-  // did not rerun an earlier stage), the same heads and width, the same weight matrix bit for bit (an edit or a
-  // given matrix shows), and no override of Q or K before or now. Then they are kept instead of recomputed: a d_v
-  // change keeps every Q and K, a d_k change every V (t.config is still the previous Config here).
+  // A head's projections are the same numbers when their inputs are: the same X and X_q (sameInputs), the same
+  // heads and width, the same weight matrix bit for bit (an edit or a given matrix shows), and no override of Q or
+  // K before or now. Then they are kept instead of recomputed: a d_v change keeps every Q and K, a d_k change every
+  // V (t.config is still the previous Config here).
   const Config& before = t.config;
-  const bool reusable = sameInputs && c.heads == before.heads && static_cast<int>(t.heads.size()) == c.heads;
+  const bool reusable = sameInputs && c.heads == before.heads && static_cast<int>(t.heads.size()) == c.heads &&
+                        static_cast<int>(hasQK.size()) == c.heads && static_cast<int>(hasV.size()) == c.heads;
   const bool keepQK = reusable && c.dK == before.dK && !c.queryOverride && !before.queryOverride &&
                       !c.directionOnly && !before.directionOnly && sameBits(t.Wq, w.Wq) && sameBits(t.Wk, w.Wk);
   const bool keepV = reusable && c.dV == before.dV && sameBits(t.Wv, w.Wv);
@@ -206,45 +205,52 @@ void runProject(const Config& c, Trace& t, Notes& notes, bool sameInputs) {
   t.Wv = std::move(w.Wv);  // (d_model,h·d_v)
   t.Wo = std::move(w.Wo);  // (h·d_v,d_model)
   t.heads.assign(static_cast<size_t>(c.heads), HeadTrace{});
-  for (int i = 0; i < c.heads; ++i) {
-    HeadTrace& head = t.heads[static_cast<size_t>(i)];
-    if (keepQK) {
-      HeadTrace& kept = previous[static_cast<size_t>(i)];
-      head.Wq = std::move(kept.Wq);
-      head.Wk = std::move(kept.Wk);
-      head.Q = std::move(kept.Q);
-      head.K = std::move(kept.K);
-    } else {
-      head.Wq = t.Wq.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k): columns i·d_k …
-      head.Wk = t.Wk.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k)
-      head.Q = kernels::project<double>(t.Xq, head.Wq);  // Q = X_q·W_q : (L_q,d_model)·(d_model,d_k) -> (L_q,d_k)
-      head.K = kernels::project<double>(t.X, head.Wk);   // K = X·W_k   : (L_kv,d_model)·(d_model,d_k) -> (L_kv,d_k)
+  std::vector<char> keptQK(static_cast<size_t>(c.heads), 0), keptV(static_cast<size_t>(c.heads), 0);
+  for (size_t i = 0; i < t.heads.size(); ++i) {
+    HeadTrace& head = t.heads[i];
+    if (keepQK && hasQK[i]) {
+      head.Wq = std::move(previous[i].Wq);
+      head.Wk = std::move(previous[i].Wk);
+      head.Q = std::move(previous[i].Q);
+      head.K = std::move(previous[i].K);
+      keptQK[i] = 1;
     }
-    if (keepV) {
-      HeadTrace& kept = previous[static_cast<size_t>(i)];
-      head.Wv = std::move(kept.Wv);
-      head.V = std::move(kept.V);
-    } else {
-      head.Wv = t.Wv.middleCols(i * c.dV, c.dV);  // (d_model,h·d_v) -> (d_model,d_v)
-      head.V = kernels::project<double>(t.X, head.Wv);   // V = X·W_v   : (L_kv,d_model)·(d_model,d_v) -> (L_kv,d_v)
+    if (keepV && hasV[i]) {
+      head.Wv = std::move(previous[i].Wv);
+      head.V = std::move(previous[i].V);
+      keptV[i] = 1;
     }
   }
+  hasQK.swap(keptQK);
+  hasV.swap(keptV);
+}
+
+void projectHead(const Config& c, Trace& t, int i, bool projectQK, bool projectV) {
+  HeadTrace& head = t.heads[static_cast<size_t>(i)];
+  if (projectQK) {
+    head.Wq = t.Wq.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k): columns i·d_k …
+    head.Wk = t.Wk.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k)
+    head.Q = kernels::project<double>(t.Xq, head.Wq);  // Q = X_q·W_q : (L_q,d_model)·(d_model,d_k) -> (L_q,d_k)
+    head.K = kernels::project<double>(t.X, head.Wk);   // K = X·W_k   : (L_kv,d_model)·(d_model,d_k) -> (L_kv,d_k)
+  }
+  if (projectV) {
+    head.Wv = t.Wv.middleCols(i * c.dV, c.dV);  // (d_model,h·d_v) -> (d_model,d_v)
+    head.V = kernels::project<double>(t.X, head.Wv);   // V = X·W_v   : (L_kv,d_model)·(d_model,d_v) -> (L_kv,d_v)
+  }
+}
+
+void runProjectOverrides(const Config& c, Trace& t, Notes& notes) {
   applyProjectOverrides(c, t, notes);  // a dragged query, "direction only" (overrides.h)
 }
 
-void runScore(const Config&, Trace& t, Notes&) {
-  for (HeadTrace& head : t.heads)
-    head.S = kernels::scores<double>(head.Q, head.K);  // S = Q·Kᵀ : (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv)
+void scoreHead(HeadTrace& head) {
+  head.S = kernels::scores<double>(head.Q, head.K);  // S = Q·Kᵀ : (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv)
 }
 
-void runScaleMask(const Config& c, Trace& t, Notes& notes) {
+void runScaleMaskShared(const Config& c, Trace& t, Notes& notes) {
   const int queries = L(t.Xq), keys = L(t.X);
   t.scale = c.scale();
   t.maskAdd = buildMask(c.mask, queries, keys, t.keyPadding);  // (L_q,L_kv) of 0 / -inf
-  for (HeadTrace& head : t.heads) {
-    head.S_scaled = kernels::scaleScores<double>(head.S, t.scale);       // (L_q,L_kv) -> (L_q,L_kv)
-    head.S_masked = kernels::applyMask<double>(head.S_scaled, t.maskAdd);  // (L_q,L_kv)+(L_q,L_kv) -> (L_q,L_kv)
-  }
   if (c.mask == MaskKind::Causal && c.cross && queries != keys)
     notes.push_back("causal mask in cross-attention with L_q != L_kv: query i sees keys 0..i (key j > i masked)");
   if (c.mask == MaskKind::Padding) {
@@ -252,6 +258,11 @@ void runScaleMask(const Config& c, Trace& t, Notes& notes) {
     for (bool p : t.keyPadding) anyPad = anyPad || p;
     if (!anyPad) notes.push_back("padding mask: no <pad> keys to mask (set pad_to above the sentence length)");
   }
+}
+
+void scaleMaskHead(const Trace& t, HeadTrace& head) {
+  head.S_scaled = kernels::scaleScores<double>(head.S, t.scale);       // (L_q,L_kv) -> (L_q,L_kv)
+  head.S_masked = kernels::applyMask<double>(head.S_scaled, t.maskAdd);  // (L_q,L_kv)+(L_q,L_kv) -> (L_q,L_kv)
 }
 
 void softmaxHead(HeadTrace& head, int headIndex, Notes& notes) {
@@ -268,13 +279,8 @@ void softmaxHead(HeadTrace& head, int headIndex, Notes& notes) {
   }
 }
 
-void runSoftmax(const Config&, Trace& t, Notes& notes) {
-  for (size_t i = 0; i < t.heads.size(); ++i) softmaxHead(t.heads[i], static_cast<int>(i), notes);
-}
-
-void runWeightedSum(const Config&, Trace& t, Notes&) {
-  for (HeadTrace& head : t.heads)
-    head.O = kernels::weightedSum<double>(head.A, head.V);  // O = A·V : (L_q,L_kv)·(L_kv,d_v) -> (L_q,d_v)
+void weightedSumHead(HeadTrace& head) {
+  head.O = kernels::weightedSum<double>(head.A, head.V);  // O = A·V : (L_q,L_kv)·(L_kv,d_v) -> (L_q,d_v)
 }
 
 void runCombine(const Config&, Trace& t, Notes&) {

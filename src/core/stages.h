@@ -16,15 +16,23 @@ using Notes = std::vector<std::string>;
 void runTokenize(const Config& c, Trace& t, Notes& notes);    // tokens, queryTokens, keyPadding, compareTokens
 void runEmbed(const Config& c, Trace& t, Notes& notes);       // E, Eq, compareE               : (L,d_model)
 void runPosition(const Config& c, Trace& t, Notes& notes);    // PE, X, PEq, Xq                : (L,d_model)
-void runProject(const Config& c, Trace& t, Notes& notes);     // Wq..Wo, per head slices, Q, K, V
-// The same, keeping a head's Q, K (or V) from the previous run when nothing they depend on changed; sameInputs:
-// t.X and t.Xq are those the previous run projected (the pipeline knows: no earlier stage ran).
-void runProject(const Config& c, Trace& t, Notes& notes, bool sameInputs);
-void runScore(const Config& c, Trace& t, Notes& notes);       // per head S                    : (L_q,L_kv)
-void runScaleMask(const Config& c, Trace& t, Notes& notes);   // scale, maskAdd, S_scaled, S_masked
-void runSoftmax(const Config& c, Trace& t, Notes& notes);     // per head A, rows (saturation)
-void runWeightedSum(const Config& c, Trace& t, Notes& notes); // per head O                    : (L_q,d_v)
-void runCombine(const Config& c, Trace& t, Notes& notes);     // concat, output
+// Project, the part every head shares: the full weights W_q..W_o and t.heads sized to the heads. A head's Q, K (or
+// V) is kept from the previous run when nothing it depends on changed (sameInputs: t.X and t.Xq are those the
+// previous run projected, the pipeline knows: no earlier stage ran); on entry hasQK[i] / hasV[i] say whether the
+// previous run's head i has them (a lazily completed trace may not), on return whether the new head i kept them.
+// What is not kept is each head's own work: projectHead.
+void runProjectShared(const Config& c, Trace& t, std::vector<char>& hasQK, std::vector<char>& hasV, bool sameInputs);
+// Head i's slices W_q,i, W_k,i (when projectQK) and W_v,i (when projectV) and its projections Q, K, V.
+void projectHead(const Config& c, Trace& t, int i, bool projectQK, bool projectV);
+// The dragged query and "direction only" (overrides.h), once every head is projected.
+void runProjectOverrides(const Config& c, Trace& t, Notes& notes);
+// Scale and mask, the shared part: t.scale and the additive mask t.maskAdd : (L_q,L_kv).
+void runScaleMaskShared(const Config& c, Trace& t, Notes& notes);
+// One head's stages after the projections, each from the previous one's output.
+void scoreHead(HeadTrace& head);                       // S = Q·Kᵀ                : (L_q,L_kv)
+void scaleMaskHead(const Trace& t, HeadTrace& head);   // S_scaled, S_masked       : (L_q,L_kv)
+void weightedSumHead(HeadTrace& head);                 // O = A·V                  : (L_q,d_v)
+void runCombine(const Config& c, Trace& t, Notes& notes);     // concat, output (every head's O)
 
 // The Softmax stage for one head, usable on its own (tests feed it a hand-made S_masked): A and rows from
 // S_masked; a fully masked row gets zero weights, fullyMasked = true and a note naming the head and row.
