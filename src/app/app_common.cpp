@@ -1,5 +1,6 @@
 // Shared platform glue: see app_common.h.
 #include "app/app_common.h"
+#include "ui/app_state.h"
 #include "ui/i18n/i18n.h"
 
 #include <GLFW/glfw3.h>
@@ -173,6 +174,16 @@ std::string frameStatsJson() {
   appendJson(out, "atlasRebuilds", s.atlasRebuilds);
   appendJson(out, "extraGlyphs", s.extraGlyphs);
   appendJson(out, "missingGlyphs", s.missingGlyphs);
+  // Where the current trace's time went, per pipeline stage (the update and the lazy completions since), so a
+  // benchmark can say what a dimension change costs: {"tokenize":…, …, "combine":…}.
+  if (g_context->ui && g_context->ui->state().pipeline.hasTrace()) {
+    const auto& ms = g_context->ui->state().pipeline.stageMs();
+    out += "\"stageMs\":{";
+    for (size_t i = 0; i < ms.size(); ++i)
+      appendJson(out, attn::stageName(static_cast<attn::Stage>(i)), ms[i], i + 1 == ms.size());
+    out += "},";
+    appendJson(out, "traceComplete", g_context->ui->state().pipeline.complete() ? 1 : 0);
+  }
   appendJsonString(out, "hoveredItem", hoveredItemLabel());
   appendJsonString(out, "activeItem", activeItemLabel());
   appendJsonString(out, "uiFont", s.uiFont);

@@ -12,7 +12,7 @@ namespace ui {
 
 const attn::Config& AppState::config() const {
   static const attn::Config kDefault;
-  return pipeline.hasTrace() ? pipeline.trace().config : kDefault;
+  return pipeline.hasTrace() ? pipeline.config() : kDefault;
 }
 
 namespace {
@@ -43,7 +43,9 @@ std::string AppState::apply(const attn::Config& requested, const std::string& no
     const bool gloveBefore = pipeline.hasTrace() && needsGlove(before), gpt2Before = pipeline.hasTrace() && needsGpt2(before);
     const bool textsChanged = !pipeline.hasTrace() || next.text != before.text || next.queryText != before.queryText ||
                               next.compareText != before.compareText || next.cross != before.cross;
-    pipeline.update(next);  // throws InputError and keeps the previous trace; clamps the focus into the queries
+    // Throws InputError and keeps the previous trace; clamps the focus into the queries. Each head's numbers are
+    // computed when a step first shows them (drawStepArea), the rest in the frames after (App::frame).
+    pipeline.updateLazily(next);
     head = std::clamp(head, 0, config().heads - 1);
     ++traceVersion;
     if (textsChanged) ++textsVersion;

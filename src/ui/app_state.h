@@ -65,6 +65,7 @@ struct AppState {
   int step = 0;               // index into steps()
   int head = 0;               // head shown in per-head steps
   int traceVersion = 0;       // increments on every successful apply (textures re-upload on change)
+  int frameTraceVersion = -1; // traceVersion at the start of the last frame (App::frame completes the trace lazily)
   int textsVersion = 0;       // increments when any text changes (glyphs may be needed)
 
   CellRef hovered;            // cell under the mouse this frame (being collected)
@@ -95,7 +96,13 @@ struct AppState {
 
   // The Config of the current Trace (default Config before the first apply).
   const attn::Config& config() const;
+  // The complete trace (whatever the lazy pipeline still owes is computed first).
   const attn::Trace& trace() const { return pipeline.trace(); }
+  // The trace with only `head` (every head when < 0) computed through `through` (core/pipeline.h): what one step
+  // shows. Position or earlier: tokens, embeddings, positions, weights and mask, nothing per head.
+  const attn::Trace& traceThrough(attn::Stage through, int shownHead = -1) const {
+    return pipeline.traceThrough(through, shownHead);
+  }
   const CellRef& activeCell() const { return pinned.valid() ? pinned : hoveredShown; }
 
   // The one apply path. Recomputes incrementally from `next`; on success the focus is clamped into the queries,

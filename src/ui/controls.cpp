@@ -350,7 +350,7 @@ void crossControl(AppState& state) {
 
 void focusControl(AppState& state) {
   if (!state.pipeline.hasTrace()) return;
-  const auto& q = state.trace().queryTokens;
+  const auto& q = state.traceThrough(attn::Stage::Tokenize).queryTokens;
   const int focus = state.config().focus;
   ImGui::SetNextItemWidth(9.0f * ImGui::GetFontSize());
   if (ImGui::BeginCombo(tr(Key::FocusLabel), tokenLabel(q, focus).c_str())) {

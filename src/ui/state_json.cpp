@@ -247,12 +247,13 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
     return s.refuse(message);
   };
   if (!s.apply(r.config, r.notice.empty() ? s.notice : r.notice).empty()) return s.error;
-  const int rows = static_cast<int>(s.trace().queryTokens.size());
+  const std::vector<attn::Token>& queries = s.traceThrough(attn::Stage::Tokenize).queryTokens;
+  const int rows = static_cast<int>(queries.size());
   if (r.focusByIndex && r.config.focus >= rows)  // the pipeline clamps; a request beyond is refused
     return restore("focus " + std::to_string(r.config.focus) + " is out of range (the sentence has " +
                    std::to_string(rows) + " tokens)");
   if (!r.focusToken.empty()) {
-    const int found = tokenIndex(s.trace().queryTokens, r.focusToken);
+    const int found = tokenIndex(queries, r.focusToken);
     if (found < 0) return restore("focus token \"" + r.focusToken + "\" is not in the sentence");
     attn::Config focused = s.config();
     focused.focus = found;

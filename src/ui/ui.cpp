@@ -146,12 +146,15 @@ void drawStepArea(AppState& s, const Fonts& fonts, float heightBelow) {
   const ImGuiWindowFlags flags = s.contentZoom > 1.0f ? ImGuiWindowFlags_HorizontalScrollbar : 0;
   ImGui::BeginChild("step", ImVec2(0, -heightBelow), false, flags);
   if (s.pipeline.hasTrace()) {
-    const attn::Trace& trace = s.trace();
-    GridContext grids{s, fonts, {}};
+    // What this step shows (a hovered or pinned cell's explanation may reach anywhere: then everything).
+    const StepInfo& step = steps()[s.step];
     const CellRef& active = s.activeCell();
+    const attn::Stage through = active.valid() ? attn::Stage::Combine : step.through;
+    const attn::Trace& trace = s.traceThrough(through, step.everyHead ? -1 : s.head);
+    GridContext grids{s, fonts, {}};
     if (active.valid()) grids.highlights = dependenciesOf(trace, active);
-    StepContext ctx{s, trace, fonts, grids};
-    steps()[s.step].draw(ctx);
+    StepContext ctx{s, trace, fonts, grids, through};
+    step.draw(ctx);
   }
   ImGui::EndChild();
 }
@@ -210,6 +213,10 @@ void App::frame(const Fonts& fonts) {
   handleKeys(s);
   advancePlay(s);
   advanceTraining(s.train);  // a slice of the Train view's running session (nothing when idle)
+  // The lazy pipeline's remaining heads, one per frame, once a frame has passed without a change (a dragged
+  // slider changes every frame: then only what the step shows is computed).
+  if (s.frameTraceVersion == s.traceVersion) s.pipeline.completeNext();
+  s.frameTraceVersion = s.traceVersion;
   s.hoveredShown = s.hovered;  // highlights follow last frame's hover (grids are drawn in any order)
   s.hovered = CellRef{};
 

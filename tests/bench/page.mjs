@@ -35,7 +35,7 @@ const dir = resolve(repo, argValue('--dir', process.env.WEB_DIR || 'build/site')
 const loads = Number(argValue('--loads', 20));
 const standaloneLoads = Number(argValue('--standalone-loads', 20));
 const changes = Number(argValue('--changes', 20));
-const dragSteps = Number(argValue('--drag', 20));
+const dragSteps = Number(argValue('--drag', 20));  // --steps tokenize,softmax,combine: where changes are measured
 const skipTrain = process.argv.includes('--skip-train');
 const abF64 = process.argv.includes('--ab-f64');  // also time each change with Eigen's double product (interleaved)
 const median = (v) => { const s = [...v].sort((a, b) => a - b); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
@@ -168,12 +168,14 @@ try {
     const setStateMs = performance.now() - t0;
     const tick = () => {
       const s = window.attnlab.frameStats();
-      if (s.frames > before) done({ error, setStateMs, nextFrameMs: s.lastFrameMs, frames: s.frames - before });
+      if (s.frames > before) done({ error, setStateMs, nextFrameMs: s.lastFrameMs, frames: s.frames - before, stageMs: s.stageMs });
       else requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
   }), partial);
   const base = { text, d_model: 512, heads: 8, d_k: 64, d_v: 64 };
+  const stageNames = ['tokenize', 'embed', 'position', 'project', 'score', 'scale-mask', 'softmax', 'weighted-sum', 'combine'];
+  const stageLine = (results) => stageNames.map((n) => `${n} ${f(median(results.map((r) => (r.stageMs || {})[n] ?? NaN)))}`).join(', ');
   const first = await measureChange(base);
   if (first.error) throw new Error(`setState(64 tokens, 512/8/64) failed: ${first.error}`);
   console.log(`first change from the default preset to 64 tokens, 512/8/64/64: setState ${f(first.setStateMs)} ms + next frame ${f(first.nextFrameMs)} ms`);
@@ -183,59 +185,66 @@ try {
     console.log(`${label} (${results.length} changes): setState median ${f(median(results.map((r) => r.setStateMs)))} ms, ` +
                 `max ${f(Math.max(...results.map((r) => r.setStateMs)))} + next frame CPU median ` +
                 `${f(median(results.map((r) => r.nextFrameMs)))} ms = median ${f(median(sums))} ms, worst ${f(Math.max(...sums))} ms ` +
-                `(goal median <= 16, worst <= 25: ${ok ? 'met' : 'NOT met'})`);
+                `(goal median <= 16, worst <= 25: ${ok ? 'met' : 'NOT met'}); pipeline ms per stage by the end of that frame, ` +
+                `medians: ${stageLine(results)}`);
     return sums;
   };
-  const all = [];
-  const setKernel = (on) => page.evaluate((k) => window.Module._attnlab_bench_f64_kernel(k), on ? 1 : 0);
-  // With --ab-f64 the change from `from` to `to` is measured with Eigen and with the kernel (order alternating by
-  // i), going back to `from` unmeasured in between; else once, with the kernel.
-  const measureAB = async (from, to, i, eigenResults) => {
-    if (!abF64) return measureChange(to);
-    let kernel;
-    for (const eigenFirst of [i % 2 === 0]) {
-      for (const useEigen of eigenFirst ? [true, false] : [false, true]) {
-        await setKernel(!useEigen);
-        const r = await measureChange(to);
-        if (useEigen) eigenResults.push(r); else kernel = r;
-        await setKernel(true);
-        if (useEigen === eigenFirst) await measureChange(from);
+  // At each step in --steps (default: the first step, which shows no per-head numbers; softmax, which shows one
+  // head's; combine, which shows every head's and the output): the pipeline computes only what the step shows
+  // (src/core/pipeline.h, Pipeline::updateLazily), the remaining heads in the frames after.
+  for (const stepId of argValue('--steps', 'tokenize,softmax,combine').split(',')) {
+    await measureChange({ ...base, step: stepId });
+    const all = [];
+    const setKernel = (on) => page.evaluate((k) => window.Module._attnlab_bench_f64_kernel(k), on ? 1 : 0);
+    // With --ab-f64 the change from `from` to `to` is measured with Eigen and with the kernel (order alternating by
+    // i), going back to `from` unmeasured in between; else once, with the kernel.
+    const measureAB = async (from, to, i, eigenResults) => {
+      if (!abF64) return measureChange(to);
+      let kernel;
+      for (const eigenFirst of [i % 2 === 0]) {
+        for (const useEigen of eigenFirst ? [true, false] : [false, true]) {
+          await setKernel(!useEigen);
+          const r = await measureChange(to);
+          if (useEigen) eigenResults.push(r); else kernel = r;
+          await setKernel(true);
+          if (useEigen === eigenFirst) await measureChange(from);
+        }
       }
+      return kernel;
+    };
+    const alternatives = { d_model: 384, heads: 6, d_k: 48, d_v: 48 };
+    for (const [field, other] of Object.entries(alternatives)) {
+      const results = [], eigen = [];
+      let state = base;
+      for (let i = 0; i < changes; ++i) {
+        await page.waitForTimeout(50);
+        const next = { ...base, [field]: i % 2 === 0 ? other : base[field] };
+        const r = await measureAB(state, next, i, eigen);
+        if (r.error) throw new Error(`setState(${field}) failed: ${r.error}`);
+        results.push(r);
+        state = next;
+      }
+      if (abF64) report(`Eigen: ${field} ${base[field]} <-> ${other} at 64 tokens`, eigen);
+      all.push(...report(`${stepId}: ${field} ${base[field]} <-> ${other} at 64 tokens`, results));
     }
-    return kernel;
-  };
-  const alternatives = { d_model: 384, heads: 6, d_k: 48, d_v: 48 };
-  for (const [field, other] of Object.entries(alternatives)) {
-    const results = [], eigen = [];
-    let state = base;
-    for (let i = 0; i < changes; ++i) {
-      await page.waitForTimeout(50);
-      const next = { ...base, [field]: i % 2 === 0 ? other : base[field] };
-      const r = await measureAB(state, next, i, eigen);
-      if (r.error) throw new Error(`setState(${field}) failed: ${r.error}`);
-      results.push(r);
-      state = next;
+    // Continuous drags: successive values one frame apart, each a shape not seen before.
+    const drags = { d_model: (i) => 512 - 1 - i, d_k: (i) => 64 - 1 - i, d_v: (i) => 64 - 1 - i, heads: (i) => (i < 8 ? 9 + i : 23 - i) };  // heads 9 … 16, then back down to 4
+    for (const [field, value] of Object.entries(drags)) {
+      await measureChange(base);
+      const results = [], eigen = [];
+      let state = base;
+      for (let i = 0; i < dragSteps; ++i) {
+        const next = { ...base, [field]: value(i) };
+        const r = await measureAB(state, next, i, eigen);
+        if (r.error) throw new Error(`setState(${field} ${value(i)}) failed: ${r.error}`);
+        results.push(r);
+        state = next;
+      }
+      if (abF64) report(`Eigen: drag of ${field}`, eigen);
+      all.push(...report(`${stepId}: drag of ${field} from ${base[field]} (${value(0)}, ${value(1)}, …, ${value(dragSteps - 1)}) at 64 tokens`, results));
     }
-    if (abF64) report(`Eigen: ${field} ${base[field]} <-> ${other} at 64 tokens`, eigen);
-    all.push(...report(`${field} ${base[field]} <-> ${other} at 64 tokens`, results));
+    console.log(`${stepId}: all dimension changes above (${all.length}): median ${f(median(all))} ms, worst ${f(Math.max(...all))} ms`);
   }
-  // Continuous drags: successive values one frame apart, each a shape not seen before.
-  const drags = { d_model: (i) => 512 - 1 - i, d_k: (i) => 64 - 1 - i, d_v: (i) => 64 - 1 - i, heads: (i) => (i < 8 ? 9 + i : 23 - i) };  // heads 9 … 16, then back down to 4
-  for (const [field, value] of Object.entries(drags)) {
-    await measureChange(base);
-    const results = [], eigen = [];
-    let state = base;
-    for (let i = 0; i < dragSteps; ++i) {
-      const next = { ...base, [field]: value(i) };
-      const r = await measureAB(state, next, i, eigen);
-      if (r.error) throw new Error(`setState(${field} ${value(i)}) failed: ${r.error}`);
-      results.push(r);
-      state = next;
-    }
-    if (abF64) report(`Eigen: drag of ${field}`, eigen);
-    all.push(...report(`drag of ${field} from ${base[field]} (${value(0)}, ${value(1)}, …, ${value(dragSteps - 1)}) at 64 tokens`, results));
-  }
-  console.log(`all dimension changes above (${all.length}): median ${f(median(all))} ms, worst ${f(Math.max(...all))} ms`);
   await measureChange(base);
   await page.waitForTimeout(300);
   const big = await sampleFrames(60);

@@ -12,11 +12,14 @@
 
 namespace ui {
 
+// `trace` has what the step declares it shows (StepInfo::through, everyHead) computed; shownHead() computes the
+// head the learner picked on demand.
 struct StepContext {
   AppState& state;
   const attn::Trace& trace;
   const Fonts& fonts;
   GridContext& grids;
+  attn::Stage through = attn::Stage::Combine;
 };
 
 struct StepInfo {
@@ -25,6 +28,10 @@ struct StepInfo {
   Key labelKey;        // short, for the step list: "5. Score"
   void (*draw)(StepContext&);
   Key explanationKey;  // why the step exists and what to notice (drawn first; read out by the live region)
+  // What the step shows of the trace: its stages up to `through` (core/pipeline.h), for every head or only the
+  // shown one. The lazy pipeline computes that much before the step draws (a dimension change costs what is shown).
+  attn::Stage through = attn::Stage::Combine;
+  bool everyHead = true;
   // In the current language (i18n.h).
   const char* title() const { return tr(titleKey); }
   const char* label() const { return tr(labelKey); }

@@ -61,7 +61,10 @@ void weightScalePickerLine(StepContext& ctx) {
   drawWeightScalePicker(ctx.state);
 }
 
-const attn::HeadTrace& shownHead(StepContext& ctx) { return ctx.trace.heads[ctx.state.head]; }
+const attn::HeadTrace& shownHead(StepContext& ctx) {
+  ctx.state.traceThrough(ctx.through, ctx.state.head);  // the picked head may be one not computed yet
+  return ctx.trace.heads[ctx.state.head];
+}
 
 const attn::HeadTrace& explainAndPickHead(StepContext& ctx, const char* stepId) {
   explanation(stepExplanation(stepId));
