@@ -29,9 +29,28 @@ class Rng {
   double normal();          // N(0,1), polar method (pairs cached)
 
  private:
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   uint64_t s_[4];
   double spare_ = 0;
   bool hasSpare_ = false;
 };
+
+// Inline: a weight matrix draws ~10^6 of these in a row (d_model 512), and a call per number costs as much as the
+// number (the state stays in registers when the loop sees the body).
+inline uint64_t Rng::next() {
+  const uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  const uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+inline double Rng::uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+inline double Rng::uniform(double lo, double hi) { return lo + (hi - lo) * uniform01(); }
 
 }  // namespace attn

@@ -15,9 +15,9 @@ namespace attn {
 Matrix xavierUniform(uint64_t seed, const std::string& name, int rows, int cols) {
   Rng rng(streamSeed(seed, name, (static_cast<uint64_t>(rows) << 32) | static_cast<uint32_t>(cols)));
   const double limit = std::sqrt(6.0 / (rows + cols));
-  Matrix W(rows, cols);  // (rows,cols), filled row by row
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) W(r, c) = rng.uniform(-limit, limit);
+  Matrix W(rows, cols);  // (rows,cols), filled row by row (row-major: in memory order)
+  double* out = W.data();
+  for (Eigen::Index i = 0; i < W.size(); ++i) out[i] = rng.uniform(-limit, limit);
   return W;
 }
 
