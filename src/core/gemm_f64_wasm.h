@@ -123,8 +123,10 @@ inline void gemmF64Rows(int i0, int i1, int N, int k0, int kc, const double* A, 
   for (; j + 4 <= N; j += 4) {
     const double* panel = panels + at(j / 4) * at(kc) * 4;
     int i = i0;
-    for (; i + 4 <= i1; i += 4)
-      gemmF64Block<4, 2, Split>(k0, kc, A + at(i) * lda, lda, panel, C + at(i) * ldc + j, ldc);
+    // 3 rows x 4 columns, 12 f64x2 sums with the even/odd split: 10 % faster in V8 than 4 rows (whose 16 sums
+    // plus operands spill on x64's 16 vector registers), and faster than 2, 5 or 6 (64x512·512x64, node 20).
+    for (; i + 3 <= i1; i += 3)
+      gemmF64Block<3, 2, Split>(k0, kc, A + at(i) * lda, lda, panel, C + at(i) * ldc + j, ldc);
     for (; i + 2 <= i1; i += 2)
       gemmF64Block<2, 2, Split>(k0, kc, A + at(i) * lda, lda, panel, C + at(i) * ldc + j, ldc);
     for (; i < i1; ++i) gemmF64Block<1, 2, Split>(k0, kc, A + at(i) * lda, lda, panel, C + at(i) * ldc + j, ldc);
@@ -144,7 +146,7 @@ inline void gemmF64EigenOrder(int M, int N, int K, const double* A, int lda, con
   for (int i = 0; i < M; ++i) std::fill(C + static_cast<size_t>(i) * ldc, C + static_cast<size_t>(i) * ldc + N, 0.0);
   const int block = eigenDepthBlock(M, N, K);
   const int splitRows = M / 4 * 4;
-  constexpr int kRowChunk = 16;  // 16 rows x 264 doubles of A: 34 KB
+  constexpr int kRowChunk = 18;  // 18 rows x 264 doubles of A: 38 KB (a multiple of the 3-row block)
   const int N4 = N / 4 * 4;
   std::vector<double> panels(static_cast<size_t>(std::min(block, K)) * static_cast<size_t>(N4));
   std::vector<double> pair(static_cast<size_t>(std::min(block, K)) * 2);

@@ -88,6 +88,7 @@ void Pipeline::updateLazily(const Config& config) {
     checkTraceBudget(config, static_cast<int64_t>(trace_.queryTokens.size()), static_cast<int64_t>(trace_.tokens.size()));
   using StageFn = void (*)(const Config&, Trace&, Notes&);
   static constexpr StageFn kShared[] = {runTokenize, runEmbed, runPosition};
+  if (first != Stage::Count) stageMs_.fill(0.0);  // the times of this update (and its lazy completions) only
   for (int s = static_cast<int>(first); s < static_cast<int>(Stage::Count); ++s) {
     const Stage stage = static_cast<Stage>(s);
     const Clock::time_point start = Clock::now();

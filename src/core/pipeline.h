@@ -46,7 +46,8 @@ class Pipeline {
   // makes it stale, whether its per-head work then runs at once or lazily.
   const std::array<uint64_t, static_cast<int>(Stage::Count)>& stageRuns() const { return runs_; }
   Stage lastFirstStage() const { return lastFirst_; }  // earliest stage the last update() ran (Count = none)
-  // Milliseconds spent in each stage on the current config (the update and every lazy completion since).
+  // Milliseconds spent in each stage by the last update that ran a stage and every lazy completion since (0 for the
+  // stages it did not run).
   const std::array<double, static_cast<int>(Stage::Count)>& stageMs() const { return stageMs_; }
 
  private:
