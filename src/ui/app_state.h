@@ -66,6 +66,7 @@ struct AppState {
   int head = 0;               // head shown in per-head steps
   int traceVersion = 0;       // increments on every successful apply (textures re-upload on change)
   int frameTraceVersion = -1; // traceVersion at the start of the last frame (App::frame completes the trace lazily)
+  bool quietFrame = false;    // this frame began with the trace of the frame before (no change came in between)
   int textsVersion = 0;       // increments when any text changes (glyphs may be needed)
 
   CellRef hovered;            // cell under the mouse this frame (being collected)

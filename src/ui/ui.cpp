@@ -215,7 +215,8 @@ void App::frame(const Fonts& fonts) {
   advanceTraining(s.train);  // a slice of the Train view's running session (nothing when idle)
   // The lazy pipeline's remaining heads, one per frame, once a frame has passed without a change (a dragged
   // slider changes every frame: then only what the step shows is computed).
-  if (s.frameTraceVersion == s.traceVersion) s.pipeline.completeNext();
+  s.quietFrame = s.frameTraceVersion == s.traceVersion;
+  if (s.quietFrame) s.pipeline.completeNext();
   s.frameTraceVersion = s.traceVersion;
   s.hoveredShown = s.hovered;  // highlights follow last frame's hover (grids are drawn in any order)
   s.hovered = CellRef{};

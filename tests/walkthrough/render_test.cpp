@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/pipeline.h"
 #include "core/presets.h"
 #include "imgui.h"
 #include "ui/steps/step.h"
@@ -115,6 +116,34 @@ TEST(Render, CausalPaddingCrossAndManyHeads) {
       imgui.frame(app);
     }
   }
+}
+
+// The lazy pipeline in the page: a dimension change computes only what the step shows (one head), the quiet frames
+// after it complete the rest (one head per frame, then the Combine); the Add-position experiment of a large model
+// runs its four forward passes one per quiet frame and shows the same gaps as at once.
+TEST(Render, LazyTraceCompletesInQuietFrames) {
+  Headless imgui;
+  ui::App app;
+  std::string text;
+  for (int i = 0; i < 64; ++i) text += (i ? " w" : "w") + std::to_string(i);
+  const nlohmann::json big = {{"text", text}, {"d_model", 256}, {"heads", 4}, {"d_k", 64}, {"d_v", 64}, {"step", "softmax"}};
+  ASSERT_EQ(app.setStateJson(big.dump()), "");
+  ui::AppState& s = app.state();
+  EXPECT_FALSE(s.pipeline.complete());
+  imgui.frame(app);  // the change's frame: the shown head only
+  const attn::Trace& t = s.pipeline.traceThrough(attn::Stage::Tokenize);
+  EXPECT_EQ(t.heads[0].A.rows(), 64);
+  EXPECT_EQ(t.heads[1].Q.size(), 0);
+  for (int f = 0; f < 5; ++f) imgui.frame(app);  // heads 1..3 and the Combine, one per quiet frame
+  EXPECT_TRUE(s.pipeline.complete());
+
+  ASSERT_EQ(app.setStateJson(R"({"step":"position"})"), "");
+  imgui.frame(app);
+  EXPECT_LT(s.views.permutation.passes, 4);  // not all at once for a model this size
+  for (int f = 0; f < 4; ++f) imgui.frame(app);
+  ASSERT_EQ(s.views.permutation.passes, 4);
+  EXPECT_LT(s.views.permutation.gapWithoutPe, 1e-12);  // reversed tokens without PE: the outputs only reorder
+  EXPECT_GT(s.views.permutation.gapWithPe, 1e-3);      // with PE they change
 }
 
 }  // namespace

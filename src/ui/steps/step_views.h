@@ -1,6 +1,7 @@
 // State that step screens keep between frames (cached demos, GPU textures of the grids). AppState owns one
 // StepViews as `state.views`, so no step or widget keeps state in a global or a function-level static.
 #pragma once
+#include "core/matrix.h"
 #include <cmath>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@ namespace ui {
 // token order and the reversed outputs, with PE off and on. Two extra forward passes, so computed once per trace.
 struct PermutationDemo {
   int traceVersion = -1;  // AppState::traceVersion it was computed for (-1: never)
+  int passes = 0;         // forward passes done of the four (original and reversed, without PE, then with PE)
+  attn::Matrix original;  // the output of the last "original" pass, for its "reversed" pass
   double gapWithoutPe = NAN, gapWithPe = NAN;
 };
 
