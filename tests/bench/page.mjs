@@ -14,11 +14,15 @@
 // frameStats() mainStartedAtMs (main()'s first line), initMs (app::init(), of which appConstructMs the ui::App with
 // its first trace), firstAtlasMs (font atlas), firstFrameCpuMs/secondFrameCpuMs (the warm-up frame and the first
 // shown one; each waits for a requestAnimationFrame).
-// A dimension change: window.attnlab.setState() runs the recompute synchronously inside the JS call, so the cost
+// A dimension change: window.attnlab.setState() runs the shared part of the recompute synchronously inside the JS
+// call (tokens, embeddings, positions, weights, mask: Pipeline::updateLazily) and the first frame after it computes
+// what the current step shows (one head through its stage, or every head), so the cost
 // the user waits for is (setState, performance.now() around it) + (CPU time of the next frame, frameStats()
 // .lastFrameMs of the first frame drawn after it). For each of d_model, heads, d_k and d_v, `changes` changes from
 // 64 tokens, 512/8/64/64 to a neighbouring value and back (each measured), then continuous drags (`drag` successive
 // values, one frame apart, as a dragged slider gives: each value is a new shape). Goal: median <= 16 ms, worst <= 25.
+// All of it at each step of --steps (default tokenize,softmax,heads,combine), with the pipeline's time per stage
+// (frameStats().stageMs) by the end of the measured frame.
 // --ab-f64: every change and drag step is measured twice in a row from the same state, once with Eigen's double
 // product and once with the SIMD kernel (src/core/gemm_f64_wasm.h, the same bits), in alternating order; the line
 // "Eigen:" is the first, the normal line the kernel's.
@@ -190,9 +194,9 @@ try {
     return sums;
   };
   // At each step in --steps (default: the first step, which shows no per-head numbers; softmax, which shows one
-  // head's; combine, which shows every head's and the output): the pipeline computes only what the step shows
+  // head's; heads, every head's weights; combine, every head's and the output): the pipeline computes only what the step shows
   // (src/core/pipeline.h, Pipeline::updateLazily), the remaining heads in the frames after.
-  for (const stepId of argValue('--steps', 'tokenize,softmax,combine').split(',')) {
+  for (const stepId of argValue('--steps', 'tokenize,softmax,heads,combine').split(',')) {
     await measureChange({ ...base, step: stepId });
     const all = [];
     const setKernel = (on) => page.evaluate((k) => window.Module._attnlab_bench_f64_kernel(k), on ? 1 : 0);

@@ -5,7 +5,8 @@ namespace ui {
 
 const std::vector<StepInfo>& steps() {
   // id, title, label, draw, explanation, what it shows: the stages through, every head or the shown one (the
-  // score step's arrows, d_k <= 3, mark the key with the largest weight: through Softmax).
+  // score step's arrows, d_k <= 3, mark the key with the largest weight: through Softmax; the lab reads only the
+  // config and the scale, the Train view nothing of the trace).
   static const std::vector<StepInfo> kSteps = {
       {"tokenize", Key::StepTokenizeTitle, Key::StepTokenizeLabel, drawTokenizeStep, Key::StepTokenizeExplanation, attn::Stage::Tokenize, true},
       {"embed", Key::StepEmbedTitle, Key::StepEmbedLabel, drawEmbedStep, Key::StepEmbedExplanation, attn::Stage::Position, true},
@@ -19,8 +20,8 @@ const std::vector<StepInfo>& steps() {
       {"combine", Key::StepCombineTitle, Key::StepCombineLabel, drawCombineStep, Key::StepCombineExplanation, attn::Stage::Combine, true},
       {"heads", Key::StepHeadsTitle, Key::StepHeadsLabel, drawHeadsStep, Key::StepHeadsExplanation, attn::Stage::Softmax, true},
       {"lines", Key::StepLinesTitle, Key::StepLinesLabel, drawLinesStep, Key::StepLinesExplanation, attn::Stage::WeightedSum, true},
-      {"saturation", Key::StepSaturationTitle, Key::StepSaturationLabel, drawSaturationLabStep, Key::StepSaturationExplanation, attn::Stage::Combine, true},
-      {"train", Key::StepTrainTitle, Key::StepTrainLabel, drawTrainStep, Key::StepTrainExplanation, attn::Stage::Combine, true},
+      {"saturation", Key::StepSaturationTitle, Key::StepSaturationLabel, drawSaturationLabStep, Key::StepSaturationExplanation, attn::Stage::Tokenize, true},
+      {"train", Key::StepTrainTitle, Key::StepTrainLabel, drawTrainStep, Key::StepTrainExplanation, attn::Stage::Tokenize, true},
   };
   return kSteps;
 }
