@@ -27,7 +27,7 @@ using ConstRef = Eigen::Ref<const MatrixT<T>>;
 // (~3 GFLOP/s); this register-blocked kernel reaches several times that (tests/bench/RESULTS.md).
 // Pass 1 packs 8 columns of B into a contiguous (K,8) panel (zero padded), so the inner loop reads one cache line
 // per k; pass 2 walks 6 rows of A at a time, keeping the 6x8 block of C in 12 f32x4 accumulators. Every C entry
-// sums its K products in order k = 0..K-1, without FMA, like Eigen's SSE kernel natively (same float results).
+// sums its K products in order k = 0..K-1, without FMA, as productF32Ordered does natively (the same bits).
 // One block of R rows of C: C(i..i+R-1, j0..j0+nj-1) = A(i..i+R-1, :)·panel, 2·R f32x4 accumulators.
 // With `accumulate` the block continues the sums already in C (the previous K block's), in the same k order.
 template <int R>
@@ -140,8 +140,48 @@ inline bool productF64EigenOrder(const ConstRef<double>& A, const ConstRef<doubl
 }
 #endif
 
-// A·B : (M,K)·(K,N) -> (M,N). Eigen's product; under WebAssembly SIMD float32 goes through gemmF32Simd and double
-// through gemmF64EigenOrder (Eigen's own wasm bits, several times faster).
+#if !defined(__wasm_simd128__)
+// Native float32: C = A·B : (M,K)·(K,N) -> (M,N) with every C(i,j) summed over k = 0..K-1 in order from +0, one
+// multiply then one add per term (no FMA: the project builds for baseline x86-64) — the order of the wasm kernel
+// gemmF32Simd, so the float32 pass gives the same bits natively and in wasm on every machine. Eigen's native product
+// cuts the depth into blocks sized from the CPU's cache (queried at run time): on a 32 KB-L1 machine K = 768 went in
+// two blocks and 128:768:12 differed from wasm by 1e-6 (ctest wasm_bench_bitexact). The innermost loops run along
+// rows of C, four rows per pass over B, so the compiler vectorises them without reordering any sum.
+inline MatrixT<float> productF32Ordered(const ConstRef<float>& A, const ConstRef<float>& B) {
+  const Eigen::Index M = A.rows(), K = A.cols(), N = B.cols();
+  MatrixT<float> C = MatrixT<float>::Zero(M, N);  // (M,N), every sum starts at +0
+  Eigen::Index i = 0;
+  for (; i + 4 <= M; i += 4) {  // C(i..i+3, :) += A(i..i+3, k)·B(k, :), k in order
+    float* __restrict c0 = C.row(i).data();
+    float* __restrict c1 = C.row(i + 1).data();
+    float* __restrict c2 = C.row(i + 2).data();
+    float* __restrict c3 = C.row(i + 3).data();
+    for (Eigen::Index k = 0; k < K; ++k) {
+      const float a0 = A(i, k), a1 = A(i + 1, k), a2 = A(i + 2, k), a3 = A(i + 3, k);
+      const float* __restrict b = B.row(k).data();
+      for (Eigen::Index j = 0; j < N; ++j) {
+        c0[j] += a0 * b[j];
+        c1[j] += a1 * b[j];
+        c2[j] += a2 * b[j];
+        c3[j] += a3 * b[j];
+      }
+    }
+  }
+  for (; i < M; ++i) {  // the last M mod 4 rows: C(i, :) += A(i, k)·B(k, :)
+    float* __restrict c = C.row(i).data();
+    for (Eigen::Index k = 0; k < K; ++k) {
+      const float a = A(i, k);
+      const float* __restrict b = B.row(k).data();
+      for (Eigen::Index j = 0; j < N; ++j) c[j] += a * b[j];
+    }
+  }
+  return C;
+}
+#endif
+
+// A·B : (M,K)·(K,N) -> (M,N). Eigen's product for double natively; float32 through gemmF32Simd in wasm and
+// productF32Ordered natively (the same order of sums); double in wasm through gemmF64EigenOrder (Eigen's own wasm
+// bits, several times faster).
 template <typename T>
 MatrixT<T> product(const ConstRef<T>& A, const ConstRef<T>& B) {
 #if defined(__wasm_simd128__)
@@ -150,6 +190,8 @@ MatrixT<T> product(const ConstRef<T>& A, const ConstRef<T>& B) {
     MatrixT<double> C;
     if (useF64Kernel && productF64EigenOrder(A, B, C)) return C;
   }
+#else
+  if constexpr (std::is_same_v<T, float>) return productF32Ordered(A, B);
 #endif
   return A * B;
 }
@@ -181,6 +223,11 @@ MatrixT<T> scores(const ConstRef<T>& Q, const ConstRef<T>& K) {
   // S = Q·Kᵀ : (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv)
 #if defined(__wasm_simd128__)
   if constexpr (std::is_same_v<T, float>) return scoresF32Simd(Q, K, nullptr);
+#else
+  if constexpr (std::is_same_v<T, float>) {
+    const MatrixT<float> Kt = K.transpose();  // Kᵀ : (L_kv,d_k) -> (d_k,L_kv), so the sums run along rows
+    return productF32Ordered(Q, Kt);
+  }
 #endif
   return Q * K.transpose();
 }
