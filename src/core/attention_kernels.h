@@ -24,52 +24,50 @@ using ConstRef = Eigen::Ref<const MatrixT<T>>;
 #if defined(__wasm_simd128__)
 // float32 matrix product for WebAssembly SIMD: C = A·B : (M,K)·(K,N) -> (M,N), all row-major with row strides.
 // Eigen 3.4.0 has no wasm SIMD packet math, so its product falls back to scalar code the compiler autovectorises
-// (~3 GFLOP/s); this register-blocked kernel reaches several times that (tests/bench/RESULTS.md).
-// Pass 1 packs 8 columns of B into a contiguous (K,8) panel (zero padded), so the inner loop reads one cache line
-// per k; pass 2 walks 6 rows of A at a time, keeping the 6x8 block of C in 12 f32x4 accumulators. Every C entry
-// sums its K products in order k = 0..K-1, without FMA, as productF32Ordered does natively (the same bits).
-// One block of R rows of C: C(i..i+R-1, j0..j0+nj-1) = A(i..i+R-1, :)·panel, 2·R f32x4 accumulators.
+// (~3 GFLOP/s); this register-blocked kernel reaches ~38 GFLOP/s in V8 (tests/bench/RESULTS.md).
+// Pass 1 packs 16 columns of B into a contiguous (K,16) panel (zero padded), so the inner loop reads it in order;
+// pass 2 walks 2 rows of A at a time, keeping the 2x16 block of C in 8 f32x4 accumulators. Every C entry sums its K
+// products in order k = 0..K-1, without FMA, as productF32Ordered does natively (the same bits).
+// Why 2x16: V8 (node 20, x64) timed over 64x512x512 … 512x768x768: 2x16 37-41 GFLOP/s, 2x12 34, 4x8 32, 3x8 31,
+// 6x8 (the kernel before) 24-27, 4x12 and 3x16 24 (8 accumulators + 4 panel vectors + 1 broadcast stay in
+// registers; wider blocks spill).
+// One block of R rows of C: C(i..i+R-1, j0..j0+nj-1) = A(i..i+R-1, :)·panel, R·V f32x4 accumulators.
 // With `accumulate` the block continues the sums already in C (the previous K block's), in the same k order.
-template <int R>
+template <int R, int V>
 inline void gemmF32Block(int K, const float* A, int lda, const float* P, float* C, int ldc, int nj, bool accumulate,
                          const float* outScale) {
-  v128_t acc[R][2];
+  constexpr int W = 4 * V;  // columns of the panel
+  v128_t acc[R][V];
   for (int r = 0; r < R; ++r) {
     if (!accumulate) {
-      acc[r][0] = acc[r][1] = wasm_f32x4_splat(0);
+      for (int v = 0; v < V; ++v) acc[r][v] = wasm_f32x4_splat(0);
     } else {
-      alignas(16) float tmp[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      alignas(16) float tmp[W] = {};
       const float* c = C + static_cast<size_t>(r) * ldc;
       for (int col = 0; col < nj; ++col) tmp[col] = c[col];
-      acc[r][0] = wasm_v128_load(tmp);
-      acc[r][1] = wasm_v128_load(tmp + 4);
+      for (int v = 0; v < V; ++v) acc[r][v] = wasm_v128_load(tmp + 4 * v);
     }
   }
   for (int k = 0; k < K; ++k) {
-    const v128_t b0 = wasm_v128_load(P + k * 8);
-    const v128_t b1 = wasm_v128_load(P + k * 8 + 4);
+    v128_t b[V];
+    for (int v = 0; v < V; ++v) b[v] = wasm_v128_load(P + k * W + 4 * v);
     for (int r = 0; r < R; ++r) {
       const v128_t x = wasm_f32x4_splat(A[static_cast<size_t>(r) * lda + k]);
-      acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(x, b0));
-      acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(x, b1));
+      for (int v = 0; v < V; ++v) acc[r][v] = wasm_f32x4_add(acc[r][v], wasm_f32x4_mul(x, b[v]));
     }
   }
   if (outScale) {  // the finished sums times a scale, as a separate rounding: fl(fl(Σ)·scale)
     const v128_t scale = wasm_f32x4_splat(*outScale);
-    for (int r = 0; r < R; ++r) {
-      acc[r][0] = wasm_f32x4_mul(acc[r][0], scale);
-      acc[r][1] = wasm_f32x4_mul(acc[r][1], scale);
-    }
+    for (int r = 0; r < R; ++r)
+      for (int v = 0; v < V; ++v) acc[r][v] = wasm_f32x4_mul(acc[r][v], scale);
   }
   for (int r = 0; r < R; ++r) {
     float* c = C + static_cast<size_t>(r) * ldc;
-    if (nj == 8) {
-      wasm_v128_store(c, acc[r][0]);
-      wasm_v128_store(c + 4, acc[r][1]);
+    if (nj == W) {
+      for (int v = 0; v < V; ++v) wasm_v128_store(c + 4 * v, acc[r][v]);
     } else {
-      alignas(16) float tmp[8];
-      wasm_v128_store(tmp, acc[r][0]);
-      wasm_v128_store(tmp + 4, acc[r][1]);
+      alignas(16) float tmp[W];
+      for (int v = 0; v < V; ++v) wasm_v128_store(tmp + 4 * v, acc[r][v]);
       for (int col = 0; col < nj; ++col) c[col] = tmp[col];
     }
   }
@@ -79,36 +77,36 @@ inline void gemmF32Block(int K, const float* A, int lda, const float* P, float* 
 // (M,K)·(K,N) -> (M,N). The transposed case packs its panel straight from B's rows (no transposed copy).
 inline void gemmF32Simd(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
                         bool transB = false, const float* outScale = nullptr) {
-  constexpr int kBlock = 256;  // K rows per panel: 256x8 floats (8 KB) + 6 A rows (6 KB) stay in L1
-  std::vector<float> panel(static_cast<size_t>(std::min(K, kBlock)) * 8);
+  constexpr int kRows = 2, kVectors = 4, kWidth = 4 * kVectors;  // the 2x16 register block (see above)
+  constexpr int kBlock = 256;  // K rows per panel: 256x16 floats (16 KB) + 2 A rows (2 KB) stay in L1
+  std::vector<float> panel(static_cast<size_t>(std::min(K, kBlock)) * kWidth);
   const auto at = [](int index) { return static_cast<size_t>(index); };
-  for (int j0 = 0; j0 < N; j0 += 8) {
-    const int nj = std::min(8, N - j0);
+  for (int j0 = 0; j0 < N; j0 += kWidth) {
+    const int nj = std::min(kWidth, N - j0);
     for (int k0 = 0; k0 < K; k0 += kBlock) {
       const int kc = std::min(kBlock, K - k0);
       // Pass 1: panel(k, c) = B(k0 + k, j0 + c), or Bᵀ's: B(j0 + c, k0 + k)
       if (!transB) {
         for (int k = 0; k < kc; ++k) {
           const float* b = B + at(k0 + k) * ldb + j0;
-          float* p = panel.data() + at(k) * 8;
-          for (int c = 0; c < 8; ++c) p[c] = c < nj ? b[c] : 0.0f;
+          float* p = panel.data() + at(k) * kWidth;
+          for (int c = 0; c < kWidth; ++c) p[c] = c < nj ? b[c] : 0.0f;
         }
       } else {
-        for (int c = 0; c < 8; ++c) {
+        for (int c = 0; c < kWidth; ++c) {
           const float* b = B + at(j0 + c) * ldb + k0;
-          for (int k = 0; k < kc; ++k) panel[at(k) * 8 + at(c)] = c < nj ? b[k] : 0.0f;
+          for (int k = 0; k < kc; ++k) panel[at(k) * kWidth + at(c)] = c < nj ? b[k] : 0.0f;
         }
       }
-      // Pass 2: 6 rows at a time (12 accumulators + 2 panel vectors + 1 broadcast fit x86's 16 SIMD registers)
+      // Pass 2: kRows rows at a time, then the last one
       const bool acc = k0 > 0;
       const float* scale = k0 + kc == K ? outScale : nullptr;  // scaled once, after the last K block
       const float* P = panel.data();
       int i = 0;
-      for (; i + 6 <= M; i += 6)
-        gemmF32Block<6>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc, scale);
-      for (; i + 2 <= M; i += 2)
-        gemmF32Block<2>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc, scale);
-      for (; i < M; ++i) gemmF32Block<1>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc, scale);
+      for (; i + kRows <= M; i += kRows)
+        gemmF32Block<kRows, kVectors>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc, scale);
+      for (; i < M; ++i)
+        gemmF32Block<1, kVectors>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc, scale);
     }
   }
 }
