@@ -142,10 +142,15 @@ void Pipeline::updateLazily(const Config& config) {
 void Pipeline::completeHead(int i, Stage through) const {
   HeadProgress& p = progress_[static_cast<size_t>(i)];
   HeadTrace& head = trace_.heads[static_cast<size_t>(i)];
-  if (through >= Stage::Project && (!p.qk || !p.v)) {
+  // Q and K for anything from Project on; V for the Project step itself (it shows Q, K and V) and from WeightedSum
+  // on: the scores, the mask and the softmax do not read it.
+  const bool needQK = through >= Stage::Project && !p.qk;
+  const bool needV = (through == Stage::Project || through >= Stage::WeightedSum) && !p.v;
+  if (needQK || needV) {
     const Clock::time_point start = Clock::now();
-    projectHead(trace_.config, trace_, i, !p.qk, !p.v);
-    p.qk = p.v = true;
+    projectHead(trace_.config, trace_, i, needQK, needV);
+    p.qk = p.qk || needQK;
+    p.v = p.v || needV;
     stageMs_[at(Stage::Project)] += msSince(start);
   }
   const Stage last = std::min(through, Stage::WeightedSum);

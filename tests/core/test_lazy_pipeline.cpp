@@ -122,6 +122,9 @@ TEST(CoreLazyPipeline, ComputesOnlyWhatIsAskedFor) {
   p.traceThrough(Stage::Score, 2);
   EXPECT_EQ(t.heads[2].S.rows(), 9);
   EXPECT_EQ(t.heads[2].A.size(), 0);  // not asked for
+  EXPECT_EQ(t.heads[2].V.size(), 0);  // the scores do not read V
+  p.traceThrough(Stage::Project, 3);  // the Project step shows Q, K and V
+  EXPECT_EQ(t.heads[3].V.cols(), 5);
   EXPECT_EQ(t.heads[1].Q.size(), 0);  // another head
 
   EXPECT_TRUE(p.completeNext());  // head 0, all its stages
@@ -129,7 +132,8 @@ TEST(CoreLazyPipeline, ComputesOnlyWhatIsAskedFor) {
   EXPECT_EQ(t.heads[1].Q.size(), 0);
   int more = 0;
   while (p.completeNext()) ++more;
-  EXPECT_EQ(more, 4);  // heads 1, 2, 3, then the Combine
+  EXPECT_EQ(more, 4);  // heads 1, 2 (its V and on), 3 (its scores and on), then the Combine
+  EXPECT_EQ(t.heads[2].O.rows(), 9);
   EXPECT_TRUE(p.complete());
   EXPECT_EQ(t.output.rows(), 9);
 
