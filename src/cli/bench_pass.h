@@ -33,15 +33,21 @@ attn::MatrixT<T> randomMatrix(int rows, int cols, double stddev, std::mt19937_64
   return m;
 }
 
+// The weights of a pass, prepared once for pass after pass (onnxruntime likewise prepacks its constant initializers
+// when it opens the model): in wasm float32 the kernel's panels of each, natively the matrices themselves.
+template <typename T>
+struct BenchWeights {
+  attn::kernels::PreparedWeight<T> Wq, Wk, Wv, Wo;
+};
+
 // One full multi-head pass with the core kernels: (L,d_model) -> (L,d_model).
 template <typename T>
-attn::MatrixT<T> attentionPass(const attn::MatrixT<T>& X, const attn::MatrixT<T>& Wq, const attn::MatrixT<T>& Wk,
-                     const attn::MatrixT<T>& Wv, const attn::MatrixT<T>& Wo, const BenchSize& s) {
+attn::MatrixT<T> attentionPass(const attn::MatrixT<T>& X, const BenchWeights<T>& W, const BenchSize& s) {
   namespace k = attn::kernels;
   const int dK = s.dK();
-  const attn::MatrixT<T> Q = k::project<T>(X, Wq);  // (L,d_model)·(d_model,h·d_k) -> (L,h·d_k)
-  const attn::MatrixT<T> K = k::project<T>(X, Wk);  // (L,h·d_k)
-  const attn::MatrixT<T> V = k::project<T>(X, Wv);  // (L,h·d_v)
+  const attn::MatrixT<T> Q = W.Wq.times(X);  // Q = X·W_q : (L,d_model)·(d_model,h·d_k) -> (L,h·d_k)
+  const attn::MatrixT<T> K = W.Wk.times(X);  // K = X·W_k : (L,h·d_k)
+  const attn::MatrixT<T> V = W.Wv.times(X);  // V = X·W_v : (L,h·d_v)
   const T scale = static_cast<T>(1.0 / std::sqrt(static_cast<double>(dK)));
   std::vector<attn::MatrixT<T>> outputs(s.heads);
   for (int h = 0; h < s.heads; ++h) {
@@ -51,7 +57,7 @@ attn::MatrixT<T> attentionPass(const attn::MatrixT<T>& X, const attn::MatrixT<T>
     k::softmaxRowsInPlace<T>(weights);                                      // (L,L)
     outputs[h] = k::weightedSum<T>(weights, V.middleCols(h * dK, dK));   // (L,L)·(L,d_v) -> (L,d_v)
   }
-  return k::outputProjection<T>(k::concatHeads<T>(outputs), Wo);  // (L,h·d_v)·(h·d_v,d_model) -> (L,d_model)
+  return W.Wo.times(k::concatHeads<T>(outputs));  // concat·W_o : (L,h·d_v)·(h·d_v,d_model) -> (L,d_model)
 }
 
 // The inputs of one size: X (L,d_model) ~ N(0,1), W_q, W_k, W_v (d_model,h·d_k) and W_o (h·d_k,d_model) ~
@@ -59,6 +65,10 @@ attn::MatrixT<T> attentionPass(const attn::MatrixT<T>& X, const attn::MatrixT<T>
 template <typename T>
 struct BenchInputs {
   attn::MatrixT<T> X, Wq, Wk, Wv, Wo;
+  BenchWeights<T> prepared() const {
+    using Prepared = attn::kernels::PreparedWeight<T>;
+    return {Prepared(Wq), Prepared(Wk), Prepared(Wv), Prepared(Wo)};
+  }
 };
 
 template <typename T>

@@ -119,9 +119,10 @@ template <typename T>
 BenchResult benchKernels(const BenchSize& size, int repeats, const std::string& dumpDir) {
   const BenchInputs<T> in = makeBenchInputs<T>(size);
   const auto &X = in.X, &Wq = in.Wq, &Wk = in.Wk, &Wv = in.Wv, &Wo = in.Wo;
+  const BenchWeights<T> weights = in.prepared();  // once, as a model's weights (natively: the matrices)
 
   // Warm-up (caches, allocator, page faults); its output is what --dump writes.
-  const attn::MatrixT<T> first = attentionPass<T>(X, Wq, Wk, Wv, Wo, size);
+  const attn::MatrixT<T> first = attentionPass<T>(X, weights, size);
   if (!dumpDir.empty()) {
     const std::string stem = dumpDir + "/" + std::to_string(size.tokens) + "_" + std::to_string(size.dModel) + "_" +
                              std::to_string(size.heads) + "_";
@@ -136,7 +137,7 @@ BenchResult benchKernels(const BenchSize& size, int repeats, const std::string& 
   std::vector<double> times;
   for (int r = 0; r < repeats; ++r) {
     const auto start = Clock::now();
-    const attn::MatrixT<T> output = attentionPass<T>(X, Wq, Wk, Wv, Wo, size);
+    const attn::MatrixT<T> output = attentionPass<T>(X, weights, size);
     times.push_back(msSince(start));
     sink = sink + static_cast<double>(output(0, 0));
   }

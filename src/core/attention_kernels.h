@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__wasm_simd128__)
@@ -73,41 +74,84 @@ inline void gemmF32Block(int K, const float* A, int lda, const float* P, float* 
   }
 }
 
+constexpr int kF32Rows = 2, kF32Vectors = 4, kF32Width = 4 * kF32Vectors;  // the 2x16 register block (see above)
+constexpr int kF32DepthBlock = 256;  // K rows per panel: 256x16 floats (16 KB) + 2 A rows (2 KB) stay in L1
+
+// Pass 1: panel(k, c) = B(k0 + k, j0 + c), or Bᵀ's: B(j0 + c, k0 + k), for k < kc, c < 16 (zero past nj columns):
+// (kc,16) contiguous.
+inline void packF32Panel(const float* B, int ldb, bool transB, int j0, int nj, int k0, int kc, float* panel) {
+  const auto at = [](int index) { return static_cast<size_t>(index); };
+  if (!transB) {
+    for (int k = 0; k < kc; ++k) {
+      const float* b = B + at(k0 + k) * ldb + j0;
+      float* p = panel + at(k) * kF32Width;
+      for (int c = 0; c < kF32Width; ++c) p[c] = c < nj ? b[c] : 0.0f;
+    }
+  } else {
+    for (int c = 0; c < kF32Width; ++c) {
+      const float* b = B + at(j0 + c) * ldb + k0;
+      for (int k = 0; k < kc; ++k) panel[at(k) * kF32Width + at(c)] = c < nj ? b[k] : 0.0f;
+    }
+  }
+}
+
+// Pass 2: C(:, j0..j0+nj-1) (+)= A(:, k0..k0+kc-1)·panel for all M rows, 2 rows at a time, then the last one; the
+// last depth block (scale non-null) multiplies the finished sums by *scale.
+inline void gemmF32Panel(int M, int k0, int kc, const float* A, int lda, const float* panel, float* C, int ldc,
+                         int j0, int nj, const float* scale) {
+  const auto at = [](int index) { return static_cast<size_t>(index); };
+  const bool acc = k0 > 0;
+  int i = 0;
+  for (; i + kF32Rows <= M; i += kF32Rows)
+    gemmF32Block<kF32Rows, kF32Vectors>(kc, A + at(i) * lda + k0, lda, panel, C + at(i) * ldc + j0, ldc, nj, acc,
+                                        scale);
+  for (; i < M; ++i)
+    gemmF32Block<1, kF32Vectors>(kc, A + at(i) * lda + k0, lda, panel, C + at(i) * ldc + j0, ldc, nj, acc, scale);
+}
+
 // C = A·B (transB false) or A·Bᵀ (transB true, B given as (N,K)), optionally times `outScale` after the sums:
 // (M,K)·(K,N) -> (M,N). The transposed case packs its panel straight from B's rows (no transposed copy).
 inline void gemmF32Simd(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
                         bool transB = false, const float* outScale = nullptr) {
-  constexpr int kRows = 2, kVectors = 4, kWidth = 4 * kVectors;  // the 2x16 register block (see above)
-  constexpr int kBlock = 256;  // K rows per panel: 256x16 floats (16 KB) + 2 A rows (2 KB) stay in L1
-  std::vector<float> panel(static_cast<size_t>(std::min(K, kBlock)) * kWidth);
-  const auto at = [](int index) { return static_cast<size_t>(index); };
-  for (int j0 = 0; j0 < N; j0 += kWidth) {
-    const int nj = std::min(kWidth, N - j0);
-    for (int k0 = 0; k0 < K; k0 += kBlock) {
-      const int kc = std::min(kBlock, K - k0);
-      // Pass 1: panel(k, c) = B(k0 + k, j0 + c), or Bᵀ's: B(j0 + c, k0 + k)
-      if (!transB) {
-        for (int k = 0; k < kc; ++k) {
-          const float* b = B + at(k0 + k) * ldb + j0;
-          float* p = panel.data() + at(k) * kWidth;
-          for (int c = 0; c < kWidth; ++c) p[c] = c < nj ? b[c] : 0.0f;
-        }
-      } else {
-        for (int c = 0; c < kWidth; ++c) {
-          const float* b = B + at(j0 + c) * ldb + k0;
-          for (int k = 0; k < kc; ++k) panel[at(k) * kWidth + at(c)] = c < nj ? b[k] : 0.0f;
-        }
-      }
-      // Pass 2: kRows rows at a time, then the last one
-      const bool acc = k0 > 0;
-      const float* scale = k0 + kc == K ? outScale : nullptr;  // scaled once, after the last K block
-      const float* P = panel.data();
-      int i = 0;
-      for (; i + kRows <= M; i += kRows)
-        gemmF32Block<kRows, kVectors>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc, scale);
-      for (; i < M; ++i)
-        gemmF32Block<1, kVectors>(kc, A + at(i) * lda + k0, lda, P, C + at(i) * ldc + j0, ldc, nj, acc, scale);
+  std::vector<float> panel(static_cast<size_t>(std::min(K, kF32DepthBlock)) * kF32Width);
+  for (int j0 = 0; j0 < N; j0 += kF32Width) {
+    const int nj = std::min(kF32Width, N - j0);
+    for (int k0 = 0; k0 < K; k0 += kF32DepthBlock) {
+      const int kc = std::min(kF32DepthBlock, K - k0);
+      packF32Panel(B, ldb, transB, j0, nj, k0, kc, panel.data());
+      gemmF32Panel(M, k0, kc, A, lda, panel.data(), C, ldc, j0, nj, k0 + kc == K ? outScale : nullptr);
     }
+  }
+}
+
+// B (K,N) packed once into every panel gemmF32Simd would pack, for a B multiplied many times: a model's weights
+// (onnxruntime prepacks its constant initializers the same way). Column block j0/16 holds the (K,16) panel of
+// columns j0..j0+15 at (j0/16)·K·16; its depth block k0 starts k0·16 further.
+struct PackedF32 {
+  int K = 0, N = 0;
+  std::vector<float> panels;
+};
+
+inline PackedF32 packF32(const float* B, int ldb, int K, int N) {
+  PackedF32 packed;
+  packed.K = K;
+  packed.N = N;
+  const int blocks = (N + kF32Width - 1) / kF32Width;
+  packed.panels.resize(static_cast<size_t>(blocks) * static_cast<size_t>(K) * kF32Width);
+  for (int j0 = 0; j0 < N; j0 += kF32Width)
+    packF32Panel(B, ldb, false, j0, std::min(kF32Width, N - j0), 0, K,
+                 packed.panels.data() + static_cast<size_t>(j0) * static_cast<size_t>(K));
+  return packed;
+}
+
+// C = A·B from B's packed panels: (M,K)·(K,N) -> (M,N); the same sums in the same order as gemmF32Simd.
+inline void gemmF32Packed(int M, const float* A, int lda, const PackedF32& B, float* C, int ldc) {
+  const int K = B.K, N = B.N;
+  for (int j0 = 0; j0 < N; j0 += kF32Width) {
+    const float* column = B.panels.data() + static_cast<size_t>(j0) * static_cast<size_t>(K);  // (K,16)
+    for (int k0 = 0; k0 < K; k0 += kF32DepthBlock)
+      gemmF32Panel(M, k0, std::min(kF32DepthBlock, K - k0), A, lda, column + static_cast<size_t>(k0) * kF32Width, C,
+                   ldc, j0, std::min(kF32Width, N - j0), nullptr);
   }
 }
 
@@ -200,6 +244,44 @@ MatrixT<T> project(const ConstRef<T>& X, const ConstRef<T>& W) {
   // P = X·W : (L,d_model)·(d_model,d) -> (L,d)
   return product<T>(X, W);
 }
+
+// A weight matrix W (K,N) for many products A·W (a benchmark's model, called pass after pass): in wasm float32 its
+// kernel panels are packed once (PackedF32), elsewhere it is W itself. times(A) gives product<T>(A, W)'s very bits.
+template <typename T>
+class PreparedWeight {
+ public:
+  PreparedWeight() = default;
+  explicit PreparedWeight(MatrixT<T> W) : W_(std::move(W)) {
+#if defined(__wasm_simd128__)
+    if constexpr (std::is_same_v<T, float>) {
+      const int K = static_cast<int>(W_.rows()), N = static_cast<int>(W_.cols());
+      packed_ = packF32(W_.data(), N, K, N);
+    }
+#endif
+  }
+  const MatrixT<T>& matrix() const { return W_; }
+
+  // A·W : (M,K)·(K,N) -> (M,N)
+  MatrixT<T> times(const ConstRef<T>& A) const {
+#if defined(__wasm_simd128__)
+    if constexpr (std::is_same_v<T, float>) {
+      if (A.rows() > 0 && A.cols() > 0 && W_.cols() > 0 && A.cols() == W_.rows()) {
+        MatrixT<float> C(A.rows(), W_.cols());  // (M,N)
+        gemmF32Packed(static_cast<int>(A.rows()), A.data(), static_cast<int>(A.outerStride()), packed_, C.data(),
+                      static_cast<int>(C.outerStride()));
+        return C;
+      }
+    }
+#endif
+    return product<T>(A, W_);
+  }
+
+ private:
+  MatrixT<T> W_;
+#if defined(__wasm_simd128__)
+  PackedF32 packed_;
+#endif
+};
 
 #if defined(__wasm_simd128__)
 // S = (Q·Kᵀ)·scale in wasm float32: (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv); the kernel packs Kᵀ from K's rows and
