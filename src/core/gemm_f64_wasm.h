@@ -191,15 +191,25 @@ inline void gemmF64EigenOrder(int M, int N, int K, const double* A, int lda, con
   const int splitRows = M / 4 * 4;
   constexpr int kRowChunk = 24;  // 24 rows x 264 doubles of A: 50 KB (a multiple of the 4-row block)
   const int N4 = N / 4 * 4;
-  std::vector<double> panels(static_cast<size_t>(std::min(block, K)) * static_cast<size_t>(N4));
-  std::vector<double> pair(static_cast<size_t>(std::min(block, K)) * 2);
+  // Scratch kept between calls (a trace makes ~25 of these products in a row): no allocation and no zero fill of
+  // ~135 KB per product; every entry read is written by the packing first. Kept up to 2 MB; a larger product (a
+  // wide W at the limits) uses its own buffer, so the page does not hold tens of MB after one big model.
+  constexpr size_t kKeptDoubles = size_t{1} << 18;
+  static thread_local std::vector<double> scratch;
+  const size_t panelSize = static_cast<size_t>(std::min(block, K)) * static_cast<size_t>(N4);
+  const size_t needed = panelSize + static_cast<size_t>(std::min(block, K)) * 2;  // the panels, then the pair
+  std::vector<double> own;
+  std::vector<double>& buffer = needed <= kKeptDoubles ? scratch : own;
+  if (buffer.size() < needed) buffer.resize(needed);
+  double* const panels = buffer.data();
+  double* const pair = panels + panelSize;
   for (int k0 = 0; k0 < K; k0 += block) {
     const int kc = std::min(block, K - k0);
-    packF64Panels(k0, kc, N4, B, ldb, panels.data());
+    packF64Panels(k0, kc, N4, B, ldb, panels);
     for (int i = 0; i < splitRows; i += kRowChunk)  // a chunk of A's block stays in L1 across the panels
-      gemmF64Rows<true>(i, std::min(i + kRowChunk, splitRows), N, k0, kc, A, lda, B, ldb, C, ldc, panels.data(),
-                        pair.data());
-    gemmF64Rows<false>(splitRows, M, N, k0, kc, A, lda, B, ldb, C, ldc, panels.data(), pair.data());
+      gemmF64Rows<true>(i, std::min(i + kRowChunk, splitRows), N, k0, kc, A, lda, B, ldb, C, ldc, panels,
+                        pair);
+    gemmF64Rows<false>(splitRows, M, N, k0, kc, A, lda, B, ldb, C, ldc, panels, pair);
   }
 }
 

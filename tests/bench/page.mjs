@@ -2,7 +2,7 @@
 // CPU time at the default preset, and the cost of dimension changes at 64:512:8. Headless Debian Chromium via
 // playwright-core, WebGL2 on SwiftShader (so GPU time is not representative; frame CPU time is what the wasm does).
 //   node tests/bench/page.mjs [--dir build/site] [--loads 20] [--standalone-loads 20] [--changes 20] [--drag 20]
-//                             [--skip-train] [--ab-f64]
+//                             [--skip-train] [--ab-f64] [--verbose]
 // Download: counted from the NETWORK REQUESTS of a cold page load (playwright response events, gzip -9 of each
 // response body), not from a list of files: everything fetched until the first frame plus 1 s is the first
 // download; fonts/ and data/ files fetched later (the CJK font, GloVe, GPT-2: only when asked for) are listed
@@ -42,6 +42,7 @@ const changes = Number(argValue('--changes', 20));
 const dragSteps = Number(argValue('--drag', 20));  // --steps tokenize,softmax,combine: where changes are measured
 const skipTrain = process.argv.includes('--skip-train');
 const abF64 = process.argv.includes('--ab-f64');  // also time each change with Eigen's double product (interleaved)
+const verbose = process.argv.includes('--verbose');  // also every change's setState + next frame, and wasm memory growth
 const median = (v) => { const s = [...v].sort((a, b) => a - b); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
 const f = (x) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(1));
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -167,12 +168,14 @@ try {
   const text = Array.from({ length: 64 }, (_, i) => `${words[i % 10]}${i}`).join(' ');
   const measureChange = (partial) => page.evaluate((p) => new Promise((done) => {
     const before = window.attnlab.frameStats().frames;
+    const heapBefore = window.Module.HEAP8.length;
     const t0 = performance.now();
     const error = window.attnlab.setState(p);
     const setStateMs = performance.now() - t0;
     const tick = () => {
       const s = window.attnlab.frameStats();
-      if (s.frames > before) done({ error, setStateMs, nextFrameMs: s.lastFrameMs, frames: s.frames - before, stageMs: s.stageMs });
+      const grewMB = (window.Module.HEAP8.length - heapBefore) / 1048576;  // wasm memory grown by the change + frame
+      if (s.frames > before) done({ error, setStateMs, nextFrameMs: s.lastFrameMs, frames: s.frames - before, stageMs: s.stageMs, grewMB });
       else requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
@@ -191,6 +194,7 @@ try {
                 `${f(median(results.map((r) => r.nextFrameMs)))} ms = median ${f(median(sums))} ms, worst ${f(Math.max(...sums))} ms ` +
                 `(goal median <= 16, worst <= 25: ${ok ? 'met' : 'NOT met'}); pipeline ms per stage by the end of that frame, ` +
                 `medians: ${stageLine(results)}`);
+    if (verbose) console.log(`  each (setState + next frame, ms): ${results.map((r) => `${f(r.setStateMs)}+${f(r.nextFrameMs)}${r.grewMB > 0 ? ` (memory +${f(r.grewMB)} MB)` : ''}`).join(' ')}`);
     return sums;
   };
   // At each step in --steps (default: the first step, which shows no per-head numbers; softmax, which shows one
