@@ -1,0 +1,144 @@
+// float32 matrix product for WebAssembly SIMD: C = A·B : (M,K)·(K,N) -> (M,N), all row-major with row strides.
+// Eigen 3.4.0 has no wasm SIMD packet math, so its product falls back to scalar code the compiler autovectorises
+// (~3 GFLOP/s); this register-blocked kernel reaches ~38 GFLOP/s in V8 (tests/bench/RESULTS.md).
+// Pass 1 packs 16 columns of B into a contiguous (K,16) panel (zero padded), so the inner loop reads it in order;
+// pass 2 walks 2 rows of A at a time, keeping the 2x16 block of C in 8 f32x4 accumulators. Every C entry sums its K
+// products in order k = 0..K-1, without FMA, as productF32Ordered (attention_kernels.h) does natively: the same bits.
+// Why 2x16: V8 (node 20, x64) timed over 64x512x512 … 512x768x768: 2x16 37-41 GFLOP/s, 2x12 34, 4x8 32, 3x8 31,
+// 6x8 (the kernel before) 24-27, 4x12 and 3x16 24 (8 accumulators + 4 panel vectors + 1 broadcast stay in
+// registers; wider blocks spill). A B used many times (a model's weights) can be packed once: PackedF32.
+#pragma once
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+namespace attn::kernels {
+
+// One block of R rows of C: C(i..i+R-1, j0..j0+nj-1) = A(i..i+R-1, :)·panel, R·V f32x4 accumulators.
+// With `accumulate` the block continues the sums already in C (the previous K block's), in the same k order.
+template <int R, int V>
+inline void gemmF32Block(int K, const float* A, int lda, const float* P, float* C, int ldc, int nj, bool accumulate,
+                         const float* outScale) {
+  constexpr int W = 4 * V;  // columns of the panel
+  v128_t acc[R][V];
+  for (int r = 0; r < R; ++r) {
+    if (!accumulate) {
+      for (int v = 0; v < V; ++v) acc[r][v] = wasm_f32x4_splat(0);
+    } else {
+      alignas(16) float tmp[W] = {};
+      const float* c = C + static_cast<size_t>(r) * ldc;
+      for (int col = 0; col < nj; ++col) tmp[col] = c[col];
+      for (int v = 0; v < V; ++v) acc[r][v] = wasm_v128_load(tmp + 4 * v);
+    }
+  }
+  for (int k = 0; k < K; ++k) {
+    v128_t b[V];
+    for (int v = 0; v < V; ++v) b[v] = wasm_v128_load(P + k * W + 4 * v);
+    for (int r = 0; r < R; ++r) {
+      const v128_t x = wasm_f32x4_splat(A[static_cast<size_t>(r) * lda + k]);
+      for (int v = 0; v < V; ++v) acc[r][v] = wasm_f32x4_add(acc[r][v], wasm_f32x4_mul(x, b[v]));
+    }
+  }
+  if (outScale) {  // the finished sums times a scale, as a separate rounding: fl(fl(Σ)·scale)
+    const v128_t scale = wasm_f32x4_splat(*outScale);
+    for (int r = 0; r < R; ++r)
+      for (int v = 0; v < V; ++v) acc[r][v] = wasm_f32x4_mul(acc[r][v], scale);
+  }
+  for (int r = 0; r < R; ++r) {
+    float* c = C + static_cast<size_t>(r) * ldc;
+    if (nj == W) {
+      for (int v = 0; v < V; ++v) wasm_v128_store(c + 4 * v, acc[r][v]);
+    } else {
+      alignas(16) float tmp[W];
+      for (int v = 0; v < V; ++v) wasm_v128_store(tmp + 4 * v, acc[r][v]);
+      for (int col = 0; col < nj; ++col) c[col] = tmp[col];
+    }
+  }
+}
+
+constexpr int kF32Rows = 2, kF32Vectors = 4, kF32Width = 4 * kF32Vectors;  // the 2x16 register block (see above)
+constexpr int kF32DepthBlock = 256;  // K rows per panel: 256x16 floats (16 KB) + 2 A rows (2 KB) stay in L1
+
+// Pass 1: panel(k, c) = B(k0 + k, j0 + c), or Bᵀ's: B(j0 + c, k0 + k), for k < kc, c < 16 (zero past nj columns):
+// (kc,16) contiguous.
+inline void packF32Panel(const float* B, int ldb, bool transB, int j0, int nj, int k0, int kc, float* panel) {
+  const auto at = [](int index) { return static_cast<size_t>(index); };
+  if (!transB) {
+    for (int k = 0; k < kc; ++k) {
+      const float* b = B + at(k0 + k) * ldb + j0;
+      float* p = panel + at(k) * kF32Width;
+      for (int c = 0; c < kF32Width; ++c) p[c] = c < nj ? b[c] : 0.0f;
+    }
+  } else {
+    for (int c = 0; c < kF32Width; ++c) {
+      const float* b = B + at(j0 + c) * ldb + k0;
+      for (int k = 0; k < kc; ++k) panel[at(k) * kF32Width + at(c)] = c < nj ? b[k] : 0.0f;
+    }
+  }
+}
+
+// Pass 2: C(:, j0..j0+nj-1) (+)= A(:, k0..k0+kc-1)·panel for all M rows, 2 rows at a time, then the last one; the
+// last depth block (scale non-null) multiplies the finished sums by *scale.
+inline void gemmF32Panel(int M, int k0, int kc, const float* A, int lda, const float* panel, float* C, int ldc,
+                         int j0, int nj, const float* scale) {
+  const auto at = [](int index) { return static_cast<size_t>(index); };
+  const bool acc = k0 > 0;
+  int i = 0;
+  for (; i + kF32Rows <= M; i += kF32Rows)
+    gemmF32Block<kF32Rows, kF32Vectors>(kc, A + at(i) * lda + k0, lda, panel, C + at(i) * ldc + j0, ldc, nj, acc,
+                                        scale);
+  for (; i < M; ++i)
+    gemmF32Block<1, kF32Vectors>(kc, A + at(i) * lda + k0, lda, panel, C + at(i) * ldc + j0, ldc, nj, acc, scale);
+}
+
+// C = A·B (transB false) or A·Bᵀ (transB true, B given as (N,K)), optionally times `outScale` after the sums:
+// (M,K)·(K,N) -> (M,N). The transposed case packs its panel straight from B's rows (no transposed copy).
+inline void gemmF32Simd(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+                        bool transB = false, const float* outScale = nullptr) {
+  std::vector<float> panel(static_cast<size_t>(std::min(K, kF32DepthBlock)) * kF32Width);
+  for (int j0 = 0; j0 < N; j0 += kF32Width) {
+    const int nj = std::min(kF32Width, N - j0);
+    for (int k0 = 0; k0 < K; k0 += kF32DepthBlock) {
+      const int kc = std::min(kF32DepthBlock, K - k0);
+      packF32Panel(B, ldb, transB, j0, nj, k0, kc, panel.data());
+      gemmF32Panel(M, k0, kc, A, lda, panel.data(), C, ldc, j0, nj, k0 + kc == K ? outScale : nullptr);
+    }
+  }
+}
+
+// B (K,N) packed once into every panel gemmF32Simd would pack, for a B multiplied many times: a model's weights
+// (onnxruntime prepacks its constant initializers the same way). Column block j0/16 holds the (K,16) panel of
+// columns j0..j0+15 at (j0/16)·K·16; its depth block k0 starts k0·16 further.
+struct PackedF32 {
+  int K = 0, N = 0;
+  std::vector<float> panels;
+};
+
+inline PackedF32 packF32(const float* B, int ldb, int K, int N) {
+  PackedF32 packed;
+  packed.K = K;
+  packed.N = N;
+  const int blocks = (N + kF32Width - 1) / kF32Width;
+  packed.panels.resize(static_cast<size_t>(blocks) * static_cast<size_t>(K) * kF32Width);
+  for (int j0 = 0; j0 < N; j0 += kF32Width)
+    packF32Panel(B, ldb, false, j0, std::min(kF32Width, N - j0), 0, K,
+                 packed.panels.data() + static_cast<size_t>(j0) * static_cast<size_t>(K));
+  return packed;
+}
+
+// C = A·B from B's packed panels: (M,K)·(K,N) -> (M,N); the same sums in the same order as gemmF32Simd.
+inline void gemmF32Packed(int M, const float* A, int lda, const PackedF32& B, float* C, int ldc) {
+  const int K = B.K, N = B.N;
+  for (int j0 = 0; j0 < N; j0 += kF32Width) {
+    const float* column = B.panels.data() + static_cast<size_t>(j0) * static_cast<size_t>(K);  // (K,16)
+    for (int k0 = 0; k0 < K; k0 += kF32DepthBlock)
+      gemmF32Panel(M, k0, std::min(kF32DepthBlock, K - k0), A, lda, column + static_cast<size_t>(k0) * kF32Width, C,
+                   ldc, j0, std::min(kF32Width, N - j0), nullptr);
+  }
+}
+
+}  // namespace attn::kernels
+#endif
