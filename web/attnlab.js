@@ -326,7 +326,8 @@
   // ---- share: link in the address, history, downloads, PNG, import ----
   // The address's fragment ("#v1.<base64url JSON>") is the whole state (src/ui/url_state.h). On start the page
   // applies it (a bad one: defaults and the reason in the UI's message line). While running, the fragment follows
-  // the state: a step change pushes a history entry (back/forward walk the steps), other changes replace it.
+  // the state: a step change pushes a history entry (back/forward walk the steps), other changes replace it once
+  // they hold still (syncAddress).
   var lastFragment = null, lastStep = -1, applyingHistory = false;
   function currentFragment() { return Module.UTF8ToString(Module._attnlab_url_state()); }
   function currentStep() { try { return window.attnlab.getState().step.index; } catch (e) { return -1; } }
@@ -338,13 +339,24 @@
     history.replaceState(history.state, '', '#' + lastFragment);
   }
   function safeDecode(text) { try { return decodeURIComponent(text); } catch (e) { return text; } }
+  // A fragment seen by one check and not yet written: while a slider is dragged the state changes every frame, and
+  // replaceState with a long fragment costs 1-3 ms of the main thread (Chrome's profiler, 64 tokens), so other
+  // changes are written once they have held still for one check (~0.1 s); a step change is pushed at once.
+  var pendingFragment = null;
   function syncAddress() {
     if (!running) return;
     var fragment = currentFragment();
-    if (!fragment || fragment === lastFragment) return;
+    if (!fragment || fragment === lastFragment) { pendingFragment = null; return; }
     var step = currentStep();
-    if (step !== lastStep) history.pushState(null, '', '#' + fragment);
-    else history.replaceState(history.state, '', '#' + fragment);
+    if (step !== lastStep) {
+      history.pushState(null, '', '#' + fragment);
+    } else if (fragment !== pendingFragment) {
+      pendingFragment = fragment;  // still moving: look again at the next check
+      return;
+    } else {
+      history.replaceState(history.state, '', '#' + fragment);
+    }
+    pendingFragment = null;
     lastFragment = fragment;
     lastStep = step;
   }
@@ -459,6 +471,7 @@
       var fragment = new TextDecoder().decode(bytes);
       history.replaceState(history.state, '', '#' + fragment);
       lastFragment = fragment;
+      pendingFragment = null;
       copyText(linkOf(fragment));
       return true;
     }

@@ -77,10 +77,10 @@ test('back/forward follow step changes; other changes replace the entry', async 
   await waitFrames(page, 8);
   await setState(page, { step: 5 });
   await waitFrames(page, 8);
-  await setState(page, { seed: 11 });  // not a step: replaces
-  await waitFrames(page, 8);
+  await setState(page, { seed: 11 });  // not a step: replaces, once it has held still for one check (6 frames)
+  await waitFrames(page, 14);
   await setState(page, { seed: 12 });
-  await waitFrames(page, 8);
+  await waitFrames(page, 14);
   const len1 = await page.evaluate(() => history.length);
   check(len1 === len0 + 2, `history grew by ${len1 - len0} for 2 step changes and 2 seed changes`);
   await page.goBack();
@@ -105,6 +105,32 @@ test('back/forward follow step changes; other changes replace the entry', async 
   check((await getState(page)).step.index === 5, '→ then Back returns to step 5');
   check(problems.length === 0, problems.join('\n'));
   await close();
+});
+
+test('a dragged value rewrites the address once it holds still, not on every frame', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage();
+  await waitFrames(page, 14);
+  // A d_model slider dragged: a new value every frame for 30 frames, counting the page's own address writes.
+  const during = await page.evaluate(() => new Promise((done) => {
+    window.__writes = 0;
+    const replace = history.replaceState.bind(history);
+    history.replaceState = (...args) => { window.__writes += 1; return replace(...args); };
+    let frame = 0;
+    const tick = () => {
+      window.attnlab.setState({ d_model: 16 + 2 * frame });
+      if (++frame < 30) requestAnimationFrame(tick);
+      else done(window.__writes);
+    };
+    requestAnimationFrame(tick);
+  }));
+  check(during === 0, `the address was rewritten ${during} times while the value kept changing`);
+  await waitFrames(page, 14);
+  const after = await page.evaluate(() => ({ writes: window.__writes, hash: location.hash.slice(1), now: window.attnlab.fragment() }));
+  check(after.writes === 1, `${after.writes} address writes after the drag stopped, expected 1`);
+  check(after.hash === after.now, 'the address does not hold the final state');
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+  return `${during} writes during 30 changes, ${after.writes} after`;
 });
 
 test('export trace JSON equals trace() and its config re-imports to the same trace', async (ctx) => {
