@@ -1,6 +1,7 @@
 // Config: everything that determines a trace. UI controls, the CLI options, a preset and an imported JSON file all
 // produce one; computeTrace() (pipeline.h) turns it into a Trace. Plain data, cheap to copy and compare.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -29,8 +30,9 @@ struct CellEdit {
   int row = 0;
   int col = 0;
   double value = 0;
-  bool operator==(const CellEdit& o) const {
-    return matrix == o.matrix && token == o.token && row == o.row && col == o.col && value == o.value;
+  bool operator==(const CellEdit& o) const {  // the value bit for bit: an edit to -0 is not one to +0
+    return matrix == o.matrix && token == o.token && row == o.row && col == o.col && value == o.value &&
+           std::signbit(value) == std::signbit(o.value);
   }
 };
 

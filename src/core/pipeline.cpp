@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "budget.h"
+#include "weights.h"
 
 #include "stages.h"
 
@@ -74,6 +75,14 @@ double msSince(Clock::time_point start) {
 constexpr size_t at(Stage s) { return static_cast<size_t>(s); }
 
 }  // namespace
+
+Pipeline::~Pipeline() {
+  if (!valid_) return;
+  const std::pair<const char*, Matrix*> matrices[] = {
+      {"W_q", &trace_.Wq}, {"W_k", &trace_.Wk}, {"W_v", &trace_.Wv}, {"W_o", &trace_.Wo}};
+  for (const auto& [name, matrix] : matrices)
+    if (plainSeededWeight(trace_.config, name)) putBackSeededWeights(trace_.config.seed, name, std::move(*matrix));
+}
 
 const Trace& Pipeline::update(const Config& config) {
   updateLazily(config);
@@ -153,6 +162,12 @@ void Pipeline::completeHead(int i, Stage through) const {
     p.v = p.v || needV;
     stageMs_[at(Stage::Project)] += msSince(start);
   }
+  if (through == Stage::Project && !p.slices) {  // the Project step shows this head's W_q,i, W_k,i, W_v,i
+    const Clock::time_point start = Clock::now();
+    sliceHeadWeights(trace_.config, trace_, i);
+    p.slices = true;
+    stageMs_[at(Stage::Project)] += msSince(start);
+  }
   const Stage last = std::min(through, Stage::WeightedSum);
   for (; p.next <= last; p.next = static_cast<Stage>(static_cast<int>(p.next) + 1)) {
     const Clock::time_point start = Clock::now();
@@ -183,8 +198,23 @@ void Pipeline::completeCombine() const {
   stageMs_[at(Stage::Combine)] += msSince(start);
 }
 
+bool Pipeline::completeSlices() const {
+  const Clock::time_point start = Clock::now();
+  bool copied = false;
+  for (size_t i = 0; i < progress_.size(); ++i)
+    if (!progress_[i].slices) {
+      sliceHeadWeights(trace_.config, trace_, static_cast<int>(i));
+      progress_[i].slices = copied = true;
+    }
+  if (copied) stageMs_[at(Stage::Project)] += msSince(start);
+  return copied;
+}
+
 const Trace& Pipeline::trace() const {
-  if (valid_) completeCombine();
+  if (valid_) {
+    completeCombine();
+    completeSlices();
+  }
   if (notesStale_) rebuildNotes();
   return trace_;
 }
@@ -200,6 +230,8 @@ const Trace& Pipeline::traceThrough(Stage through, int head) const {
 
 bool Pipeline::complete() const {
   if (!valid_) return true;
+  for (const HeadProgress& p : progress_)
+    if (!p.slices) return false;
   return combined_;
 }
 
@@ -213,7 +245,8 @@ bool Pipeline::completeNext() const {
       return true;
     }
   }
-  completeCombine();
+  if (!combined_) completeCombine();
+  else completeSlices();
   return true;
 }
 

@@ -26,6 +26,12 @@ Trace computeTrace(const Config& config);
 // accessors complete the trace in place.
 class Pipeline {
  public:
+  Pipeline() = default;
+  Pipeline(const Pipeline&) = default;
+  Pipeline& operator=(const Pipeline&) = default;
+  Pipeline(Pipeline&&) = default;
+  Pipeline& operator=(Pipeline&&) = default;
+  ~Pipeline();  // its seeded weights go back to the weight pool (weights.h) for the next trace of that shape
   // Returns the updated, complete trace, whose config is `config` with the focus clamped into 0..L_q-1. On
   // InputError the previous trace is kept and the error rethrown.
   const Trace& update(const Config& config);
@@ -35,7 +41,8 @@ class Pipeline {
   const Trace& trace() const;
   // The trace with head `head` (every head when head < 0) computed through `through` (Project … WeightedSum;
   // Combine: every head and the output; Position or earlier: nothing more than updateLazily). Only the asked-for
-  // parts are guaranteed: another head's matrices may still be empty.
+  // parts are guaranteed: another head's matrices may still be empty, and a head's weight slices (W_q,i …) are
+  // there for through == Project (the step that shows them); trace() has everything.
   const Trace& traceThrough(Stage through, int head = -1) const;
   // One pending unit of work (the next head's remaining stages, or the Combine); false when nothing was pending.
   bool completeNext() const;
@@ -51,13 +58,15 @@ class Pipeline {
   const std::array<double, static_cast<int>(Stage::Count)>& stageMs() const { return stageMs_; }
 
  private:
-  // What of a head is computed: its Q and K, its V, and the first of Score … WeightedSum still to run.
+  // What of a head is computed: its Q and K, its V, its weight slices (copied for the Project step and the
+  // complete trace only), and the first of Score … WeightedSum still to run.
   struct HeadProgress {
-    bool qk = false, v = false;
+    bool qk = false, v = false, slices = false;
     Stage next = Stage::Score;
   };
   void completeHead(int head, Stage through) const;
   void completeCombine() const;
+  bool completeSlices() const;  // every head's weight slices; false when there were none to copy
   void rebuildNotes() const;
 
   mutable Trace trace_;

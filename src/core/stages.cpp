@@ -2,7 +2,6 @@
 #include "stages.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "budget.h"
 
@@ -13,6 +12,7 @@
 #include "mask.h"
 #include "overrides.h"
 #include "positional.h"
+#include "shape_text.h"
 #include "softmax.h"
 #include "weights.h"
 
@@ -176,47 +176,48 @@ void runPosition(const Config& c, Trace& t, Notes&) {
   }
 }
 
-namespace {
-
-// Bit-for-bit the same matrix (memcmp: +0 and -0 differ, as they may in a product).
-bool sameBits(const Matrix& a, const Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * sizeof(double)) == 0);
-}
-
-}  // namespace
-
 void runProjectShared(const Config& c, Trace& t, std::vector<char>& hasQK, std::vector<char>& hasV, bool sameInputs) {
-  Weights w = buildWeights(c);
-  // A head's projections are the same numbers when their inputs are: the same X and X_q (sameInputs), the same
-  // heads and width, the same weight matrix bit for bit (an edit or a given matrix shows), and no override of Q or
-  // K before or now. Then they are kept instead of recomputed: a d_v change keeps every Q and K, a d_k change every
-  // V (t.config is still the previous Config here).
+  // t.config is still the previous Config here, and t's weights are the ones it gave (when it gave any: a first run
+  // finds them empty). A matrix the new Config gives the same numbers (sameWeight) is kept as it is; any other is
+  // built anew, and the previous one, when it was seeded and untouched, goes back to the weight pool (moved: a
+  // d_model drag back, or undo, finds it there).
   const Config& before = t.config;
+  const std::pair<const char*, Matrix*> matrices[] = {{"W_q", &t.Wq}, {"W_k", &t.Wk}, {"W_v", &t.Wv}, {"W_o", &t.Wo}};
+  bool same[4];
+  Matrix built[4];
+  for (int m = 0; m < 4; ++m) {  // everything that can throw, before anything changes
+    const auto& [name, current] = matrices[m];
+    int rows = 0, cols = 0;
+    weightShape(before, name, &rows, &cols);
+    same[m] = current->rows() == rows && current->cols() == cols && current->size() > 0 && sameWeight(before, c, name);
+    if (!same[m]) built[m] = buildWeight(c, name);
+  }
+  for (int m = 0; m < 4; ++m) {
+    if (same[m]) continue;
+    const auto& [name, current] = matrices[m];
+    if (current->size() > 0 && plainSeededWeight(before, name)) putBackSeededWeights(before.seed, name, std::move(*current));
+    *current = std::move(built[m]);  // W_q, W_k : (d_model,h·d_k); W_v : (d_model,h·d_v); W_o : (h·d_v,d_model)
+  }
+  // A head's projections are the same numbers when their inputs are: the same X and X_q (sameInputs), the same
+  // heads and width, the same weight matrix (sameWeight), and no override of Q or K before or now. Then they are
+  // kept instead of recomputed: a d_v change keeps every Q and K, a d_k change every V.
   const bool reusable = sameInputs && c.heads == before.heads && static_cast<int>(t.heads.size()) == c.heads &&
                         static_cast<int>(hasQK.size()) == c.heads && static_cast<int>(hasV.size()) == c.heads;
   const bool keepQK = reusable && c.dK == before.dK && !c.queryOverride && !before.queryOverride &&
-                      !c.directionOnly && !before.directionOnly && sameBits(t.Wq, w.Wq) && sameBits(t.Wk, w.Wk);
-  const bool keepV = reusable && c.dV == before.dV && sameBits(t.Wv, w.Wv);
+                      !c.directionOnly && !before.directionOnly && same[0] && same[1];
+  const bool keepV = reusable && c.dV == before.dV && same[2];
   std::vector<HeadTrace> previous;
   previous.swap(t.heads);
-  t.Wq = std::move(w.Wq);  // (d_model,h·d_k)
-  t.Wk = std::move(w.Wk);  // (d_model,h·d_k)
-  t.Wv = std::move(w.Wv);  // (d_model,h·d_v)
-  t.Wo = std::move(w.Wo);  // (h·d_v,d_model)
   t.heads.assign(static_cast<size_t>(c.heads), HeadTrace{});
   std::vector<char> keptQK(static_cast<size_t>(c.heads), 0), keptV(static_cast<size_t>(c.heads), 0);
   for (size_t i = 0; i < t.heads.size(); ++i) {
     HeadTrace& head = t.heads[i];
     if (keepQK && hasQK[i]) {
-      head.Wq = std::move(previous[i].Wq);
-      head.Wk = std::move(previous[i].Wk);
       head.Q = std::move(previous[i].Q);
       head.K = std::move(previous[i].K);
       keptQK[i] = 1;
     }
     if (keepV && hasV[i]) {
-      head.Wv = std::move(previous[i].Wv);
       head.V = std::move(previous[i].V);
       keptV[i] = 1;
     }
@@ -226,17 +227,26 @@ void runProjectShared(const Config& c, Trace& t, std::vector<char>& hasQK, std::
 }
 
 void projectHead(const Config& c, Trace& t, int i, bool projectQK, bool projectV) {
+  // The products read head i's columns of the full weights in place (a view with W's row stride: the same sums in
+  // the same order as a copy would give); the slices themselves are copied only when shown (sliceHeadWeights).
   HeadTrace& head = t.heads[static_cast<size_t>(i)];
   if (projectQK) {
-    head.Wq = t.Wq.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k): columns i·d_k …
-    head.Wk = t.Wk.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k)
-    head.Q = kernels::project<double>(t.Xq, head.Wq);  // Q = X_q·W_q : (L_q,d_model)·(d_model,d_k) -> (L_q,d_k)
-    head.K = kernels::project<double>(t.X, head.Wk);   // K = X·W_k   : (L_kv,d_model)·(d_model,d_k) -> (L_kv,d_k)
+    const auto Wq = t.Wq.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k): columns i·d_k …
+    const auto Wk = t.Wk.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k)
+    head.Q = kernels::project<double>(t.Xq, Wq);  // Q = X_q·W_q : (L_q,d_model)·(d_model,d_k) -> (L_q,d_k)
+    head.K = kernels::project<double>(t.X, Wk);   // K = X·W_k   : (L_kv,d_model)·(d_model,d_k) -> (L_kv,d_k)
   }
   if (projectV) {
-    head.Wv = t.Wv.middleCols(i * c.dV, c.dV);  // (d_model,h·d_v) -> (d_model,d_v)
-    head.V = kernels::project<double>(t.X, head.Wv);   // V = X·W_v   : (L_kv,d_model)·(d_model,d_v) -> (L_kv,d_v)
+    const auto Wv = t.Wv.middleCols(i * c.dV, c.dV);  // (d_model,h·d_v) -> (d_model,d_v)
+    head.V = kernels::project<double>(t.X, Wv);   // V = X·W_v   : (L_kv,d_model)·(d_model,d_v) -> (L_kv,d_v)
   }
+}
+
+void sliceHeadWeights(const Config& c, Trace& t, int i) {
+  HeadTrace& head = t.heads[static_cast<size_t>(i)];
+  head.Wq = t.Wq.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k): columns i·d_k …
+  head.Wk = t.Wk.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k)
+  head.Wv = t.Wv.middleCols(i * c.dV, c.dV);  // (d_model,h·d_v) -> (d_model,d_v): columns i·d_v …
 }
 
 void runProjectOverrides(const Config& c, Trace& t, Notes& notes) {

@@ -22,8 +22,11 @@ void runPosition(const Config& c, Trace& t, Notes& notes);    // PE, X, PEq, Xq 
 // previous run's head i has them (a lazily completed trace may not), on return whether the new head i kept them.
 // What is not kept is each head's own work: projectHead.
 void runProjectShared(const Config& c, Trace& t, std::vector<char>& hasQK, std::vector<char>& hasV, bool sameInputs);
-// Head i's slices W_q,i, W_k,i (when projectQK) and W_v,i (when projectV) and its projections Q, K, V.
+// Head i's projections Q, K (when projectQK) and V (when projectV), from its columns of the full weights.
 void projectHead(const Config& c, Trace& t, int i, bool projectQK, bool projectV);
+// Head i's slices W_q,i, W_k,i, W_v,i copied out of the full weights (for showing and exporting; projectHead
+// reads the columns in place).
+void sliceHeadWeights(const Config& c, Trace& t, int i);
 // The dragged query and "direction only" (overrides.h), once every head is projected.
 void runProjectOverrides(const Config& c, Trace& t, Notes& notes);
 // Scale and mask, the shared part: t.scale and the additive mask t.maskAdd : (L_q,L_kv).

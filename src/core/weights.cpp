@@ -2,9 +2,10 @@
 #include "weights.h"
 
 #include <cmath>
+#include <cstring>
 #include <list>
-#include <memory>
 #include <mutex>
+#include <optional>
 
 #include "errors.h"
 #include "random.h"
@@ -23,80 +24,111 @@ Matrix xavierUniform(uint64_t seed, const std::string& name, int rows, int cols)
 
 namespace {
 
-// The last seeded weights handed out, most recently used first. A learner going back to a shape (d_model 512 ->
-// 256 -> 512, a slider dragged back, undo) gets the very same matrix without drawing its numbers again; the
-// stream is a pure function of (seed, name, rows, cols), so a hit is bit-for-bit what generation would give.
-struct CachedWeight {
+// Seeded matrices set aside, most recently first. The stream is a pure function of (seed, name, rows, cols), so
+// one taken out is bit-for-bit what generation would give.
+struct PooledWeight {
   uint64_t seed;
   std::string name;
-  int rows, cols;
-  std::shared_ptr<const Matrix> values;
+  Matrix values;
 };
-constexpr size_t kCacheEntries = 16;                     // 4 matrices × the last 4 shapes
-constexpr size_t kCacheBytes = size_t{64} * 1024 * 1024;  // and never more than 64 MB of doubles
-std::mutex g_cacheMutex;
-std::list<CachedWeight> g_cache;
+constexpr size_t kPoolEntries = 16;                      // 4 matrices × the last 4 shapes
+constexpr size_t kPoolBytes = size_t{64} * 1024 * 1024;  // and never more than 64 MB of doubles
+std::mutex g_poolMutex;
+std::list<PooledWeight> g_pool;
+
+const std::optional<Matrix>& explicitWeight(const Config& c, const std::string& name) {
+  return name == "W_q" ? c.Wq : name == "W_k" ? c.Wk : name == "W_v" ? c.Wv : c.Wo;
+}
+
+bool sameBits(const Matrix& a, const Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * sizeof(double)) == 0);
+}
+
+// c's edits of matrix `name`, in order.
+std::vector<const CellEdit*> editsOf(const Config& c, const std::string& name) {
+  std::vector<const CellEdit*> out;
+  for (const CellEdit& e : c.edits)
+    if (e.matrix == name) out.push_back(&e);
+  return out;
+}
 
 }  // namespace
 
-std::shared_ptr<const Matrix> seededWeights(uint64_t seed, const std::string& name, int rows, int cols) {
+Matrix takeSeededWeights(uint64_t seed, const std::string& name, int rows, int cols) {
   {
-    std::lock_guard<std::mutex> lock(g_cacheMutex);
-    for (auto it = g_cache.begin(); it != g_cache.end(); ++it)
-      if (it->seed == seed && it->rows == rows && it->cols == cols && it->name == name) {
-        g_cache.splice(g_cache.begin(), g_cache, it);  // most recently used first
-        return g_cache.front().values;
+    std::lock_guard<std::mutex> lock(g_poolMutex);
+    for (auto it = g_pool.begin(); it != g_pool.end(); ++it)
+      if (it->seed == seed && it->values.rows() == rows && it->values.cols() == cols && it->name == name) {
+        Matrix W = std::move(it->values);
+        g_pool.erase(it);
+        return W;
       }
   }
-  auto values = std::make_shared<const Matrix>(xavierUniform(seed, name, rows, cols));  // outside the lock
-  std::lock_guard<std::mutex> lock(g_cacheMutex);
-  g_cache.push_front(CachedWeight{seed, name, rows, cols, values});
+  return xavierUniform(seed, name, rows, cols);  // outside the lock
+}
+
+void putBackSeededWeights(uint64_t seed, const std::string& name, Matrix&& W) {
+  if (W.size() == 0) return;
+  std::lock_guard<std::mutex> lock(g_poolMutex);
+  g_pool.push_front(PooledWeight{seed, name, std::move(W)});
   size_t bytes = 0, kept = 0;
-  for (auto it = g_cache.begin(); it != g_cache.end();) {
-    const size_t size = static_cast<size_t>(it->values->size()) * sizeof(double);
-    if (kept > 0 && (kept >= kCacheEntries || bytes + size > kCacheBytes)) {
-      it = g_cache.erase(it);
+  for (auto it = g_pool.begin(); it != g_pool.end();) {
+    const size_t size = static_cast<size_t>(it->values.size()) * sizeof(double);
+    if (kept > 0 && (kept >= kPoolEntries || bytes + size > kPoolBytes)) {
+      it = g_pool.erase(it);
     } else {
       bytes += size;
       ++kept;
       ++it;
     }
   }
-  return values;
 }
 
-static Matrix explicitOrSeeded(const Config& c, const std::optional<Matrix>& given, const std::string& name) {
+Matrix buildWeight(const Config& c, const std::string& name) {
   int rows = 0, cols = 0;
   weightShape(c, name, &rows, &cols);
-  if (given) {
-    if (given->rows() != rows || given->cols() != cols)
-      throw InputError(name + " has shape " + shapeText(given->rows(), given->cols()) + ", expected " +
-                           shapeText(rows, cols),
-                       "WeightShape", {name, shapeText(given->rows(), given->cols()), shapeText(rows, cols)});
-    return *given;
-  }
-  return *seededWeights(c.seed, name, rows, cols);
+  const std::optional<Matrix>& given = explicitWeight(c, name);
+  if (given && (given->rows() != rows || given->cols() != cols))
+    throw InputError(name + " has shape " + shapeText(given->rows(), given->cols()) + ", expected " +
+                         shapeText(rows, cols),
+                     "WeightShape", {name, shapeText(given->rows(), given->cols()), shapeText(rows, cols)});
+  for (const CellEdit* e : editsOf(c, name))  // checked before anything is drawn
+    if (e->row < 0 || e->row >= rows || e->col < 0 || e->col >= cols)
+      throw InputError("edit of " + name + " cell (" + std::to_string(e->row) + "," + std::to_string(e->col) +
+                       ") is outside " + name + ", which has shape " + shapeText(rows, cols));
+  Matrix W = given ? *given : takeSeededWeights(c.seed, name, rows, cols);  // (rows,cols)
+  for (const CellEdit* e : editsOf(c, name)) W(e->row, e->col) = e->value;
+  return W;
+}
+
+bool sameWeight(const Config& a, const Config& b, const std::string& name) {
+  int rowsA = 0, colsA = 0, rowsB = 0, colsB = 0;
+  if (!weightShape(a, name, &rowsA, &colsA) || !weightShape(b, name, &rowsB, &colsB)) return false;
+  if (rowsA != rowsB || colsA != colsB) return false;
+  const std::optional<Matrix>& givenA = explicitWeight(a, name);
+  const std::optional<Matrix>& givenB = explicitWeight(b, name);
+  if (givenA.has_value() != givenB.has_value()) return false;
+  if (givenA ? !sameBits(*givenA, *givenB) : a.seed != b.seed) return false;
+  const std::vector<const CellEdit*> editsA = editsOf(a, name), editsB = editsOf(b, name);
+  if (editsA.size() != editsB.size()) return false;
+  for (size_t i = 0; i < editsA.size(); ++i)  // the value bit for bit: an edit to -0 is not one to +0
+    if (editsA[i]->row != editsB[i]->row || editsA[i]->col != editsB[i]->col ||
+        std::memcmp(&editsA[i]->value, &editsB[i]->value, sizeof(double)) != 0)
+      return false;
+  return true;
+}
+
+bool plainSeededWeight(const Config& c, const std::string& name) {
+  return !explicitWeight(c, name) && editsOf(c, name).empty();
 }
 
 Weights buildWeights(const Config& c) {
   Weights w;
-  w.Wq = explicitOrSeeded(c, c.Wq, "W_q");  // (d_model,h·d_k)
-  w.Wk = explicitOrSeeded(c, c.Wk, "W_k");  // (d_model,h·d_k)
-  w.Wv = explicitOrSeeded(c, c.Wv, "W_v");  // (d_model,h·d_v)
-  w.Wo = explicitOrSeeded(c, c.Wo, "W_o");  // (h·d_v,d_model)
-  for (const CellEdit& e : c.edits) {
-    Matrix* target = e.matrix == "W_q"   ? &w.Wq
-                     : e.matrix == "W_k" ? &w.Wk
-                     : e.matrix == "W_v" ? &w.Wv
-                     : e.matrix == "W_o" ? &w.Wo
-                                         : nullptr;
-    if (!target) continue;  // "E" edits belong to the Embed step
-    if (e.row < 0 || e.row >= target->rows() || e.col < 0 || e.col >= target->cols())
-      throw InputError("edit of " + e.matrix + " cell (" + std::to_string(e.row) + "," + std::to_string(e.col) +
-                       ") is outside " + e.matrix + ", which has shape " +
-                       shapeText(target->rows(), target->cols()));
-    (*target)(e.row, e.col) = e.value;
-  }
+  w.Wq = buildWeight(c, "W_q");  // (d_model,h·d_k)
+  w.Wk = buildWeight(c, "W_k");  // (d_model,h·d_k)
+  w.Wv = buildWeight(c, "W_v");  // (d_model,h·d_v)
+  w.Wo = buildWeight(c, "W_o");  // (h·d_v,d_model)
   return w;
 }
 

@@ -3,7 +3,6 @@
 // edits. Head i uses columns i·d_k … (i+1)·d_k−1 of W_q/W_k (i·d_v … of W_v) and rows i·d_v … of W_o.
 #pragma once
 #include <cstdint>
-#include <memory>
 #include <string>
 
 #include "config.h"
@@ -13,14 +12,27 @@ namespace attn {
 
 // U(-a,a), a = sqrt(6/(rows+cols)) : (rows,cols), from the stream (seed, name).
 Matrix xavierUniform(uint64_t seed, const std::string& name, int rows, int cols);
-// The same matrix through a small cache of the last ones drawn (a few shapes' worth, at most 64 MB): going back to
-// a shape costs no generation. Shared and immutable; bit-for-bit xavierUniform(seed, name, rows, cols).
-std::shared_ptr<const Matrix> seededWeights(uint64_t seed, const std::string& name, int rows, int cols);
+
+// Seeded weights through a small pool of the ones last set aside (a few shapes' worth, at most 64 MB), moved in
+// and out, never copied: a learner going back to a shape (d_model 512 -> 256 -> 512, a slider dragged back, undo)
+// gets the very same matrix without drawing its numbers again. take: bit-for-bit xavierUniform(seed, name, rows,
+// cols), out of the pool or drawn. putBack: W must be exactly xavierUniform(seed, name, W.rows(), W.cols()).
+Matrix takeSeededWeights(uint64_t seed, const std::string& name, int rows, int cols);
+void putBackSeededWeights(uint64_t seed, const std::string& name, Matrix&& W);
+
+// One of c's weight matrices ("W_q", "W_k", "W_v", "W_o"): the explicit one, else the seeded one; then c's cell edits
+// of it. Throws InputError for an explicit matrix of the wrong shape or an edit outside the matrix.
+Matrix buildWeight(const Config& c, const std::string& name);
+// Whether configs a and b give matrix `name` the same numbers bit for bit, decided from the configs alone: the same
+// shape, the same explicit matrix bit for bit or the same seed, and the same edits of it in the same order.
+bool sameWeight(const Config& a, const Config& b, const std::string& name);
+// Whether c's matrix `name` is the seeded one untouched (no explicit matrix, no edit of it): it may be put back.
+bool plainSeededWeight(const Config& c, const std::string& name);
 
 struct Weights {
   Matrix Wq, Wk, Wv, Wo;
 };
 
-Weights buildWeights(const Config& config);
+Weights buildWeights(const Config& config);  // the four buildWeight
 
 }  // namespace attn

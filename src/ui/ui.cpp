@@ -150,7 +150,7 @@ void drawStepArea(AppState& s, const Fonts& fonts, float heightBelow) {
     const StepInfo& step = steps()[s.step];
     const CellRef& active = s.activeCell();
     const attn::Stage through = active.valid() ? attn::Stage::Combine : step.through;
-    const attn::Trace& trace = s.traceThrough(through, step.everyHead ? -1 : s.head);
+    const attn::Trace& trace = active.valid() ? s.trace() : s.traceThrough(through, step.everyHead ? -1 : s.head);
     GridContext grids{s, fonts, {}};
     if (active.valid()) grids.highlights = dependenciesOf(trace, active);
     StepContext ctx{s, trace, fonts, grids, through};

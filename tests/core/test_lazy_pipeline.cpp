@@ -106,7 +106,7 @@ TEST(CoreLazyPipeline, SameBitsAndNotesAsEagerWhateverWasAskedBetween) {
 }
 
 // After updateLazily only the shared stages exist; traceThrough computes exactly the asked head through the asked
-// stage; completeNext finishes one head at a time, then the Combine.
+// stage; completeNext finishes one head at a time, then the Combine, then the heads' weight slices.
 TEST(CoreLazyPipeline, ComputesOnlyWhatIsAskedFor) {
   Pipeline p;
   Config c = startConfig();
@@ -123,8 +123,12 @@ TEST(CoreLazyPipeline, ComputesOnlyWhatIsAskedFor) {
   EXPECT_EQ(t.heads[2].S.rows(), 9);
   EXPECT_EQ(t.heads[2].A.size(), 0);  // not asked for
   EXPECT_EQ(t.heads[2].V.size(), 0);  // the scores do not read V
-  p.traceThrough(Stage::Project, 3);  // the Project step shows Q, K and V
+  EXPECT_EQ(t.heads[2].Wq.size(), 0);  // the weight slices only for the Project step (and the whole trace)
+  p.traceThrough(Stage::Project, 3);  // the Project step shows Q, K and V, and W_q,3, W_k,3, W_v,3
   EXPECT_EQ(t.heads[3].V.cols(), 5);
+  EXPECT_EQ(t.heads[3].Wq.cols(), 6);
+  EXPECT_EQ(t.heads[3].Wv.cols(), 5);
+  EXPECT_TRUE(t.heads[3].Wk == t.Wk.middleCols(3 * 6, 6));
   EXPECT_EQ(t.heads[1].Q.size(), 0);  // another head
 
   EXPECT_TRUE(p.completeNext());  // head 0, all its stages
@@ -132,8 +136,9 @@ TEST(CoreLazyPipeline, ComputesOnlyWhatIsAskedFor) {
   EXPECT_EQ(t.heads[1].Q.size(), 0);
   int more = 0;
   while (p.completeNext()) ++more;
-  EXPECT_EQ(more, 4);  // heads 1, 2 (its V and on), 3 (its scores and on), then the Combine
+  EXPECT_EQ(more, 5);  // heads 1, 2 (its V and on), 3 (its scores and on), the Combine, the weight slices
   EXPECT_EQ(t.heads[2].O.rows(), 9);
+  EXPECT_TRUE(t.heads[2].Wq == t.Wq.middleCols(2 * 6, 6));
   EXPECT_TRUE(p.complete());
   EXPECT_EQ(t.output.rows(), 9);
 

@@ -11,6 +11,7 @@
 #include "core/pipeline.h"
 #include "core/positional.h"
 #include "core/presets.h"
+#include "core/shape_text.h"
 #include "core/stages.h"
 #include "core/weights.h"
 
@@ -435,6 +436,17 @@ TEST(CorePipeline, KeptProjectionsMatchFreshBitForBit) {
       {"d_v after the release", [](Config& x) { x.dV = 7; }},
       {"d_model 48 -> 40", [](Config& x) { x.dModel = 40; }},
       {"d_v at d_model 40", [](Config& x) { x.dV = 12; }},
+      {"d_model 40 -> 48 (W out of the weight pool)", [](Config& x) { x.dModel = 48; }},
+      {"seed 5 -> 6", [](Config& x) { x.seed = 6; }},
+      {"seed 6 -> 5", [](Config& x) { x.seed = 5; }},
+      {"W_k given (the seeded numbers with one cell changed)", [](Config& x) {
+         Matrix W = xavierUniform(x.seed, "W_k", x.dModel, x.heads * x.dK);
+         W(0, 0) = 1.5;
+         x.Wk = W;
+       }},
+      {"W_k seeded again", [](Config& x) { x.Wk.reset(); }},
+      {"an edit to +0, then to -0", [](Config& x) { x.edits = {{"W_q", "", 0, 0, 0.0}}; }},
+      {"the edit to -0", [](Config& x) { x.edits = {{"W_q", "", 0, 0, -0.0}}; }},
   };
   for (const auto& [name, edit] : steps) {
     edit(c);
@@ -443,18 +455,61 @@ TEST(CorePipeline, KeptProjectionsMatchFreshBitForBit) {
   }
 }
 
-TEST(CoreWeights, CachedWeightsAreTheGeneratedOnes) {
-  for (int round = 0; round < 3; ++round)  // the second and third rounds come from the cache
+TEST(CoreWeights, PooledWeightsAreTheGeneratedOnes) {
+  for (int round = 0; round < 3; ++round)  // the second and third rounds come out of the pool
     for (const auto& [rows, cols] : {std::pair{64, 32}, {32, 64}, {16, 16}, {64, 32}}) {
       const Matrix fresh = xavierUniform(7, "W_v", rows, cols);
-      const std::shared_ptr<const Matrix> cached = seededWeights(7, "W_v", rows, cols);
-      EXPECT_TRUE(sameBits(*cached, fresh)) << rows << "x" << cols << " round " << round;
+      Matrix pooled = takeSeededWeights(7, "W_v", rows, cols);
+      EXPECT_TRUE(sameBits(pooled, fresh)) << rows << "x" << cols << " round " << round;
+      putBackSeededWeights(7, "W_v", std::move(pooled));
     }
+  // Moved in and out: what is taken is no longer in the pool (a second take of the shape draws it again).
+  Matrix a = takeSeededWeights(7, "W_v", 16, 16), b = takeSeededWeights(7, "W_v", 16, 16);
+  EXPECT_TRUE(sameBits(a, b));
   // Different names, seeds or shapes are different streams.
-  EXPECT_FALSE(sameBits(*seededWeights(7, "W_q", 16, 16), *seededWeights(7, "W_k", 16, 16)));
-  EXPECT_FALSE(sameBits(*seededWeights(7, "W_q", 16, 16), *seededWeights(8, "W_q", 16, 16)));
-  // Many shapes (more than the cache holds): still the generated numbers.
-  for (int n = 1; n <= 40; ++n) EXPECT_TRUE(sameBits(*seededWeights(3, "W_o", n, 9), xavierUniform(3, "W_o", n, 9)));
+  putBackSeededWeights(7, "W_q", xavierUniform(7, "W_q", 16, 16));
+  EXPECT_FALSE(sameBits(takeSeededWeights(7, "W_q", 16, 16), takeSeededWeights(7, "W_k", 16, 16)));
+  EXPECT_FALSE(sameBits(takeSeededWeights(7, "W_q", 16, 16), takeSeededWeights(8, "W_q", 16, 16)));
+  // Many shapes (more than the pool holds): still the generated numbers.
+  for (int n = 1; n <= 40; ++n) putBackSeededWeights(3, "W_o", xavierUniform(3, "W_o", n, 9));
+  for (int n = 1; n <= 40; ++n) EXPECT_TRUE(sameBits(takeSeededWeights(3, "W_o", n, 9), xavierUniform(3, "W_o", n, 9)));
+}
+
+// sameWeight decides from two configs alone whether a weight matrix has the same numbers: it must never say "same"
+// when they differ (the pipeline then keeps the old matrix and the projections made from it).
+TEST(CoreWeights, SameWeightFromTheConfigs) {
+  Config a = smallConfig();
+  Config b = a;
+  for (const char* name : {"W_q", "W_k", "W_v", "W_o"}) EXPECT_TRUE(sameWeight(a, b, name)) << name;
+  b.dV = a.dV + 1;  // W_v and W_o change shape, W_q and W_k do not
+  EXPECT_TRUE(sameWeight(a, b, "W_q"));
+  EXPECT_FALSE(sameWeight(a, b, "W_v"));
+  EXPECT_FALSE(sameWeight(a, b, "W_o"));
+  b = a;
+  b.seed = a.seed + 1;
+  EXPECT_FALSE(sameWeight(a, b, "W_k"));
+  b = a;
+  b.edits = {{"W_k", "", 0, 1, 0.0}};
+  EXPECT_FALSE(sameWeight(a, b, "W_k"));
+  EXPECT_TRUE(sameWeight(a, b, "W_q"));
+  Config c = b;
+  c.edits = {{"W_k", "", 0, 1, -0.0}};  // -0 is not +0 (a product may keep the sign)
+  EXPECT_FALSE(sameWeight(b, c, "W_k"));
+  c.edits = {{"W_k", "", 0, 1, 0.0}, {"E", "the", 0, 0, 1.0}};  // an embedding edit is not a weight's
+  EXPECT_TRUE(sameWeight(b, c, "W_k"));
+  EXPECT_FALSE(plainSeededWeight(b, "W_k"));
+  EXPECT_TRUE(plainSeededWeight(b, "W_q"));
+  int rows = 0, cols = 0;
+  weightShape(a, "W_q", &rows, &cols);
+  b = a;
+  b.Wq = xavierUniform(a.seed, "W_q", rows, cols);  // given explicitly: the same numbers, but not the seeded kind
+  EXPECT_FALSE(sameWeight(a, b, "W_q"));
+  EXPECT_FALSE(plainSeededWeight(b, "W_q"));
+  c = b;
+  c.seed = b.seed + 1;  // an explicit matrix does not depend on the seed
+  EXPECT_TRUE(sameWeight(b, c, "W_q"));
+  (*c.Wq)(0, 0) = std::nextafter((*c.Wq)(0, 0), 1.0);
+  EXPECT_FALSE(sameWeight(b, c, "W_q"));
 }
 
 TEST(CorePipeline, ErrorKeepsPreviousTrace) {

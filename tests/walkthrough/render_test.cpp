@@ -119,8 +119,8 @@ TEST(Render, CausalPaddingCrossAndManyHeads) {
 }
 
 // The lazy pipeline in the page: a dimension change computes only what the step shows (one head), the quiet frames
-// after it complete the rest (one head per frame, then the Combine); the Add-position experiment of a large model
-// runs its four forward passes one per quiet frame and shows the same gaps as at once.
+// after it complete the rest (one head per frame, then the Combine, then the weight slices); the Add-position
+// experiment of a large model runs its four forward passes one per quiet frame and shows the same gaps as at once.
 TEST(Render, LazyTraceCompletesInQuietFrames) {
   Headless imgui;
   ui::App app;
@@ -134,7 +134,7 @@ TEST(Render, LazyTraceCompletesInQuietFrames) {
   const attn::Trace& t = s.pipeline.traceThrough(attn::Stage::Tokenize);
   EXPECT_EQ(t.heads[0].A.rows(), 64);
   EXPECT_EQ(t.heads[1].Q.size(), 0);
-  for (int f = 0; f < 5; ++f) imgui.frame(app);  // heads 1..3 and the Combine, one per quiet frame
+  for (int f = 0; f < 6; ++f) imgui.frame(app);  // heads 1..3, the Combine, the weight slices: one per quiet frame
   EXPECT_TRUE(s.pipeline.complete());
 
   ASSERT_EQ(app.setStateJson(R"({"step":"position"})"), "");
