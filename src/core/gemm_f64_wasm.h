@@ -86,33 +86,26 @@ inline void gemmF64Block(int k0, int kc, const double* A, int lda, const double*
 template <int R, int V>
 inline void gemmF64BlockTwoPass(int k0, int kc, const double* A, int lda, const double* P, double* C, int ldc) {
   const int peeled = kc & ~7;
+  const auto addProducts = [&](int k, v128_t(&sum)[R][V]) {  // sum[r][v] += A(r, k)·P(k, v): one term each
+    const double* b = P + static_cast<size_t>(k - k0) * (2 * V);
+    v128_t x[V];
+    for (int v = 0; v < V; ++v) x[v] = wasm_v128_load(b + 2 * v);
+    for (int r = 0; r < R; ++r) {
+      const v128_t a = wasm_v128_load64_splat(A + static_cast<size_t>(r) * lda + k);
+      for (int v = 0; v < V; ++v) sum[r][v] = wasm_f64x2_add(sum[r][v], wasm_f64x2_mul(a, x[v]));
+    }
+  };
   const auto sumOf = [&](int parity, v128_t(&sum)[R][V]) {  // sum over k = k0 + parity, k0 + parity + 2, …
     for (int r = 0; r < R; ++r)
       for (int v = 0; v < V; ++v) sum[r][v] = wasm_f64x2_splat(0.0);
-    for (int k = k0 + parity; k < k0 + peeled; k += 2) {
-      const double* b = P + static_cast<size_t>(k - k0) * (2 * V);
-      v128_t x[V];
-      for (int v = 0; v < V; ++v) x[v] = wasm_v128_load(b + 2 * v);
-      for (int r = 0; r < R; ++r) {
-        const v128_t a = wasm_v128_load64_splat(A + static_cast<size_t>(r) * lda + k);
-        for (int v = 0; v < V; ++v) sum[r][v] = wasm_f64x2_add(sum[r][v], wasm_f64x2_mul(a, x[v]));
-      }
-    }
+    for (int k = k0 + parity; k < k0 + peeled; k += 2) addProducts(k, sum);
   };
   v128_t even[R][V], odd[R][V];
   sumOf(0, even);
   sumOf(1, odd);
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < V; ++v) even[r][v] = wasm_f64x2_add(even[r][v], odd[r][v]);
-  for (int k = k0 + peeled; k < k0 + kc; ++k) {
-    const double* b = P + static_cast<size_t>(k - k0) * (2 * V);
-    v128_t x[V];
-    for (int v = 0; v < V; ++v) x[v] = wasm_v128_load(b + 2 * v);
-    for (int r = 0; r < R; ++r) {
-      const v128_t a = wasm_v128_load64_splat(A + static_cast<size_t>(r) * lda + k);
-      for (int v = 0; v < V; ++v) even[r][v] = wasm_f64x2_add(even[r][v], wasm_f64x2_mul(a, x[v]));
-    }
-  }
+  for (int k = k0 + peeled; k < k0 + kc; ++k) addProducts(k, even);  // the rest, one by one into that sum
   for (int r = 0; r < R; ++r) {
     double* c = C + static_cast<size_t>(r) * ldc;
     for (int v = 0; v < V; ++v) wasm_v128_store(c + 2 * v, wasm_f64x2_add(wasm_v128_load(c + 2 * v), even[r][v]));

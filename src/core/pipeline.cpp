@@ -78,9 +78,7 @@ constexpr size_t at(Stage s) { return static_cast<size_t>(s); }
 
 Pipeline::~Pipeline() {
   if (!valid_) return;
-  const std::pair<const char*, Matrix*> matrices[] = {
-      {"W_q", &trace_.Wq}, {"W_k", &trace_.Wk}, {"W_v", &trace_.Wv}, {"W_o", &trace_.Wo}};
-  for (const auto& [name, matrix] : matrices)
+  for (const auto& [name, matrix] : weightMatrices(trace_))
     if (plainSeededWeight(trace_.config, name)) putBackSeededWeights(trace_.config.seed, name, std::move(*matrix));
 }
 

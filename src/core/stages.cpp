@@ -182,7 +182,7 @@ void runProjectShared(const Config& c, Trace& t, std::vector<char>& hasQK, std::
   // built anew, and the previous one, when it was seeded and untouched, goes back to the weight pool (moved: a
   // d_model drag back, or undo, finds it there).
   const Config& before = t.config;
-  const std::pair<const char*, Matrix*> matrices[] = {{"W_q", &t.Wq}, {"W_k", &t.Wk}, {"W_v", &t.Wv}, {"W_o", &t.Wo}};
+  const auto matrices = weightMatrices(t);
   bool same[4];
   Matrix built[4];
   for (int m = 0; m < 4; ++m) {  // everything that can throw, before anything changes

@@ -1,7 +1,9 @@
 // Trace: every intermediate of one attention computation, with names, shapes and the formula that produced each.
 // The UI only reads a Trace; it never computes attention itself.
 #pragma once
+#include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config.h"
@@ -61,6 +63,11 @@ struct Trace {
   Matrix dWq, dWk, dWv, dWo;  // same shapes as the weights
   bool hasGradients() const { return dOutput.size() > 0; }
 };
+
+// The four full weight matrices of a trace with their names, in order: W_q, W_k, W_v, W_o.
+inline std::array<std::pair<const char*, Matrix*>, 4> weightMatrices(Trace& t) {
+  return {{{"W_q", &t.Wq}, {"W_k", &t.Wk}, {"W_v", &t.Wv}, {"W_o", &t.Wo}}};
+}
 
 // Human-readable formula with actual shapes for a matrix of a trace named as in the registry (matrices.h; aliases
 // too), e.g. formulaFor(t, "S") -> "S = Q·Kᵀ : (5×2)·(2×5) → (5×5)"; "" for an unknown name.
