@@ -264,4 +264,80 @@ test('presentation mode: key P, larger type, no sidebar, kept in the link (DPR 1
   }
 });
 
+test('GL state kept in the page: the same answers as the GPU process, and no round trip a frame', async (ctx) => {
+  // Before the page's script runs, count the queries of the scissor box and the blend state that reach WebGL's own
+  // getParameter (the function attnlab.js wraps).
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => {
+    const P = WebGL2RenderingContext.prototype, C = WebGL2RenderingContext, own = P.getParameter;
+    const names = [C.SCISSOR_BOX, C.BLEND_SRC_RGB, C.BLEND_DST_RGB, C.BLEND_SRC_ALPHA, C.BLEND_DST_ALPHA,
+                   C.BLEND_EQUATION_RGB, C.BLEND_EQUATION_ALPHA];
+    window.glQueries = { asked: 0, reached: 0 };
+    P.getParameter = function (pname) { if (names.includes(pname)) window.glQueries.reached++; return own.call(this, pname); };
+    window.countAsked = () => {
+      const kept = P.getParameter;
+      P.getParameter = function (pname) { if (names.includes(pname)) window.glQueries.asked++; return kept.call(this, pname); };
+      P.getParameter.uncached = kept.uncached;
+    };
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  try {
+    await page.goto(ctx.server.url);
+    await waitReady(page);
+    await setState(page, { step: 'combine' });
+    await waitFrames(page, 3);
+    // Over 20 frames: ImGui's back-end asks for the 7 values every frame; none of it reaches WebGL.
+    const counted = await page.evaluate(() => new Promise((done) => {
+      window.countAsked();
+      const start = { ...window.glQueries }, f0 = window.attnlab.frameStats().frames;
+      const tick = () => {
+        const frames = window.attnlab.frameStats().frames - f0;
+        if (frames >= 20) done({ frames, asked: window.glQueries.asked - start.asked, reached: window.glQueries.reached - start.reached });
+        else requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    }));
+    check(counted.asked >= 7 * counted.frames, `the back-end asked ${counted.asked} times in ${counted.frames} frames (expected 7 a frame)`);
+    check(counted.reached === 0, `${counted.reached} of ${counted.asked} queries went to WebGL (a round trip to the GPU process each)`);
+    await checkDrawn(page, 'views-gl-state-kept-combine.png');
+    // On a context of its own: after valid and invalid calls, each kept answer equals WebGL's own.
+    const mismatches = await page.evaluate(() => {
+      const C = WebGL2RenderingContext, P = C.prototype;
+      const gl = document.createElement('canvas').getContext('webgl2');
+      const names = { SCISSOR_BOX: C.SCISSOR_BOX, BLEND_SRC_RGB: C.BLEND_SRC_RGB, BLEND_DST_RGB: C.BLEND_DST_RGB,
+                      BLEND_SRC_ALPHA: C.BLEND_SRC_ALPHA, BLEND_DST_ALPHA: C.BLEND_DST_ALPHA,
+                      BLEND_EQUATION_RGB: C.BLEND_EQUATION_RGB, BLEND_EQUATION_ALPHA: C.BLEND_EQUATION_ALPHA };
+      const calls = [
+        () => gl.scissor(1, 2, 30, 40), () => gl.scissor(-5, 7.9, 3, 4), () => gl.scissor(0, 0, -1, 10),
+        () => gl.scissor(3, 4, 2 ** 31 + 5, 6), () => gl.blendFunc(C.SRC_ALPHA, C.ONE_MINUS_SRC_ALPHA),
+        () => gl.blendFuncSeparate(C.ONE, C.ZERO, C.DST_ALPHA, C.ONE_MINUS_DST_COLOR), () => gl.blendFunc(C.CONSTANT_COLOR, C.CONSTANT_ALPHA),
+        () => gl.blendFunc(0x1234, C.ONE), () => gl.blendFunc(C.CONSTANT_ALPHA, C.ONE), () => gl.blendEquation(C.FUNC_SUBTRACT),
+        () => gl.blendEquationSeparate(C.MIN, C.MAX), () => gl.blendEquation(0x9999), () => gl.blendEquation(C.FUNC_ADD),
+        () => gl.blendFuncSeparate(C.SRC_ALPHA_SATURATE, C.ONE, C.ONE, C.ZERO), () => gl.blendFunc(C.SRC_COLOR, C.DST_COLOR),
+      ];
+      const out = [];
+      const compare = (label) => {
+        for (const [name, pname] of Object.entries(names)) {
+          const kept = gl.getParameter(pname), own = P.getParameter.uncached.call(gl, pname);
+          if (JSON.stringify(kept && kept.length ? [...kept] : kept) !== JSON.stringify(own && own.length ? [...own] : own))
+            out.push(`${label}: ${name} kept ${kept}, WebGL ${own}`);
+        }
+      };
+      compare('fresh context');
+      calls.forEach((call, i) => { call(); gl.getError(); compare(`after call ${i}`); });
+      const box = gl.getParameter(C.SCISSOR_BOX); box[0] = 999;  // a copy each time: changing it changes nothing
+      compare('after writing into a returned box');
+      gl.getExtension('WEBGL_lose_context').loseContext();
+      return out;
+    });
+    check(mismatches.length === 0, mismatches.slice(0, 5).join('; '));
+    check(problems.length === 0, problems.join('; '));
+    return `${counted.asked} queries in ${counted.frames} frames answered in the page, 0 reached WebGL; 15 calls agree with WebGL`;
+  } finally {
+    await context.close();
+  }
+});
+
 run();
