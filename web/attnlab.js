@@ -2,6 +2,8 @@
 //  - checks for WebAssembly and WebGL2 and shows a readable message instead of a blank page when one is missing,
 //    when the program fails to load, or when the WebGL context is lost;
 //  - configures the runtime (Module): canvas, error hooks, loading indicator until the first frame is drawn;
+//  - answers the GL state queries ImGui's back-end makes every frame (scissor box, blend state) from values kept as
+//    they are set, instead of a round trip to the GPU process each;
 //  - bridges the clipboard (Emscripten's GLFW clipboard is a stub): text pasted into the page is handed to ImGui,
 //    copies from ImGui go to navigator.clipboard;
 //  - fetches the CJK font (fonts/cjk.ttc, 5 MB) only when the texts in use contain CJK characters, and the Chinese
