@@ -1,6 +1,9 @@
 // Matrix types shared by the whole core. Row-vector convention (a token is a row), RowMajor storage so a matrix
 // can be handed to the UI, to a GL texture or to JSON row by row without copying.
 #pragma once
+#include <cstddef>
+#include <cstring>
+
 #include <Eigen/Dense>
 
 namespace attn {
@@ -15,6 +18,12 @@ using RowVectorT = Eigen::Matrix<T, 1, Eigen::Dynamic>;
 using Matrix = MatrixT<double>;
 using RowVector = RowVectorT<double>;
 
+// Whether a and b have the same shape and the same bits in every entry (-0 is not +0; a NaN equals the same NaN).
+inline bool sameBits(const Matrix& a, const Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * sizeof(double)) == 0);
+}
+
 #if !defined(__EMSCRIPTEN__)
 // Natively Eigen sizes a product's depth blocks from the CPU's caches, queried at run time, and the depth block
 // decides the order of the sums: on a machine with 48 KB of L1 data cache a (64,512)·(512,64) product summed its
@@ -22,8 +31,9 @@ using RowVector = RowVectorT<double>;
 // (ctest reference_trace_digests). The sizes are fixed here, before main(), to those of the machine the digests were
 // recorded on (32 KB L1, 512 KB L2), so the same Config gives the same native numbers on every machine. (In wasm
 // Eigen finds no cache sizes and uses its fixed defaults, which gemm_f64_wasm.h reproduces.)
+constexpr std::ptrdiff_t kEigenL1Bytes = 32 * 1024, kEigenL2Bytes = 512 * 1024, kEigenL3Bytes = 16 * 1024 * 1024;
 inline const bool kEigenCacheSizesFixed = [] {
-  Eigen::setCpuCacheSizes(32 * 1024, 512 * 1024, 16 * 1024 * 1024);
+  Eigen::setCpuCacheSizes(kEigenL1Bytes, kEigenL2Bytes, kEigenL3Bytes);
   return true;
 }();
 #endif

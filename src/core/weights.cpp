@@ -40,11 +40,6 @@ const std::optional<Matrix>& explicitWeight(const Config& c, const std::string& 
   return name == "W_q" ? c.Wq : name == "W_k" ? c.Wk : name == "W_v" ? c.Wv : c.Wo;
 }
 
-bool sameBits(const Matrix& a, const Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * sizeof(double)) == 0);
-}
-
 // c's edits of matrix `name`, in order.
 std::vector<const CellEdit*> editsOf(const Config& c, const std::string& name) {
   std::vector<const CellEdit*> out;

@@ -8,7 +8,6 @@
 // matrix differs.
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -20,16 +19,12 @@
 
 using attn::Config;
 using attn::Matrix;
+using attn::sameBits;
 
 // Process CPU time (user + system) of node, in ms: not inflated by other processes on a loaded machine.
 EM_JS(double, processCpuMs, (), { const u = process.cpuUsage(); return (u.user + u.system) / 1000; });
 
 namespace {
-
-bool sameBits(const Matrix& a, const Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(double) * size_t(a.size())) == 0);
-}
 
 int differences(const attn::Trace& a, const attn::Trace& b) {
   int bad = 0;

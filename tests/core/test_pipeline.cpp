@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <limits>
 
@@ -378,11 +377,6 @@ TEST(CorePipeline, IncrementalEditsMatchFresh) {
 }
 
 namespace {
-
-bool sameBits(const Matrix& a, const Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * sizeof(double)) == 0);
-}
 
 // Every matrix of two traces, bit for bit.
 void expectSameTrace(const Trace& a, const Trace& b, const std::string& what) {
