@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/app_common.h"
-#include "core/gemm_f64_wasm.h"
+#include "core/kernels/gemm_f64_wasm.h"
 #include "ui/app_state.h"
 #include "ui/export.h"
 #include "ui/share_panel.h"
@@ -122,7 +122,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_matrix_csv(const char* name, int head) 
 }
 
 // Benchmarks only (tests/bench/page.mjs --ab-f64): the double products through Eigen (0) or the SIMD kernel (1, the
-// default); the same bits either way (src/core/gemm_f64_wasm.h), only the time differs.
+// default); the same bits either way (src/core/kernels/gemm_f64_wasm.h), only the time differs.
 EMSCRIPTEN_KEEPALIVE void attnlab_bench_f64_kernel(int on) { attn::kernels::useF64Kernel = on != 0; }
 
 // The text of the aria-live region for the current step and focus.

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "core/attention_kernels.h"
+#include "core/kernels/attention_kernels.h"
 
 namespace attncli {
 

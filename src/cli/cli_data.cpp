@@ -19,10 +19,10 @@
 #endif
 
 #include "cli/cli_common.h"
-#include "core/bpe.h"
+#include "core/text/bpe.h"
 #include "core/config.h"
 #include "core/errors.h"
-#include "core/glove.h"
+#include "core/data/glove.h"
 
 #ifndef ATTNLAB_BUILD_DATA_DIR
 #define ATTNLAB_BUILD_DATA_DIR ""

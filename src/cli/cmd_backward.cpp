@@ -23,7 +23,7 @@
 
 #include "cli/cli_common.h"
 #include "core/errors.h"
-#include "core/json_io.h"
+#include "core/io/json_io.h"
 #include "core/pipeline.h"
 #include "core/train/block.h"
 

@@ -15,7 +15,7 @@
 
 #include "cli/bench_pass.h"
 #include "cli/cli_common.h"
-#include "core/attention_kernels.h"
+#include "core/kernels/attention_kernels.h"
 #include "core/errors.h"
 #include "core/limits.h"
 #include "core/pipeline.h"

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_common.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 
 namespace attncli {
 

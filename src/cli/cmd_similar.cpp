@@ -8,7 +8,7 @@
 
 #include "cli/cli_common.h"
 #include "core/errors.h"
-#include "core/glove.h"
+#include "core/data/glove.h"
 
 namespace attncli {
 

@@ -7,9 +7,9 @@
 
 #include "cli/cli_common.h"
 #include "core/errors.h"
-#include "core/bpe.h"
+#include "core/text/bpe.h"
 #include "core/limits.h"
-#include "core/tokenizer.h"
+#include "core/text/tokenizer.h"
 
 namespace attncli {
 

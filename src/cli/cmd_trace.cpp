@@ -12,11 +12,11 @@
 #include "core/config.h"
 #include "core/config_fields.h"
 #include "core/errors.h"
-#include "core/json_io.h"
+#include "core/io/json_io.h"
 #include "core/limits.h"
 #include "core/matrices.h"
 #include "core/pipeline.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 
 namespace attncli {
 

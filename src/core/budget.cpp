@@ -1,9 +1,9 @@
 // Trace memory budget (see budget.h).
-#include "budget.h"
+#include "core/budget.h"
 
 #include <cstdio>
 
-#include "errors.h"
+#include "core/errors.h"
 
 namespace attn {
 

@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#include "config.h"
+#include "core/config.h"
 
 namespace attn {
 

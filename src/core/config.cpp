@@ -1,13 +1,13 @@
 // Config: the scale factor, equality, mask names and validate() (every user-facing input check of a Config).
-#include "config.h"
+#include "core/config.h"
 
 #include <cmath>
 #include <sstream>
 
-#include "errors.h"
-#include "glove.h"
-#include "limits.h"
-#include "shape_text.h"
+#include "core/errors.h"
+#include "core/data/glove.h"
+#include "core/limits.h"
+#include "core/shape_text.h"
 
 namespace attn {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "matrix.h"
-#include "tokenizer.h"
+#include "core/matrix.h"
+#include "core/text/tokenizer.h"
 
 namespace attn {
 

@@ -1,5 +1,5 @@
 // The Config dialect (see config_fields.h).
-#include "config_fields.h"
+#include "core/config_fields.h"
 
 #include <cerrno>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "errors.h"
-#include "limits.h"
-#include "shape_text.h"
+#include "core/errors.h"
+#include "core/limits.h"
+#include "core/shape_text.h"
 
 namespace attn {
 

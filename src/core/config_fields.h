@@ -12,7 +12,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "config.h"
+#include "core/config.h"
 
 namespace attn {
 

@@ -1,9 +1,9 @@
 // Embedding rows (see embedding.h).
-#include "embedding.h"
+#include "core/embedding.h"
 
-#include "errors.h"
-#include "glove.h"
-#include "random.h"
+#include "core/errors.h"
+#include "core/data/glove.h"
+#include "core/random.h"
 
 namespace attn {
 

@@ -1,5 +1,5 @@
 // The additive attention mask (see mask.h).
-#include "mask.h"
+#include "core/mask.h"
 
 #include <limits>
 

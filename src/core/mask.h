@@ -7,8 +7,8 @@
 #pragma once
 #include <vector>
 
-#include "config.h"
-#include "matrix.h"
+#include "core/config.h"
+#include "core/matrix.h"
 
 namespace attn {
 

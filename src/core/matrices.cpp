@@ -1,5 +1,5 @@
 // The matrix registry (see matrices.h): one row per matrix of a Trace.
-#include "matrices.h"
+#include "core/matrices.h"
 
 #include <nlohmann/json.hpp>
 

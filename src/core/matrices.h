@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include "matrix.h"
-#include "pipeline.h"
-#include "trace.h"
+#include "core/matrix.h"
+#include "core/pipeline.h"
+#include "core/trace.h"
 
 namespace attn {
 

@@ -1,5 +1,5 @@
 // Project-stage overrides (see overrides.h).
-#include "overrides.h"
+#include "core/overrides.h"
 
 #include <cmath>
 

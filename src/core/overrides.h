@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "config.h"
-#include "trace.h"
+#include "core/config.h"
+#include "core/trace.h"
 
 namespace attn {
 

@@ -1,14 +1,14 @@
 // Pipeline: Config -> Trace through the stages of stages.h, recomputing only from the earliest stage whose inputs
 // changed (firstChangedStage). Keeps the previous trace when the new config is bad.
-#include "pipeline.h"
+#include "core/pipeline.h"
 
 #include <algorithm>
 #include <chrono>
 
-#include "budget.h"
-#include "weights.h"
+#include "core/budget.h"
+#include "core/weights.h"
 
-#include "stages.h"
+#include "core/stages.h"
 
 namespace attn {
 

@@ -1,5 +1,5 @@
 // Sinusoidal positional encoding (see positional.h).
-#include "positional.h"
+#include "core/positional.h"
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // Deterministic RNG (see random.h for why no std distributions and no libm transcendentals).
-#include "random.h"
+#include "core/random.h"
 
 #include <cmath>
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "softmax.h"
+#include "core/softmax.h"
 
 namespace attn {
 

@@ -1,14 +1,14 @@
 // saturationSweep: the variance experiment behind 1/sqrt(d_k) and what it does to softmax rows, over many d_k.
-#include "saturation.h"
+#include "core/saturation.h"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
-#include "attention_kernels.h"
-#include "errors.h"
-#include "random.h"
-#include "softmax.h"
+#include "core/kernels/attention_kernels.h"
+#include "core/errors.h"
+#include "core/random.h"
+#include "core/softmax.h"
 
 namespace attn {
 

@@ -1,10 +1,10 @@
 // sampleScoreRow: a deterministic row of q·k scores for the saturation lab (see score_sample.h).
-#include "score_sample.h"
+#include "core/score_sample.h"
 
 #include <string>
 
-#include "errors.h"
-#include "random.h"
+#include "core/errors.h"
+#include "core/random.h"
 
 namespace attn {
 

@@ -1,5 +1,5 @@
 // Text helpers for shapes and numbers (see shape_text.h).
-#include "shape_text.h"
+#include "core/shape_text.h"
 
 #include <cmath>
 #include <cstdio>

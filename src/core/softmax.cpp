@@ -1,9 +1,9 @@
 // Row softmax over std::vector and Matrix, both through the same kernel (attention_kernels.h).
-#include "softmax.h"
+#include "core/softmax.h"
 
 #include <limits>
 
-#include "attention_kernels.h"
+#include "core/kernels/attention_kernels.h"
 
 namespace attn {
 

@@ -2,8 +2,8 @@
 #pragma once
 #include <vector>
 
-#include "matrix.h"
-#include "trace.h"
+#include "core/matrix.h"
+#include "core/trace.h"
 
 namespace attn {
 

@@ -1,20 +1,20 @@
 // Pipeline stages 1-10 (see stages.h). Shapes: L_kv keys/values, L_q queries, h heads.
-#include "stages.h"
+#include "core/stages.h"
 
 #include <algorithm>
 
-#include "budget.h"
+#include "core/budget.h"
 
-#include "attention_kernels.h"
-#include "embedding.h"
-#include "errors.h"
-#include "glove.h"
-#include "mask.h"
-#include "overrides.h"
-#include "positional.h"
-#include "shape_text.h"
-#include "softmax.h"
-#include "weights.h"
+#include "core/kernels/attention_kernels.h"
+#include "core/embedding.h"
+#include "core/errors.h"
+#include "core/data/glove.h"
+#include "core/mask.h"
+#include "core/overrides.h"
+#include "core/positional.h"
+#include "core/shape_text.h"
+#include "core/softmax.h"
+#include "core/weights.h"
 
 namespace attn {
 

@@ -1,9 +1,9 @@
 // formulaFor: the formula behind each matrix of a Trace (matrices.h), with the trace's actual shapes.
 #include <string>
 
-#include "matrices.h"
-#include "shape_text.h"
-#include "trace.h"
+#include "core/matrices.h"
+#include "core/shape_text.h"
+#include "core/trace.h"
 
 namespace attn {
 

@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "config.h"
-#include "matrix.h"
-#include "tokenizer.h"
+#include "core/config.h"
+#include "core/matrix.h"
+#include "core/text/tokenizer.h"
 
 namespace attn {
 

@@ -1,5 +1,5 @@
 // Weight matrices: explicit, or seeded Xavier/Glorot uniform; then edits (see weights.h).
-#include "weights.h"
+#include "core/weights.h"
 
 #include <cmath>
 #include <cstring>
@@ -7,9 +7,9 @@
 #include <mutex>
 #include <optional>
 
-#include "errors.h"
-#include "random.h"
-#include "shape_text.h"
+#include "core/errors.h"
+#include "core/random.h"
+#include "core/shape_text.h"
 
 namespace attn {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "config.h"
-#include "matrix.h"
+#include "core/config.h"
+#include "core/matrix.h"
 
 namespace attn {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "core/errors.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 #include "ui/model_view.h"
 #include "ui/i18n/error_text.h"
 

@@ -8,7 +8,7 @@
 #include "core/errors.h"
 #include "core/limits.h"
 #include "core/matrices.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 
 namespace ui {
 

@@ -8,7 +8,7 @@
 #include "core/config_fields.h"
 #include "core/errors.h"
 #include "core/limits.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO
 #include "ui/config_edit.h"

@@ -3,10 +3,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/bpe.h"
+#include "core/text/bpe.h"
 #include "core/config.h"
 #include "core/errors.h"
-#include "core/glove.h"
+#include "core/data/glove.h"
 #include "ui/app_state.h"
 
 namespace ui {

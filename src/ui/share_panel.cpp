@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/errors.h"
-#include "core/json_io.h"
+#include "core/io/json_io.h"
 #include "core/matrices.h"
 #include "imgui.h"
 #include "ui/i18n/i18n.h"

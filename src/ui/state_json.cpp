@@ -19,7 +19,7 @@
 #include "core/config_fields.h"
 #include "core/errors.h"
 #include "core/matrices.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 #include "ui/config_edit.h"
 #include "ui/controls.h"  // setUiLanguage
 #include "ui/steps/step.h"

@@ -10,7 +10,7 @@
 
 #include "core/config_fields.h"
 #include "core/errors.h"
-#include "core/json_io.h"
+#include "core/io/json_io.h"
 #include "ui/i18n/core_texts.h"
 #include "ui/i18n/error_text.h"
 #include "ui/i18n/i18n.h"

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/json_io.h"
-#include "core/presets.h"
+#include "core/io/json_io.h"
+#include "core/data/presets.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // ClosePopupToLevel: Esc closes any open popup
 #include "ui/app_state.h"

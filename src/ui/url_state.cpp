@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
-#include "core/json_io.h"
+#include "core/io/json_io.h"
 #include "core/train/model_io.h"
 #include "ui/controls.h"  // setUiLanguage
 #include "ui/model_view.h"

@@ -8,7 +8,7 @@
 #pragma once
 #include <string>
 
-#include "core/base64url.h"
+#include "core/io/base64url.h"
 #include "ui/app_state.h"
 
 namespace ui {

@@ -24,7 +24,7 @@
 // All of it at each step of --steps (default tokenize,softmax,heads,combine), with the pipeline's time per stage
 // (frameStats().stageMs) by the end of the measured frame.
 // --ab-f64: every change and drag step is measured twice in a row from the same state, once with Eigen's double
-// product and once with the SIMD kernel (src/core/gemm_f64_wasm.h, the same bits), in alternating order; the line
+// product and once with the SIMD kernel (src/core/kernels/gemm_f64_wasm.h, the same bits), in alternating order; the line
 // "Eigen:" is the first, the normal line the kernel's.
 import { chromium } from 'playwright-core';
 import { readFileSync, readdirSync, statSync, existsSync, mkdtempSync, rmSync } from 'node:fs';

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/glove.h"
+#include "core/data/glove.h"
 
 inline std::shared_ptr<const attn::GloveVectors> builtGlove() {
 #ifdef ATTNLAB_TEST_DATA_DIR

@@ -11,10 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/bpe.h"
+#include "core/text/bpe.h"
 #include "core/errors.h"
 #include "core/pipeline.h"
-#include "core/tokenizer.h"
+#include "core/text/tokenizer.h"
 
 using attn::Gpt2Bpe;
 

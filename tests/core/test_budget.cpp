@@ -4,7 +4,7 @@
 #include "core/budget.h"
 #include "core/errors.h"
 #include "core/pipeline.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <limits>
 #include <vector>
 
-#include "core/attention_kernels.h"
-#include "core/exp_f32.h"
+#include "core/kernels/attention_kernels.h"
+#include "core/kernels/exp_f32.h"
 
 using attn::kernels::expF32;
 

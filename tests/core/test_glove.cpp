@@ -15,11 +15,11 @@
 
 #include "core/embedding.h"
 #include "core/errors.h"
-#include "core/glove.h"
+#include "core/data/glove.h"
 #include "built_glove.h"
 #include "core/pipeline.h"
-#include "core/presets.h"
-#include "core/tokenizer.h"
+#include "core/data/presets.h"
+#include "core/text/tokenizer.h"
 
 using attn::GloveVectors;
 

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "core/half_float.h"
+#include "core/io/half_float.h"
 
 namespace {
 

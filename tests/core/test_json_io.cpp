@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
-#include "core/json_io.h"
+#include "core/io/json_io.h"
 #include "core/pipeline.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 
 using namespace attn;
 using nlohmann::json;

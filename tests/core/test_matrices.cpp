@@ -5,12 +5,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "core/backward.h"
+#include "core/train/backward.h"
 #include "core/errors.h"
-#include "core/json_io.h"
+#include "core/io/json_io.h"
 #include "core/matrices.h"
 #include "core/pipeline.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 
 namespace {
 

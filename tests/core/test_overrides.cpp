@@ -4,11 +4,11 @@
 
 #include <cmath>
 
-#include "core/backward.h"
+#include "core/train/backward.h"
 #include "core/errors.h"
-#include "core/json_io.h"
+#include "core/io/json_io.h"
 #include "core/pipeline.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 
 using namespace attn;
 

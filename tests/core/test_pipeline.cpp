@@ -5,11 +5,11 @@
 #include <memory>
 #include <limits>
 
-#include "core/attention_kernels.h"
+#include "core/kernels/attention_kernels.h"
 #include "core/errors.h"
 #include "core/pipeline.h"
 #include "core/positional.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 #include "core/shape_text.h"
 #include "core/stages.h"
 #include "core/weights.h"

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/pipeline.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 
 using namespace attn;
 

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "core/glove.h"
+#include "core/data/glove.h"
 #include "built_glove.h"
 #include "core/pipeline.h"
-#include "core/presets.h"
-#include "core/similarity.h"
+#include "core/data/presets.h"
+#include "core/data/similarity.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include "core/mask.h"
 #include "core/pipeline.h"
 #include "core/positional.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 #include "core/weights.h"
 
 using namespace attn;

@@ -8,7 +8,7 @@
 
 #include "core/errors.h"
 #include "core/limits.h"
-#include "core/tokenizer.h"
+#include "core/text/tokenizer.h"
 
 namespace attn {
 namespace {

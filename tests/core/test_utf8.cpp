@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "core/tokenizer.h"
-#include "core/unicode_tables.h"
-#include "core/utf8.h"
+#include "core/text/tokenizer.h"
+#include "core/text/unicode_tables.h"
+#include "core/text/utf8.h"
 
 namespace attn {
 namespace {

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/bpe.h"
-#include "core/tokenizer.h"
+#include "core/text/bpe.h"
+#include "core/text/tokenizer.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

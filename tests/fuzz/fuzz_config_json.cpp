@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "core/errors.h"
-#include "core/json_io.h"
+#include "core/io/json_io.h"
 #include "core/pipeline.h"
-#include "core/tokenizer.h"
+#include "core/text/tokenizer.h"
 #include "fuzz_common.h"
 
 namespace {

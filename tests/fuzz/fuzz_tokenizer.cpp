@@ -21,10 +21,10 @@
 #include <string>
 #include <string_view>
 
-#include "core/bpe.h"
+#include "core/text/bpe.h"
 #include "core/errors.h"
 #include "core/limits.h"
-#include "core/tokenizer.h"
+#include "core/text/tokenizer.h"
 #include "fuzz_common.h"
 
 namespace {

@@ -22,7 +22,7 @@
 #include <string>
 #include <typeinfo>
 
-#include "core/presets.h"
+#include "core/data/presets.h"
 #include "fuzz_common.h"
 #include "ui/app_state.h"
 #include "ui/lab_state.h"

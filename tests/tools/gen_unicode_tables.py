@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Generates src/core/unicode_tables.inc: the Unicode properties the tokenizer needs, as sorted code point runs.
+"""Generates src/core/text/unicode_tables.inc: the Unicode properties the tokenizer needs, as sorted code point runs.
 
 Run with Debian's interpreter, whose unicodedata fixes the Unicode version (14.0.0 on Debian 12):
-    /usr/bin/python3 tests/tools/gen_unicode_tables.py > src/core/unicode_tables.inc
+    /usr/bin/python3 tests/tools/gen_unicode_tables.py > src/core/text/unicode_tables.inc
 
 Each run covers code points [first, next run's first) and carries two small classes:
   CharClass      what the character is for word-level tokenizing (from the general category)

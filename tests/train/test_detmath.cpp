@@ -8,7 +8,7 @@
 
 #include "core/positional.h"
 #include "core/random.h"
-#include "core/train/detmath.h"
+#include "core/kernels/detmath.h"
 #include "core/train/model.h"
 #include "train_test_util.h"
 

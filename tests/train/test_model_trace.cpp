@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "core/errors.h"
-#include "core/json_io.h"
+#include "core/io/json_io.h"
 #include "core/pipeline.h"
 #include "core/train/model_trace.h"
 #include "core/train/tasks.h"

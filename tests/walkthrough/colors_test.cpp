@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "core/presets.h"
+#include "core/data/presets.h"
 #include "core/pipeline.h"
 #include "ui/explain.h"
 #include "ui/widgets/colormap.h"

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
-#include "core/json_io.h"
-#include "core/presets.h"
+#include "core/io/json_io.h"
+#include "core/data/presets.h"
 #include "ui/app_state.h"
 #include "ui/state_json.h"
 #include "ui/ui.h"

@@ -1,10 +1,10 @@
 // The arithmetic shown for a cell must be the real computation, with the preset's exact numbers.
 #include <gtest/gtest.h>
 
-#include "core/backward.h"
+#include "core/train/backward.h"
 #include "core/matrices.h"
 #include "core/pipeline.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 #include "ui/explain.h"
 
 namespace {

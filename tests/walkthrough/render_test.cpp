@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/pipeline.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
 #include "imgui.h"
 #include "ui/steps/step.h"
 #include "ui/ui.h"

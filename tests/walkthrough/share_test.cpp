@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/json_io.h"
+#include "core/io/json_io.h"
 #include "ui/app_state.h"
 #include "ui/export.h"
 #include "ui/share_panel.h"

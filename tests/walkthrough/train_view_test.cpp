@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/json_io.h"
+#include "core/io/json_io.h"
 #include "core/pipeline.h"
 #include "core/train/model_trace.h"
 #include "core/train/tasks.h"

@@ -1,4 +1,4 @@
-// The wasm float64 kernel (src/core/gemm_f64_wasm.h) against Eigen's own product in the same wasm build: every
+// The wasm float64 kernel (src/core/kernels/gemm_f64_wasm.h) against Eigen's own product in the same wasm build: every
 // entry bit for bit, over shapes around the kernel's edges (M mod 4, odd N, depth blocks, peeled depth), then the
 // time of both at the page's sizes. ctest wasm_gemm_f64_order (gemm_f64_order.sh) builds and runs it; by hand:
 //   NODE_PATH=/usr/share/nodejs em++ -O2 -msimd128 -std=c++17 -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 \
@@ -12,7 +12,7 @@
 
 #include <Eigen/Core>
 
-#include "core/attention_kernels.h"  // kernels::product<double>: the kernel where Eigen runs GEBP, else Eigen
+#include "core/kernels/attention_kernels.h"  // kernels::product<double>: the kernel where Eigen runs GEBP, else Eigen
 
 using M = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # ctest wasm_gemm_f64_order: builds tests/wasm/gemm_f64_order.cpp with em++ and runs it under node: the wasm double
-# kernel (src/core/gemm_f64_wasm.h) must give Eigen's own wasm bits at every shape. Skips (77) without em++ or node.
+# kernel (src/core/kernels/gemm_f64_wasm.h) must give Eigen's own wasm bits at every shape. Skips (77) without em++ or node.
 # Usage: gemm_f64_order.sh SOURCE_DIR OUT_DIR
 src="$1"; out="$2"
 command -v em++ >/dev/null 2>&1 || { echo "em++ not found: skipped"; exit 77; }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/matrix.h"
-#include "core/train/linalg.h"
+#include "core/kernels/linalg.h"
 
 namespace attn::train {
 

@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "core/errors.h"
-#include "core/train/detmath.h"
+#include "core/kernels/detmath.h"
 
 namespace attn::train {
 

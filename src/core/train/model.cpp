@@ -6,8 +6,8 @@
 
 #include "core/errors.h"
 #include "core/random.h"
-#include "core/train/detmath.h"
-#include "core/train/linalg.h"
+#include "core/kernels/detmath.h"
+#include "core/kernels/linalg.h"
 
 namespace attn::train {
 

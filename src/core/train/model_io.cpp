@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/base64url.h"
+#include "core/io/base64url.h"
 #include "core/errors.h"
-#include "core/half_float.h"
-#include "core/json_io.h"
+#include "core/io/half_float.h"
+#include "core/io/json_io.h"
 
 namespace attn::train {
 

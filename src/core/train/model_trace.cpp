@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
-#include "core/json_io.h"
+#include "core/io/json_io.h"
 #include "core/pipeline.h"
-#include "core/tokenizer.h"
+#include "core/text/tokenizer.h"
 
 namespace attn::train {
 

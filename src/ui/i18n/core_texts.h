@@ -5,7 +5,7 @@
 #pragma once
 #include <string>
 
-#include "core/presets.h"
+#include "core/data/presets.h"
 #include "core/train/tasks.h"
 #include "core/train/trained_presets.h"
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "core/glove.h"
-#include "core/similarity.h"
+#include "core/data/glove.h"
+#include "core/data/similarity.h"
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/bpe.h"
-#include "core/glove.h"
+#include "core/text/bpe.h"
+#include "core/data/glove.h"
 
 #include "ui/widgets/heatmap_gl.h"
 

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "core/bpe.h"
-#include "core/glove.h"
-#include "core/tokenizer.h"
+#include "core/text/bpe.h"
+#include "core/data/glove.h"
+#include "core/text/tokenizer.h"
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"

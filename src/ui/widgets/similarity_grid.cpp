@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "core/similarity.h"
+#include "core/data/similarity.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO
 #include "ui/widgets/colormap.h"

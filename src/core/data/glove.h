@@ -15,8 +15,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "config.h"
-#include "matrix.h"
+#include "core/config.h"
+#include "core/matrix.h"
 
 namespace attn {
 

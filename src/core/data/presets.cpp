@@ -1,5 +1,5 @@
 // The presets of DESIGN.md "Presets", each a Config reproducing the source material's numbers exactly.
-#include "presets.h"
+#include "core/data/presets.h"
 
 namespace attn {
 

@@ -1,5 +1,5 @@
 // base64url (see base64url.h).
-#include "core/base64url.h"
+#include "core/io/base64url.h"
 
 namespace attn {
 

@@ -1,6 +1,6 @@
 // GloVe vectors (see glove.h): the file reader, lookups, nearest neighbours and analogies by cosine, and the rows
 // the Embed stage takes from them.
-#include "glove.h"
+#include "core/data/glove.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "embedding.h"
-#include "errors.h"
-#include "utf8.h"
+#include "core/embedding.h"
+#include "core/errors.h"
+#include "core/text/utf8.h"
 
 namespace attn {
 

@@ -13,10 +13,10 @@
 #include <wasm_simd128.h>
 #endif
 
-#include "exp_f32.h"
-#include "gemm_f32_wasm.h"
-#include "gemm_f64_wasm.h"
-#include "matrix.h"
+#include "core/kernels/exp_f32.h"
+#include "core/kernels/gemm_f32_wasm.h"
+#include "core/kernels/gemm_f64_wasm.h"
+#include "core/matrix.h"
 
 namespace attn::kernels {
 

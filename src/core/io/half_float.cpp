@@ -1,5 +1,5 @@
 // binary16 conversions (see half_float.h), on the bit patterns (no hardware half type needed).
-#include "core/half_float.h"
+#include "core/io/half_float.h"
 
 #include <cmath>
 #include <cstring>

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "config.h"
-#include "trace.h"
+#include "core/config.h"
+#include "core/trace.h"
 
 namespace attn {
 

@@ -1,6 +1,6 @@
 // GPT-2 byte-level BPE (see bpe.h): the pre-tokenising pattern by hand, the byte alphabet, and the merge loop of
 // npm gpt-3-encoder's bpe(), over token ids instead of strings.
-#include "bpe.h"
+#include "core/text/bpe.h"
 
 #include <algorithm>
 #include <array>
@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "errors.h"
-#include "unicode_tables.h"
-#include "utf8.h"
+#include "core/errors.h"
+#include "core/text/unicode_tables.h"
+#include "core/text/utf8.h"
 
 namespace attn {
 

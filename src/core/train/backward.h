@@ -2,9 +2,9 @@
 // matrices filled in (the registry's gradient rows, matrices.h), given G = dLoss/d output. The gradients come from
 // the training engine's exact backward pass (train/block.h), checked against finite differences and PyTorch.
 #pragma once
-#include "config.h"
-#include "matrix.h"
-#include "trace.h"
+#include "core/config.h"
+#include "core/matrix.h"
+#include "core/trace.h"
 
 namespace attn {
 

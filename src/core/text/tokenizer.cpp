@@ -10,18 +10,18 @@
 //  - keepPunctuation = false (word mode only, as tokenizer.h says) drops punctuation (general category P*);
 //    symbols (+ = $ €), emoji and U+FFFD carry meaning and stay. Char mode keeps every visible character.
 //  - gpt2 mode: GPT-2's byte-level BPE (bpe.h) on the whole text, spaces included; ids are GPT-2's.
-#include "core/tokenizer.h"
+#include "core/text/tokenizer.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "core/bpe.h"
+#include "core/text/bpe.h"
 #include "core/errors.h"
 #include "core/limits.h"
-#include "core/unicode_tables.h"
-#include "core/utf8.h"
+#include "core/text/unicode_tables.h"
+#include "core/text/utf8.h"
 
 namespace attn {
 

@@ -1,10 +1,10 @@
 // Cosine similarity of embedding rows (see similarity.h).
-#include "similarity.h"
+#include "core/data/similarity.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "glove.h"
+#include "core/data/glove.h"
 
 namespace attn {
 

@@ -1,7 +1,7 @@
 // Lookup in the generated Unicode table: each run is packed as (first code point << 8 | CharClass << 4 |
 // GraphemeClass) in one 32-bit word, so the whole of Unicode fits in ~10 KB and a lookup is one binary search
 // (or, below U+0800, one array access).
-#include "core/unicode_tables.h"
+#include "core/text/unicode_tables.h"
 
 #include <algorithm>
 #include <array>
@@ -16,7 +16,7 @@ namespace {
    static_cast<std::uint32_t>(GraphemeClass::graphemeClass))
 
 constexpr std::uint32_t kRuns[] = {
-#include "core/unicode_tables.inc"
+#include "core/text/unicode_tables.inc"
 };
 #undef RUN
 

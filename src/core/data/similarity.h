@@ -2,7 +2,7 @@
 // sentence's tokens and the arithmetic behind each cell (dot product, norms, angle), and how much of GloVe's
 // variance the first k principal axes keep (d_model = k is a PCA view of the vectors, glove.h).
 #pragma once
-#include "matrix.h"
+#include "core/matrix.h"
 
 namespace attn {
 

@@ -64,16 +64,16 @@
 //   "notes":         [string] }
 // Every matrix is {"shape": [rows, cols], "formula": string (formulaFor, e.g. "S = Q·Kᵀ : (5×2)·(2×5) → (5×5)"),
 // "data": [[…], …]} row-major; −∞ / +∞ / NaN are written as null. Doubles are written so they read back exactly.
-#include "json_io.h"
+#include "core/io/json_io.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "config_fields.h"
-#include "errors.h"
-#include "matrices.h"
-#include "shape_text.h"
+#include "core/config_fields.h"
+#include "core/errors.h"
+#include "core/matrices.h"
+#include "core/shape_text.h"
 
 namespace attn {
 

@@ -1,10 +1,10 @@
 // backwardTrace (see backward.h): the pipeline's forward trace, then the engine's backward pass on the same numbers.
-#include "backward.h"
+#include "core/train/backward.h"
 
-#include "errors.h"
-#include "pipeline.h"
-#include "shape_text.h"
-#include "train/block.h"
+#include "core/errors.h"
+#include "core/pipeline.h"
+#include "core/shape_text.h"
+#include "core/train/block.h"
 
 namespace attn {
 

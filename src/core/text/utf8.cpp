@@ -1,7 +1,7 @@
 // UTF-8 encoding, and sanitizeUtf8 (declared in tokenizer.h): invalid subparts become U+FFFD (see utf8.h).
-#include "core/utf8.h"
+#include "core/text/utf8.h"
 
-#include "core/tokenizer.h"
+#include "core/text/tokenizer.h"
 
 namespace attn::utf8 {
 
