@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/matrix.h"
-#include "core/pipeline.h"
+#include "core/stage.h"
 #include "core/trace.h"
 
 namespace attn {

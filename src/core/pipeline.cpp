@@ -12,22 +12,6 @@
 
 namespace attn {
 
-const char* stageName(Stage stage) {
-  switch (stage) {
-    case Stage::Tokenize: return "tokenize";
-    case Stage::Embed: return "embed";
-    case Stage::Position: return "position";
-    case Stage::Project: return "project";
-    case Stage::Score: return "score";
-    case Stage::ScaleMask: return "scale-mask";
-    case Stage::Softmax: return "softmax";
-    case Stage::WeightedSum: return "weighted-sum";
-    case Stage::Combine: return "combine";
-    case Stage::Count: break;
-  }
-  return "none";
-}
-
 static std::vector<CellEdit> editsOf(const Config& c, bool embedding) {
   std::vector<CellEdit> out;
   for (const CellEdit& e : c.edits)

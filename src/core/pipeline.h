@@ -7,13 +7,10 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/stage.h"
 #include "core/trace.h"
 
 namespace attn {
-
-// Stages in data-flow order. A change invalidates its own stage and every later one.
-enum class Stage { Tokenize = 0, Embed, Position, Project, Score, ScaleMask, Softmax, WeightedSum, Combine, Count };
-const char* stageName(Stage stage);
 
 // Full computation from scratch. Throws InputError on bad input (validate() first, then tokenizer caps).
 Trace computeTrace(const Config& config);
