@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstring>
+#include <optional>
 
 #include <Eigen/Dense>
 
@@ -18,10 +19,17 @@ using RowVectorT = Eigen::Matrix<T, 1, Eigen::Dynamic>;
 using Matrix = MatrixT<double>;
 using RowVector = RowVectorT<double>;
 
-// Whether a and b have the same shape and the same bits in every entry (-0 is not +0; a NaN equals the same NaN).
+// The one matrix equality: whether a and b have the same shape and the same bits in every entry (-0 is not +0, as a
+// -0 can show in a trace; a NaN equals the same NaN, so every matrix equals itself). Config equality, invalidation
+// (config_fields) and the weights kept across updates (weights.cpp) all use it, so "equal" always means "gives the
+// same numbers".
 inline bool sameBits(const Matrix& a, const Matrix& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() &&
          (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * sizeof(double)) == 0);
+}
+// Both absent, or both present with the same bits.
+inline bool sameBits(const std::optional<Matrix>& a, const std::optional<Matrix>& b) {
+  return a.has_value() == b.has_value() && (!a || sameBits(*a, *b));
 }
 
 #if !defined(__EMSCRIPTEN__)

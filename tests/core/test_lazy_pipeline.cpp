@@ -2,7 +2,6 @@
 // bit for bit, whatever was asked for in between; only what is asked for is computed.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -24,14 +23,13 @@ Config startConfig() {
   return c;
 }
 
-// Bit for bit (memcmp: +0 and -0 differ) and the same shape.
+// attn::sameBits (matrix.h: the same shape, bit for bit), saying which matrix and how it differs.
 ::testing::AssertionResult sameBits(const char* name, const Matrix& a, const Matrix& b) {
+  if (attn::sameBits(a, b)) return ::testing::AssertionSuccess();
   if (a.rows() != b.rows() || a.cols() != b.cols())
     return ::testing::AssertionFailure() << name << ": shape " << a.rows() << "x" << a.cols() << " vs " << b.rows()
                                          << "x" << b.cols();
-  if (a.size() && std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * sizeof(double)) != 0)
-    return ::testing::AssertionFailure() << name << ": values differ";
-  return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << name << ": values differ";
 }
 
 void expectSameTrace(const Trace& lazy, const Trace& eager, const std::string& step) {
