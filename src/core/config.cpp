@@ -1,9 +1,10 @@
-// Config: the scale factor, equality, mask names and validate() (every user-facing input check of a Config).
+// Config: the scale factor, equality (from the Config table), mask names and validate() (every user-facing input check of a Config).
 #include "core/config.h"
 
 #include <cmath>
 #include <sstream>
 
+#include "core/config_fields.h"
 #include "core/errors.h"
 #include "core/data/glove.h"
 #include "core/limits.h"
@@ -20,22 +21,11 @@ double Config::scale() const {
   return 1.0;
 }
 
-static bool sameMatrix(const std::optional<Matrix>& a, const std::optional<Matrix>& b) {
-  if (a.has_value() != b.has_value()) return false;
-  if (!a) return true;
-  return a->rows() == b->rows() && a->cols() == b->cols() && (*a).cwiseEqual(*b).all();
-}
-
+// Every row of the Config table (config_fields.cpp) the same: a member without a row fails test_config_table.
 bool Config::operator==(const Config& o) const {
-  return text == o.text && cross == o.cross && queryText == o.queryText && tokenizer == o.tokenizer &&
-         keepPunctuation == o.keepPunctuation && queryBos == o.queryBos && padTo == o.padTo &&
-         compareText == o.compareText && dModel == o.dModel && heads == o.heads && dK == o.dK && dV == o.dV &&
-         seed == o.seed && positional == o.positional && mask == o.mask && scaleKind == o.scaleKind &&
-         customScale == o.customScale && embeddingTable == o.embeddingTable && sameMatrix(X, o.X) &&
-         sameMatrix(Xq, o.Xq) && sameMatrix(Wq, o.Wq) && sameMatrix(Wk, o.Wk) && sameMatrix(Wv, o.Wv) &&
-         sameMatrix(Wo, o.Wo) && edits == o.edits && preset == o.preset && focus == o.focus &&
-         embeddingSource == o.embeddingSource && glove == o.glove && gpt2 == o.gpt2 &&
-         queryOverride == o.queryOverride && directionOnly == o.directionOnly;
+  for (const ConfigChange& change : configChanges())
+    if (!change.same(*this, o)) return false;
+  return true;
 }
 
 const char* maskName(MaskKind kind) {

@@ -22,33 +22,46 @@ namespace {
   throw InputError("\"" + key + "\" must be " + expected + ", got " + got, "WrongType", {key, expected, got});
 }
 
-// A JSON number that holds a whole value (3, 3.0, 1e3), as a double; throws otherwise.
-double wholeNumber(const json& v, const std::string& key, const char* expected) {
-  if (!v.is_number()) typeError(key, expected, v);
-  const double d = v.get<double>();
-  // std::trunc, not a cast: casting 1e39 to an integer is undefined behaviour (found by tests/fuzz).
-  if (!std::isfinite(d) || d != std::trunc(d)) typeError(key, expected, v);
-  return d;
-}
-
 }  // namespace
 
-int readIntValue(const json& v, const std::string& key) {
-  if (v.is_number_unsigned()) {  // exact for values beyond 2^53 too
-    if (v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int>::max()))
-      throw InputError("\"" + key + "\" is out of range: " + v.dump(), "JsonOutOfRange", {key, v.dump()});
-    return static_cast<int>(v.get<uint64_t>());
+WholeNumber readWholeNumber(const json& v, int64_t lo, int64_t hi, int64_t* out) {
+  auto outside = [&](bool below) {
+    *out = below ? lo : hi;
+    return WholeNumber::OutOfRange;
+  };
+  if (v.is_number_unsigned()) {  // exact beyond 2^53 and beyond int64's range too
+    const uint64_t u = v.get<uint64_t>();
+    if (hi < 0 || u > static_cast<uint64_t>(hi)) return outside(false);
+    if (static_cast<int64_t>(u) < lo) return outside(true);
+    *out = static_cast<int64_t>(u);
+    return WholeNumber::Ok;
   }
   if (v.is_number_integer()) {
     const int64_t i = v.get<int64_t>();
-    if (i < std::numeric_limits<int>::min() || i > std::numeric_limits<int>::max())
-      throw InputError("\"" + key + "\" is out of range: " + v.dump(), "JsonOutOfRange", {key, v.dump()});
-    return static_cast<int>(i);
+    if (i < lo || i > hi) return outside(i < lo);
+    *out = i;
+    return WholeNumber::Ok;
   }
-  const double d = wholeNumber(v, key, "a whole number");
-  if (d < std::numeric_limits<int>::min() || d > std::numeric_limits<int>::max())
-    throw InputError("\"" + key + "\" is out of range: " + v.dump(), "JsonOutOfRange", {key, v.dump()});
-  return static_cast<int>(d);
+  if (!v.is_number()) return WholeNumber::NotWhole;
+  const double d = v.get<double>();
+  // std::trunc, not a cast: casting 1e39 to an integer is undefined behaviour (found by tests/fuzz).
+  if (!std::isfinite(d) || d != std::trunc(d)) return WholeNumber::NotWhole;
+  constexpr double kTwoTo63 = 9223372036854775808.0;  // int64 holds -2^63 … 2^63-1
+  if (d < -kTwoTo63 || d >= kTwoTo63) return outside(d < 0);
+  const int64_t i = static_cast<int64_t>(d);
+  if (i < lo || i > hi) return outside(i < lo);
+  *out = i;
+  return WholeNumber::Ok;
+}
+
+int readIntValue(const json& v, const std::string& key) {
+  int64_t x = 0;
+  switch (readWholeNumber(v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), &x)) {
+    case WholeNumber::Ok: return static_cast<int>(x);
+    case WholeNumber::NotWhole: typeError(key, "a whole number", v);
+    case WholeNumber::OutOfRange: break;
+  }
+  throw InputError("\"" + key + "\" is out of range: " + v.dump(), "JsonOutOfRange", {key, v.dump()});
 }
 
 bool readBoolValue(const json& v, const std::string& key) {
@@ -69,17 +82,10 @@ double readNumberValue(const json& v, const std::string& key) {
 }
 
 uint64_t readSeedValue(const json& v, const std::string& key) {
-  const char* expected = "a whole number from 0 to 2^53-1";
-  uint64_t seed = 0;
-  if (v.is_number_unsigned()) seed = v.get<uint64_t>();
-  else if (v.is_number_integer()) typeError(key, expected, v);  // negative
-  else {
-    const double d = wholeNumber(v, key, expected);
-    if (d < 0 || d > static_cast<double>(kMaxSeed)) typeError(key, expected, v);
-    seed = static_cast<uint64_t>(d);
-  }
-  if (seed > kMaxSeed) typeError(key, expected, v);
-  return seed;
+  int64_t seed = 0;
+  if (readWholeNumber(v, 0, static_cast<int64_t>(kMaxSeed), &seed) != WholeNumber::Ok)
+    typeError(key, "a whole number from 0 to 2^53-1", v);
+  return static_cast<uint64_t>(seed);
 }
 
 void readScaleValue(const json& v, Config& c) {
@@ -153,83 +159,145 @@ void readQueryOverride(const json& v, Config& c) {
   c.queryOverride = std::move(o);
 }
 
-// Field accessors: one line a key.
-#define STRING_FIELD(key, member)                                                    \
-  {key, [](const json& v, Config& c) { c.member = readStringValue(v, key); },       \
-   [](const Config& c, json& out) { out[key] = c.member; }}
-#define BOOL_FIELD(key, member)                                                      \
-  {key, [](const json& v, Config& c) { c.member = readBoolValue(v, key); },         \
-   [](const Config& c, json& out) { out[key] = c.member; }}
-#define INT_FIELD(key, member)                                                       \
-  {key, [](const json& v, Config& c) { c.member = readIntValue(v, key); },          \
-   [](const Config& c, json& out) { out[key] = c.member; }}
+// Whether a and b hold the same `member` (operator== of its type; matrices: sameBits).
+#define SAME(member) [](const Config& a, const Config& b) { return a.member == b.member; }
+#define SAME_BITS(member) [](const Config& a, const Config& b) { return sameBits(a.member, b.member); }
+
+// Field accessors and their change: one line a key.
+#define STRING_FIELD(key, member, stage)                                             \
+  {key, #member, [](const json& v, Config& c) { c.member = readStringValue(v, key); }, \
+   [](const Config& c, json& out) { out[key] = c.member; }, {Stage::stage, SAME(member)}}
+#define BOOL_FIELD(key, member, stage)                                               \
+  {key, #member, [](const json& v, Config& c) { c.member = readBoolValue(v, key); },   \
+   [](const Config& c, json& out) { out[key] = c.member; }, {Stage::stage, SAME(member)}}
+#define INT_FIELD(key, member, stage)                                                \
+  {key, #member, [](const json& v, Config& c) { c.member = readIntValue(v, key); },    \
+   [](const Config& c, json& out) { out[key] = c.member; }, {Stage::stage, SAME(member)}}
+
+// The scale matters only through its factor: InvSqrtDk at d_k = 4 and a custom 0.5 give the same numbers.
+bool sameFactor(const Config& a, const Config& b) { return a.scale() == b.scale(); }
 
 std::vector<ConfigField> buildFields() {
   return {
-      STRING_FIELD("text", text),
-      {"tokenizer",
+      // In the order the Config JSON writes them; each with the stage its change invalidates (the seed's: Embed, as
+      // it draws the embedding rows; the weights it also draws come later anyway).
+      STRING_FIELD("text", text, Tokenize),
+      {"tokenizer", "tokenizer",
        [](const json& v, Config& c) {
          const std::string name = readStringValue(v, "tokenizer");
          if (!parseTokenizerName(name, &c.tokenizer))
            throw InputError("\"tokenizer\" must be \"word\", \"char\" or \"gpt2\", got \"" + name + "\"",
                             "UnknownTokenizer", {name});
        },
-       [](const Config& c, json& out) { out["tokenizer"] = tokenizerName(c.tokenizer); }},
-      BOOL_FIELD("keep_punctuation", keepPunctuation),
-      BOOL_FIELD("cross", cross),
-      STRING_FIELD("query_text", queryText),
-      BOOL_FIELD("query_bos", queryBos),
-      INT_FIELD("pad_to", padTo),
-      STRING_FIELD("compare_text", compareText),
-      {"embedding_source",
+       [](const Config& c, json& out) { out["tokenizer"] = tokenizerName(c.tokenizer); },
+       {Stage::Tokenize, SAME(tokenizer)}},
+      BOOL_FIELD("keep_punctuation", keepPunctuation, Tokenize),
+      BOOL_FIELD("cross", cross, Tokenize),
+      STRING_FIELD("query_text", queryText, Tokenize),
+      BOOL_FIELD("query_bos", queryBos, Tokenize),
+      INT_FIELD("pad_to", padTo, Tokenize),
+      STRING_FIELD("compare_text", compareText, Tokenize),
+      {"embedding_source", "embeddingSource",
        [](const json& v, Config& c) {
          const std::string name = readStringValue(v, "embedding_source");
          if (!parseEmbeddingSourceName(name, &c.embeddingSource))
            throw InputError("\"embedding_source\" must be \"random\" or \"glove\", got \"" + name + "\"",
                             "UnknownEmbeddingSource", {name});
        },
-       [](const Config& c, json& out) { out["embedding_source"] = embeddingSourceName(c.embeddingSource); }},
-      INT_FIELD("d_model", dModel),
-      INT_FIELD("heads", heads),
-      INT_FIELD("d_k", dK),
-      INT_FIELD("d_v", dV),
-      {"seed", [](const json& v, Config& c) { c.seed = readSeedValue(v, "seed"); },
-       [](const Config& c, json& out) { out["seed"] = c.seed; }},
-      BOOL_FIELD("positional", positional),
-      {"mask",
+       [](const Config& c, json& out) { out["embedding_source"] = embeddingSourceName(c.embeddingSource); },
+       {Stage::Embed, SAME(embeddingSource)}},
+      INT_FIELD("d_model", dModel, Embed),
+      INT_FIELD("heads", heads, Project),
+      INT_FIELD("d_k", dK, Project),
+      INT_FIELD("d_v", dV, Project),
+      {"seed", "seed", [](const json& v, Config& c) { c.seed = readSeedValue(v, "seed"); },
+       [](const Config& c, json& out) { out["seed"] = c.seed; }, {Stage::Embed, SAME(seed)}},
+      BOOL_FIELD("positional", positional, Position),
+      {"mask", "mask",
        [](const json& v, Config& c) {
          const std::string name = readStringValue(v, "mask");
          if (!parseMaskName(name, &c.mask))
            throw InputError("\"mask\" must be \"none\", \"causal\" or \"padding\", got \"" + name + "\"",
                             "UnknownMask", {name});
        },
-       [](const Config& c, json& out) { out["mask"] = maskName(c.mask); }},
-      {"scale", readScaleValue, [](const Config& c, json& out) { out["scale"] = scaleJson(c); }},
+       [](const Config& c, json& out) { out["mask"] = maskName(c.mask); }, {Stage::ScaleMask, SAME(mask)}},
+      {"scale", "scaleKind", readScaleValue, [](const Config& c, json& out) { out["scale"] = scaleJson(c); },
+       {Stage::ScaleMask, SAME(scaleKind), sameFactor}},
       // The remembered custom factor while "scale" is not a number (ignored when it is).
-      {"custom_scale",
+      {"custom_scale", "customScale",
        [](const json& v, Config& c) {
          const double factor = readNumberValue(v, "custom_scale");
          if (c.scaleKind != ScaleKind::Custom) c.customScale = factor;
        },
        [](const Config& c, json& out) {
          if (c.scaleKind != ScaleKind::Custom && c.customScale != 1.0) out["custom_scale"] = c.customScale;
-       }},
-      STRING_FIELD("preset", preset),
-      INT_FIELD("focus", focus),
-      // The geometric view's overrides (overrides.h): "direction only" and the dragged query.
-      BOOL_FIELD("direction_only", directionOnly),
-      {"query_override", readQueryOverride,
+       },
+       {Stage::ScaleMask, SAME(customScale), sameFactor}},
+      // Nothing to recompute: the preset's name is informational, the focus the query row a walkthrough follows.
+      STRING_FIELD("preset", preset, Count),
+      INT_FIELD("focus", focus, Count),
+      // The geometric view's overrides (overrides.h): "direction only" and the dragged query, set after Q, K.
+      BOOL_FIELD("direction_only", directionOnly, Project),
+      {"query_override", "queryOverride", readQueryOverride,
        [](const Config& c, json& out) {
          if (c.queryOverride)
            out["query_override"] = {{"head", c.queryOverride->head}, {"row", c.queryOverride->row},
                                     {"q", c.queryOverride->q}};
-       }},
+       },
+       {Stage::Project, SAME(queryOverride)}},
   };
 }
 
 #undef STRING_FIELD
 #undef BOOL_FIELD
 #undef INT_FIELD
+
+// Whether a and b have the same edits of embedding rows (E) or of weights (W_q … W_o), in the same order (without
+// copying them: this runs on every update).
+bool sameEditsOf(const Config& a, const Config& b, bool embedding) {
+  auto next = [embedding](const std::vector<CellEdit>& edits, size_t i) {
+    while (i < edits.size() && (edits[i].matrix == "E") != embedding) ++i;
+    return i;
+  };
+  size_t i = next(a.edits, 0), j = next(b.edits, 0);
+  for (; i < a.edits.size() && j < b.edits.size(); i = next(a.edits, i + 1), j = next(b.edits, j + 1))
+    if (!(a.edits[i] == b.edits[j])) return false;
+  return i == a.edits.size() && j == b.edits.size();
+}
+
+std::vector<ConfigMember> buildMembers() {
+  return {
+      // Tokenize: an explicit X / X_q also names the rows (and replaces text, embedding and position).
+      {"X", "X", {Stage::Tokenize, SAME_BITS(X)}},
+      {"X_q", "Xq", {Stage::Tokenize, SAME_BITS(Xq)}},
+      // GPT-2's merge table arrived (or changed): compared by identity, and only under the GPT-2 tokenizer.
+      {"gpt2", "gpt2",
+       {Stage::Tokenize, SAME(gpt2),
+        [](const Config& a, const Config& b) { return a.tokenizer != TokenizerKind::Gpt2 || a.gpt2 == b.gpt2; }}},
+      // Embed: the rows.
+      {"embedding_table", "embeddingTable", {Stage::Embed, SAME(embeddingTable)}},
+      {"edits of E", "edits",
+       {Stage::Embed, [](const Config& a, const Config& b) { return sameEditsOf(a, b, true); }}},
+      // The GloVe file arrived (or changed): compared by identity, and only while the rows come from GloVe.
+      {"glove", "glove",
+       {Stage::Embed, SAME(glove),
+        [](const Config& a, const Config& b) {
+          return a.embeddingSource != EmbeddingSource::Glove || a.glove == b.glove;
+        }}},
+      // Project: the weights.
+      {"W_q", "Wq", {Stage::Project, SAME_BITS(Wq)}},
+      {"W_k", "Wk", {Stage::Project, SAME_BITS(Wk)}},
+      {"W_v", "Wv", {Stage::Project, SAME_BITS(Wv)}},
+      {"W_o", "Wo", {Stage::Project, SAME_BITS(Wo)}},
+      {"edits of W_q … W_o", "edits",
+       {Stage::Project, [](const Config& a, const Config& b) { return sameEditsOf(a, b, false); }}},
+      // An E edit moved before or after a weight edit: equal no more, but no number depends on it.
+      {"the edits' order", "edits", {Stage::Count, SAME(edits)}},
+  };
+}
+
+#undef SAME
+#undef SAME_BITS
 
 }  // namespace
 
@@ -242,6 +310,21 @@ const ConfigField* findConfigField(std::string_view key) {
   for (const ConfigField& f : configFields())
     if (key == f.key) return &f;
   return nullptr;
+}
+
+const std::vector<ConfigMember>& configMembers() {
+  static const std::vector<ConfigMember> members = buildMembers();
+  return members;
+}
+
+const std::vector<ConfigChange>& configChanges() {
+  static const std::vector<ConfigChange> changes = [] {
+    std::vector<ConfigChange> out;
+    for (const ConfigField& f : configFields()) out.push_back(f.change);
+    for (const ConfigMember& m : configMembers()) out.push_back(m.change);
+    return out;
+  }();
+  return changes;
 }
 
 }  // namespace attn

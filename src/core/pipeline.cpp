@@ -6,46 +6,20 @@
 #include <chrono>
 
 #include "core/budget.h"
+#include "core/config_fields.h"
 #include "core/weights.h"
 
 #include "core/stages.h"
 
 namespace attn {
 
-static std::vector<CellEdit> editsOf(const Config& c, bool embedding) {
-  std::vector<CellEdit> out;
-  for (const CellEdit& e : c.edits)
-    if ((e.matrix == "E") == embedding) out.push_back(e);
-  return out;
-}
-
+// The earliest `invalidates` of the Config table's rows (config_fields.cpp) whose numbers differ.
 Stage firstChangedStage(const Config& a, const Config& b) {
-  auto sameOpt = [](const std::optional<Matrix>& x, const std::optional<Matrix>& y) {
-    if (x.has_value() != y.has_value()) return false;
-    return !x || (x->rows() == y->rows() && x->cols() == y->cols() && x->cwiseEqual(*y).all());
-  };
-  // 1. Tokenize: anything that changes which tokens there are (an explicit X/X_q also names the rows).
-  if (a.text != b.text || a.cross != b.cross || a.queryText != b.queryText || a.tokenizer != b.tokenizer ||
-      a.keepPunctuation != b.keepPunctuation || a.queryBos != b.queryBos || a.padTo != b.padTo ||
-      a.compareText != b.compareText || !sameOpt(a.X, b.X) || !sameOpt(a.Xq, b.Xq) ||
-      (a.tokenizer == TokenizerKind::Gpt2 && a.gpt2 != b.gpt2))  // GPT-2's merge table arrived (or changed)
-    return Stage::Tokenize;
-  // 2. Embed: the rows (the seed also feeds the weights, which come later anyway).
-  if (a.embeddingTable != b.embeddingTable || a.seed != b.seed || a.dModel != b.dModel ||
-      editsOf(a, true) != editsOf(b, true) || a.embeddingSource != b.embeddingSource ||
-      (a.embeddingSource == EmbeddingSource::Glove && a.glove != b.glove))  // the GloVe file arrived (or changed)
-    return Stage::Embed;
-  // 3. Position.
-  if (a.positional != b.positional) return Stage::Position;
-  // 4. Project: weights and head dimensions.
-  if (a.heads != b.heads || a.dK != b.dK || a.dV != b.dV || !sameOpt(a.Wq, b.Wq) || !sameOpt(a.Wk, b.Wk) ||
-      !sameOpt(a.Wv, b.Wv) || !sameOpt(a.Wo, b.Wo) || editsOf(a, false) != editsOf(b, false) ||
-      a.queryOverride != b.queryOverride || a.directionOnly != b.directionOnly)  // overrides.h: set after Q, K
-    return Stage::Project;
-  // 6. Scale and mask (the scale only matters through scale(): same factor, nothing to do).
-  if (a.mask != b.mask || a.scale() != b.scale()) return Stage::ScaleMask;
-  // focus, preset (and a scaleKind change that keeps the factor): nothing to recompute.
-  return Stage::Count;
+  Stage first = Stage::Count;
+  for (const ConfigChange& change : configChanges())
+    if (change.invalidates < first && !(change.sameNumbers ? change.sameNumbers : change.same)(a, b))
+      first = change.invalidates;
+  return first;
 }
 
 namespace {

@@ -80,7 +80,8 @@ class Pipeline {
   mutable bool notesStale_ = false;  // a head's Softmax ran since Trace::notes was last assembled
 };
 
-// The earliest stage whose inputs differ between two configs (Stage::Count if none do).
+// The earliest stage whose inputs differ between two configs (Stage::Count if none do): the earliest stage of the
+// Config table's rows (config_fields.h) whose numbers differ.
 Stage firstChangedStage(const Config& before, const Config& after);
 
 }  // namespace attn
