@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_common.h"
+#include "core/config_fields.h"
 #include "core/errors.h"
 #include "core/io/json_io.h"
 #include "core/pipeline.h"
@@ -99,8 +100,11 @@ Matrix readGradient(const std::string& text, const std::string& path) {
   }
   if (doc.is_object() && doc.contains("shape")) {
     const json& shape = doc["shape"];
-    if (!shape.is_array() || shape.size() != 2 || !shape[0].is_number_integer() || !shape[1].is_number_integer() ||
-        shape[0].get<long long>() != static_cast<long long>(r) || shape[1].get<long long>() != static_cast<long long>(c))
+    int64_t rows = 0, cols = 0;  // the one integer reader (config_fields.h)
+    if (!shape.is_array() || shape.size() != 2 ||
+        attn::readWholeNumber(shape[0], 0, INT64_MAX, &rows) != attn::WholeNumber::Ok ||
+        attn::readWholeNumber(shape[1], 0, INT64_MAX, &cols) != attn::WholeNumber::Ok ||
+        rows != static_cast<int64_t>(r) || cols != static_cast<int64_t>(c))
       throw InputError("--dout: \"shape\" " + shape.dump() + " does not match the data (" + std::to_string(r) + "x" +
                        std::to_string(c) + ")");
   }

@@ -46,6 +46,8 @@ struct QueryOverride {
   bool operator!=(const QueryOverride& o) const { return !(*this == o); }
 };
 
+// Every member has a row in the Config table (config_fields.cpp): the stage a change of it invalidates and how to
+// compare it; operator== and firstChangedStage (pipeline.h) come from the table.
 struct Config {
   // --- text (ignored for a side whose X / X_q is given explicitly) ---
   std::string text = "The quick brown fox jumps.";  // keys/values; also the queries in self-attention
@@ -96,7 +98,7 @@ struct Config {
   int focus = 0;  // the query row a walkthrough follows (UI state kept with the config so it round-trips)
 
   double scale() const;  // the factor applied to the scores
-  bool operator==(const Config& o) const;
+  bool operator==(const Config& o) const;  // every row of the Config table the same (matrices bit for bit)
   bool operator!=(const Config& o) const { return !(*this == o); }
 };
 

@@ -27,8 +27,10 @@ inline bool sameBits(const Matrix& a, const Matrix& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() &&
          (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<size_t>(a.size()) * sizeof(double)) == 0);
 }
-// Both absent, or both present with the same bits.
-inline bool sameBits(const std::optional<Matrix>& a, const std::optional<Matrix>& b) {
+// Both absent, or both present with the same bits. (A template only so that a matrix expression, e.g. a row, converts
+// to a Matrix for the overload above instead of ambiguously to an optional.)
+template <typename M>
+bool sameBits(const std::optional<M>& a, const std::optional<M>& b) {
   return a.has_value() == b.has_value() && (!a || sameBits(*a, *b));
 }
 

@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/config_fields.h"
 #include "core/score_sample.h"
 #include "core/softmax.h"
 
@@ -162,18 +163,10 @@ json labToJson(LabState& lab) {
 
 namespace {
 
-// An integer field in [lo, hi] (a float with no fraction counts as an integer, as in the rest of setState).
-bool intIn(const json& v, long long lo, long long hi, long long* out) {
-  double d;
-  if (v.is_number_integer() || v.is_number_unsigned())
-    d = static_cast<double>(v.get<long long>());
-  else if (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>())
-    d = v.get<double>();
-  else
-    return false;
-  if (d < static_cast<double>(lo) || d > static_cast<double>(hi)) return false;
-  *out = static_cast<long long>(d);
-  return true;
+// An integer field in [lo, hi] (a float with no fraction counts as an integer, as in the rest of setState): the one
+// integer reader (config_fields.h).
+bool intIn(const json& v, int64_t lo, int64_t hi, int64_t* out) {
+  return attn::readWholeNumber(v, lo, hi, out) == attn::WholeNumber::Ok;
 }
 
 }  // namespace
@@ -188,7 +181,7 @@ std::string applyLabJson(LabState& lab, const json& partial) {
   for (auto it = partial.begin(); it != partial.end(); ++it) {
     const std::string& key = it.key();
     const json& v = *it;
-    long long n = 0;
+    int64_t n = 0;
     if (key == "d_k") {
       if (!intIn(v, kLabMinDk, kLabMaxDk, &n))
         return "lab.d_k must be a whole number from " + std::to_string(kLabMinDk) + " to " + std::to_string(kLabMaxDk);

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/config_fields.h"
 #include "core/errors.h"
 #include "imgui.h"
 #include "ui/i18n/i18n.h"
@@ -264,8 +265,10 @@ std::string applyModelJson(AppState& s, const json& request) {
   };
   int layer = s.model ? s.model->layer : 0;
   if (request.contains("layer")) {
-    if (!request["layer"].is_number_integer()) return s.refuse("model.layer must be an integer");
-    layer = static_cast<int>(std::clamp<int64_t>(request["layer"].get<int64_t>(), -1, 1000));
+    int64_t clamped = 0;  // beyond -1 … 1000: the nearer bound
+    if (attn::readWholeNumber(request["layer"], -1, 1000, &clamped) == attn::WholeNumber::NotWhole)
+      return s.refuse("model.layer must be an integer");
+    layer = static_cast<int>(clamped);
   }
   if (request.contains("open")) {
     const std::string open = request["open"].is_string() ? request["open"].get<std::string>() : "";

@@ -98,9 +98,9 @@ int requestedStep(const AppState& s, const json& j) {
   if (v.is_object()) v = v.contains("id") ? v.at("id") : v.contains("index") ? v.at("index") : json();  // getState's
   const int count = static_cast<int>(steps().size());
   int step = -1;
+  int64_t index = 0;
   if (v.is_string()) step = stepIndexOf(v.get<std::string>());
-  else if (v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() < count)
-    step = static_cast<int>(v.get<int64_t>());  // not get<int>: 4294967296 must not wrap around to step 0
+  else if (attn::readWholeNumber(v, 0, count - 1, &index) == attn::WholeNumber::Ok) step = static_cast<int>(index);
   if (step < 0) throw attn::InputError("unknown step " + j.at("step").dump() + " (0-" + std::to_string(count - 1) + " or an id)");
   return step;
 }

@@ -305,11 +305,13 @@ json trainToJson(const TrainState& t) {
 
 namespace {
 
+// An integer key of the Train view in lo … hi, read by the one integer reader (config_fields.h).
 int readInt(const json& v, const char* key, int lo, int hi) {
-  if (!v.is_number_integer())
+  int64_t x = 0;
+  const attn::WholeNumber read = attn::readWholeNumber(v, lo, hi, &x);
+  if (read == attn::WholeNumber::NotWhole)
     throw attn::InputError(std::string("train.") + key + " must be an integer", "TrainNotInteger", {key});
-  const int64_t x = v.get<int64_t>();
-  if (x < lo || x > hi)
+  if (read == attn::WholeNumber::OutOfRange)
     throw attn::InputError(std::string("train.") + key + " must be " + std::to_string(lo) + ".." + std::to_string(hi),
                            "TrainRange", {key, std::to_string(lo), std::to_string(hi)});
   return static_cast<int>(x);

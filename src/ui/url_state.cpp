@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/config_fields.h"
 #include "core/errors.h"
 #include "core/io/json_io.h"
 #include "core/train/model_io.h"
@@ -75,17 +76,16 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     const attn::Config config = withModel ? attn::Config{} : attn::configFromJson(j["config"].dump());
     std::shared_ptr<const attn::train::SavedModel> model;
     std::string source, input;
-    int layer = 0;
+    int64_t layer = 0;  // beyond -1 … 1000: the nearer bound
     if (withModel) {  // a trained model: {file, source, input, layer}
       const nlohmann::json& m = j["model"];
       if (!m.is_object() || !m.contains("file") || !m["file"].is_object() || !m.contains("input") ||
           !m["input"].is_string() || (m.contains("source") && !m["source"].is_string()) ||
-          (m.contains("layer") && !m["layer"].is_number_integer()))
+          (m.contains("layer") && attn::readWholeNumber(m["layer"], -1, 1000, &layer) == attn::WholeNumber::NotWhole))
         throw attn::InputError("the link's trained model is damaged (it needs file, input and layer)", "LinkModelDamaged", {});
       model = std::make_shared<const attn::train::SavedModel>(attn::train::modelFromJson(m["file"].dump()));
       input = m["input"].get<std::string>();
       source = m.value("source", std::string());
-      layer = static_cast<int>(std::clamp<int64_t>(m.value("layer", int64_t{0}), -1, 1000));
     }
 
     int step = s.step;
@@ -107,18 +107,18 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     Lang lang = language();  // a link without "lang" (older links) keeps the page's language
     if (j.contains("lang") && (!j["lang"].is_string() || !parseLanguage(j["lang"].get<std::string>(), &lang)))
       throw attn::InputError("the link's lang is not a language this page knows (en, zh)", "LinkLang", {});
-    const std::string err = withModel ? openModel(s, model, "from a link, 16-bit weights", source, input, layer)
-                                      : s.apply(config);
+    const std::string err =
+        withModel ? openModel(s, model, "from a link, 16-bit weights", source, input, static_cast<int>(layer))
+                  : s.apply(config);
     if (!err.empty()) return err;
     s.step = step;
     s.lab = lab;
     s.weightScale = weightScale;
     setUiLanguage(s, lang);
     s.presentation = j.contains("present") && j["present"].get<bool>();  // a link without it: normal view
-    if (j.contains("head") && j["head"].is_number_integer()) {
-      const int64_t h = j["head"].get<int64_t>();  // not get<int>(): a huge value must not wrap into range
-      if (h >= 0 && h < s.config().heads) s.head = static_cast<int>(h);
-    }
+    int64_t head = 0;  // a head the config does not have is ignored
+    if (j.contains("head") && attn::readWholeNumber(j["head"], 0, s.config().heads - 1, &head) == attn::WholeNumber::Ok)
+      s.head = static_cast<int>(head);
     return "";
   } catch (const attn::InputError& e) {
     return s.error = errorText(e);

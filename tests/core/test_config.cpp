@@ -1,10 +1,13 @@
-// Config: validate() messages, equality, scale.
+// Config: validate() messages, equality, scale, the integer reader of JSON.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
+#include <nlohmann/json.hpp>
+
 #include "core/config.h"
+#include "core/config_fields.h"
 #include "core/errors.h"
 
 using namespace attn;
@@ -132,4 +135,33 @@ TEST(CoreConfig, ScaleAndMaskNames) {
   }
   MaskKind m;
   EXPECT_FALSE(parseMaskName("diagonal", &m));
+}
+
+// The one integer reader of JSON (config_fields.h): whole numbers in any spelling, the nearer bound when outside.
+TEST(CoreConfig, ReadWholeNumber) {
+  using nlohmann::json;
+  int64_t x = 0;
+  for (const char* text : {"3", "3.0", "3e0", "0.3e1"}) {
+    x = 0;
+    EXPECT_EQ(readWholeNumber(json::parse(text), 0, 10, &x), WholeNumber::Ok) << text;
+    EXPECT_EQ(x, 3) << text;
+  }
+  EXPECT_EQ(readWholeNumber(json::parse("-2"), -5, 5, &x), WholeNumber::Ok);
+  EXPECT_EQ(x, -2);
+  EXPECT_EQ(readWholeNumber(json(int64_t{7}), 0, 10, &x), WholeNumber::Ok);  // a signed positive, as code builds it
+  EXPECT_EQ(x, 7);
+  for (const char* text : {"3.5", "\"3\"", "true", "null", "[3]", "{}"})
+    EXPECT_EQ(readWholeNumber(json::parse(text), 0, 10, &x), WholeNumber::NotWhole) << text;
+  const std::pair<const char*, int64_t> outside[] = {{"11", 10},   {"-1", 0},    {"18446744073709551615", 10},
+                                                     {"1e30", 10}, {"-1e30", 0}, {"9223372036854775808.0", 10},
+                                                     {"4294967296", 10}};
+  for (const auto& [text, bound] : outside) {
+    x = 12345;
+    EXPECT_EQ(readWholeNumber(json::parse(text), 0, 10, &x), WholeNumber::OutOfRange) << text;
+    EXPECT_EQ(x, bound) << text;
+  }
+  EXPECT_EQ(readWholeNumber(json::parse("9007199254740993"), 0, int64_t{1} << 53, &x), WholeNumber::OutOfRange)
+      << "exact beyond 2^53";
+  EXPECT_EQ(readIntValue(json::parse("4.0"), "d_k"), 4);
+  EXPECT_THROW(readIntValue(json::parse("2147483648"), "d_k"), InputError);
 }

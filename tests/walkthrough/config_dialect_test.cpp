@@ -78,6 +78,22 @@ TEST(ConfigDialect, SeedRangeIsTheSameEverywhere) {
   EXPECT_EQ(app.state().config().seed, 12u);
 }
 
+// One integer reader (core/config_fields.h) behind every integer the page reads: a whole number in any spelling is
+// accepted, a fraction refused with each key's own message.
+TEST(ConfigDialect, IntegersReadTheSameEverywhere) {
+  ui::App app;
+  ASSERT_EQ(app.setStateJson(R"({"d_k":3.0})"), "");
+  EXPECT_EQ(app.state().config().dK, 3);
+  ASSERT_EQ(app.setStateJson(R"({"train":{"steps":300.0}})"), "");
+  EXPECT_EQ(app.state().train.controls.steps, 300);
+  EXPECT_EQ(app.setStateJson(R"({"train":{"steps":2.5}})"), "train.steps must be an integer");
+  EXPECT_EQ(app.setStateJson(R"({"train":{"steps":1e30}})"), "train.steps must be 1..20000");
+  EXPECT_EQ(app.setStateJson(R"({"train":{"layers":18446744073709551615}})"), "train.layers must be 1..3");
+  ASSERT_EQ(app.setStateJson(R"({"lab":{"keys":16.0}})"), "");
+  EXPECT_EQ(app.state().lab.keys, 16);
+  EXPECT_NE(app.setStateJson(R"({"lab":{"seed":18446744073709551615}})"), "") << "not wrapped into range";
+}
+
 TEST(ConfigDialect, EveryConfigKeyOfGetStateIsAConfigJsonKey) {
   ui::App app;
   const json s = state(app);

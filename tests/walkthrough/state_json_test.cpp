@@ -41,6 +41,11 @@ TEST(StateJson, StepByIdAndIndex) {
   EXPECT_EQ(state(app)["step"]["id"], "score");
   EXPECT_NE(app.setStateJson(R"({"step":99})"), "");
   EXPECT_EQ(state(app)["step"]["id"], "score");
+  EXPECT_NE(app.setStateJson(R"({"step":4294967296})"), "") << "a huge index does not wrap around to step 0";
+  EXPECT_NE(app.setStateJson(R"({"step":2.5})"), "");
+  EXPECT_EQ(state(app)["step"]["id"], "score");
+  EXPECT_EQ(app.setStateJson(R"({"step":7.0})"), "") << "a whole number written as a float, as everywhere";
+  EXPECT_EQ(state(app)["step"]["id"], "softmax");
 }
 
 TEST(StateJson, BadInputKeepsState) {
