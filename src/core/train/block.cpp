@@ -55,8 +55,8 @@ void blockForward(const BlockSpec& spec, const BlockWeights<T>& w, const ConstRe
   c.K.resize(Lkv, h * dK);
   c.V.resize(Lkv, h * dV);
   productFixed<T>(Xq, w.Wq, c.Q);  // Q = X_q·W_q : (L_q,d_model)·(d_model,h·d_k) -> (L_q,h·d_k)
-  productFixed<T>(X, w.Wk, c.K);  // K = X·W_k   : (L_kv,d_model)·(d_model,h·d_k) -> (L_kv,h·d_k)
-  productFixed<T>(X, w.Wv, c.V);  // V = X·W_v   : (L_kv,d_model)·(d_model,h·d_v) -> (L_kv,h·d_v)
+  productFixed<T>(X, w.Wk, c.K);   // K = X·W_k   : (L_kv,d_model)·(d_model,h·d_k) -> (L_kv,h·d_k)
+  productFixed<T>(X, w.Wv, c.V);   // V = X·W_v   : (L_kv,d_model)·(d_model,h·d_v) -> (L_kv,h·d_v)
   c.S.resize(static_cast<size_t>(h));
   c.A.resize(static_cast<size_t>(h));
   c.concat.resize(Lq, h * dV);
@@ -91,7 +91,8 @@ void blockBackward(const BlockSpec& spec, const BlockWeights<T>& w, const BlockC
   const T scale = static_cast<T>(spec.scale);
   if (heads) heads->assign(static_cast<size_t>(h), HeadGradients<T>{});
   // 5. Combine heads (backward): output = concat·W_o
-  productFixedTransA<T>(c.concat, dOut, dW.Wo, Sum::OntoC);  // dW_o += concatᵀ·dOut : (h·d_v,L_q)·(L_q,d_model) -> (h·d_v,d_model)
+  // dW_o += concatᵀ·dOut : (h·d_v,L_q)·(L_q,d_model) -> (h·d_v,d_model)
+  productFixedTransA<T>(c.concat, dOut, dW.Wo, Sum::OntoC);
   MatrixT<T> dConcat(Lq, h * dV);
   productFixedTransB<T>(dOut, w.Wo, dConcat);  // dConcat = dOut·W_oᵀ : (L_q,d_model)·(d_model,h·d_v) -> (L_q,h·d_v)
   MatrixT<T> dQ(Lq, h * dK), dK_(Lkv, h * dK), dV_(Lkv, h * dV);  // gradients of Q, K, V, filled head by head
@@ -104,7 +105,8 @@ void blockBackward(const BlockSpec& spec, const BlockWeights<T>& w, const BlockC
     const MatrixT<T>& A = c.A[static_cast<size_t>(head)];  // (L_q,L_kv)
     // 4. Weighted sum (backward): O_h = A·V_h
     productFixedTransB<T>(dOh, Vh, dA);  // dA = dO_h·V_hᵀ : (L_q,d_v)·(d_v,L_kv) -> (L_q,L_kv)
-    productFixedTransA<T>(A, dOh, dV_.middleCols(head * dV, dV));  // dV_h = Aᵀ·dO_h : (L_kv,L_q)·(L_q,d_v) -> (L_kv,d_v)
+    // dV_h = Aᵀ·dO_h : (L_kv,L_q)·(L_q,d_v) -> (L_kv,d_v)
+    productFixedTransA<T>(A, dOh, dV_.middleCols(head * dV, dV));
     // 3. Softmax (backward): dS_masked = A ⊙ (dA − rowsum(dA ⊙ A)); blocked cells (A = 0) get 0.
     kernels::softmaxRowsBackward<T>(A, dA, dScores);  // (L_q,L_kv) -> (L_q,L_kv)
     // Mask (backward): S_masked = S_scaled + M with M constant: dS_scaled = dS_masked.
@@ -114,19 +116,21 @@ void blockBackward(const BlockSpec& spec, const BlockWeights<T>& w, const BlockC
       g.dA = dA;
       g.dSscaled = dScores;
     }
-    dScores *= scale;                                    // dS : (L_q,L_kv)
+    dScores *= scale;  // dS : (L_q,L_kv)
     if (heads) (*heads)[static_cast<size_t>(head)].dS = dScores;
     // 2. Scores (backward): S = Q_h·K_hᵀ
-    productFixed<T>(dScores, Kh, dQ.middleCols(head * dK, dK));  // dQ_h = dS·K_h : (L_q,L_kv)·(L_kv,d_k) -> (L_q,d_k)
-    productFixedTransA<T>(dScores, Qh, dK_.middleCols(head * dK, dK));  // dK_h = dSᵀ·Q_h : (L_kv,L_q)·(L_q,d_k) -> (L_kv,d_k)
+    // dQ_h = dS·K_h : (L_q,L_kv)·(L_kv,d_k) -> (L_q,d_k)
+    productFixed<T>(dScores, Kh, dQ.middleCols(head * dK, dK));
+    // dK_h = dSᵀ·Q_h : (L_kv,L_q)·(L_q,d_k) -> (L_kv,d_k)
+    productFixedTransA<T>(dScores, Qh, dK_.middleCols(head * dK, dK));
   }
   // 1. Projections (backward): Q = X_q·W_q, K = X·W_k, V = X·W_v
   productFixedTransA<T>(c.Xq, dQ, dW.Wq, Sum::OntoC);  // dW_q += X_qᵀ·dQ : (d_model,L_q)·(L_q,h·d_k) -> (d_model,h·d_k)
   productFixedTransA<T>(c.X, dK_, dW.Wk, Sum::OntoC);  // dW_k += Xᵀ·dK   : (d_model,L_kv)·(L_kv,h·d_k) -> (d_model,h·d_k)
   productFixedTransA<T>(c.X, dV_, dW.Wv, Sum::OntoC);  // dW_v += Xᵀ·dV   : (d_model,L_kv)·(L_kv,h·d_v) -> (d_model,h·d_v)
-  productFixedTransB<T>(dQ, w.Wq, dXq, Sum::OntoC);  // dX_q += dQ·W_qᵀ : (L_q,h·d_k)·(h·d_k,d_model) -> (L_q,d_model)
-  productFixedTransB<T>(dK_, w.Wk, dX, Sum::OntoC);  // dX += dK·W_kᵀ   : (L_kv,h·d_k)·(h·d_k,d_model) -> (L_kv,d_model)
-  productFixedTransB<T>(dV_, w.Wv, dX, Sum::OntoC);  // dX += dV·W_vᵀ   : (L_kv,h·d_v)·(h·d_v,d_model) -> (L_kv,d_model)
+  productFixedTransB<T>(dQ, w.Wq, dXq, Sum::OntoC);   // dX_q += dQ·W_qᵀ : (L_q,h·d_k)·(h·d_k,d_model) -> (L_q,d_model)
+  productFixedTransB<T>(dK_, w.Wk, dX, Sum::OntoC);   // dX += dK·W_kᵀ   : (L_kv,h·d_k)·(h·d_k,d_model) -> (L_kv,d_model)
+  productFixedTransB<T>(dV_, w.Wv, dX, Sum::OntoC);   // dX += dV·W_vᵀ   : (L_kv,h·d_v)·(h·d_v,d_model) -> (L_kv,d_model)
 }
 
 template <typename T>

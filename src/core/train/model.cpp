@@ -361,15 +361,18 @@ void Model<T>::stackBackward(const std::vector<LayerParams<T>>& layers, std::vec
     MatrixT<T> db = dy;  // residual path: dL/db = dy + (MLP path below) : (L,d_model)
     if (config_.mlp) {
       addBiasBackward<T>(dy, g.mlp.b2);  // db2 += Σ_t dy_t : (L,d_model) -> (1,d_model)
-      productFixedTransA<T>(c.mlpAct, dy, g.mlp.W2, Sum::OntoC);  // dW2 += actᵀ·dy : (hidden,L)·(L,d_model) -> (hidden,d_model)
+      // dW2 += actᵀ·dy : (hidden,L)·(L,d_model) -> (hidden,d_model)
+      productFixedTransA<T>(c.mlpAct, dy, g.mlp.W2, Sum::OntoC);
       MatrixT<T> dPre(L, config_.hidden());
       productFixedTransB<T>(dy, p.mlp.W2, dPre);  // dAct = dy·W2ᵀ : (L,d_model)·(d_model,hidden) -> (L,hidden)
-      for (Eigen::Index t = 0; t < L; ++t)                     // relu: dPre = dAct ⊙ [pre > 0] : (L,hidden)
+      for (Eigen::Index t = 0; t < L; ++t)        // relu: dPre = dAct ⊙ [pre > 0] : (L,hidden)
         for (Eigen::Index k = 0; k < dPre.cols(); ++k)
           if (!(c.mlpPre(t, k) > T(0))) dPre(t, k) = T(0);
       addBiasBackward<T>(dPre, g.mlp.b1);  // db1 += Σ_t dPre_t : (L,hidden) -> (1,hidden)
-      productFixedTransA<T>(c.b, dPre, g.mlp.W1, Sum::OntoC);  // dW1 += bᵀ·dPre : (d_model,L)·(L,hidden) -> (d_model,hidden)
-      productFixedTransB<T>(dPre, p.mlp.W1, db, Sum::OntoC);  // db += dPre·W1ᵀ : (L,hidden)·(hidden,d_model) -> (L,d_model)
+      // dW1 += bᵀ·dPre : (d_model,L)·(L,hidden) -> (d_model,hidden)
+      productFixedTransA<T>(c.b, dPre, g.mlp.W1, Sum::OntoC);
+      // db += dPre·W1ᵀ : (L,hidden)·(hidden,d_model) -> (L,d_model), term by term onto the residual's dy
+      productFixedTransB<T>(dPre, p.mlp.W1, db, Sum::OntoC);
     }
     // 2. Cross-attention (backward): b = a + CrossAttn(a, memory): the queries' gradient joins the residual's,
     //    the keys/values' gradient flows to the encoder's output.
@@ -405,7 +408,8 @@ void Model<T>::backward(const Example& ex, const ForwardCache<T>& cache, T weigh
   }
   // Read-out (backward): logits = top·W_out + b_out
   addBiasBackward<T>(dLogits, grads.bout);  // db_out += Σ_t dlogits_t : (L,vocab) -> (1,vocab)
-  productFixedTransA<T>(cache.top, dLogits, grads.Wout, Sum::OntoC);  // dW_out += topᵀ·dlogits : (d_model,L)·(L,vocab) -> (d_model,vocab)
+  // dW_out += topᵀ·dlogits : (d_model,L)·(L,vocab) -> (d_model,vocab)
+  productFixedTransA<T>(cache.top, dLogits, grads.Wout, Sum::OntoC);
   MatrixT<T> dx(L, config_.dModel);
   productFixedTransB<T>(dLogits, params_.Wout, dx);  // dtop = dlogits·W_outᵀ : (L,vocab)·(vocab,d_model) -> (L,d_model)
   // Decoder (or only) stack (backward); cross-attention adds the encoder's output gradient into dMemory.
