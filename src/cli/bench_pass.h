@@ -54,7 +54,7 @@ attn::MatrixT<T> attentionPass(const attn::MatrixT<T>& X, const BenchWeights<T>&
     // head h owns columns h·d_k … (h+1)·d_k−1
     // S·scale = (Q_h·K_hᵀ)·scale : (L,d_k)·(d_k,L) -> (L,L), the scale folded into the product's store
     attn::MatrixT<T> weights = k::scaledScores<T>(Q.middleCols(h * dK, dK), K.middleCols(h * dK, dK), scale);
-    k::softmaxRowsInPlace<T>(weights);                                      // (L,L)
+    k::softmaxRowsInPlace<k::PassExp<T>>(weights);                          // (L,L), expF32 in float
     outputs[h] = k::weightedSum<T>(weights, V.middleCols(h * dK, dK));   // (L,L)·(L,d_v) -> (L,d_v)
   }
   return W.Wo.times(k::concatHeads<T>(outputs));  // concat·W_o : (L,h·d_v)·(h·d_v,d_model) -> (L,d_model)

@@ -13,6 +13,11 @@ template <typename T>
 using MatrixT = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 template <typename T>
 using RowVectorT = Eigen::Matrix<T, 1, Eigen::Dynamic>;
+// A read-only / writable view of a matrix or of a block of one (head h's columns, a row range): what kernels take.
+template <typename T>
+using ConstRef = Eigen::Ref<const MatrixT<T>>;
+template <typename T>
+using MutRef = Eigen::Ref<MatrixT<T>>;
 
 // The trace is computed in double: every number a learner reads is exact to the digits printed, and native and
 // WebAssembly agree to ~1e-12. The benchmark kernels instantiate the same templates with float.

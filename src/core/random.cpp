@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "core/kernels/detmath.h"
+
 namespace attn {
 
 uint64_t splitmix64(uint64_t x) {
@@ -28,24 +30,6 @@ uint64_t streamSeed(uint64_t seed, std::string_view name, uint64_t extra) {
   return h;
 }
 
-double detLog(double x) {
-  // x = m·2^e with m in [sqrt(1/2), sqrt(2)); log x = e·ln2 + 2·atanh(z), z = (m-1)/(m+1), |z| < 0.1716.
-  // frexp/ldexp are exact; the series needs 12 odd terms for z^25/25 < 2^-53 relative.
-  int e = 0;
-  double m = std::frexp(x, &e);  // m in [0.5, 1)
-  if (m < 0.70710678118654752440) {
-    m *= 2.0;
-    e -= 1;
-  }
-  const double z = (m - 1.0) / (m + 1.0);
-  const double z2 = z * z;
-  double sum = 0.0;
-  for (int k = 25; k >= 1; k -= 2) sum = sum * z2 + 1.0 / k;  // Horner in z² from the smallest term
-  const double kLn2Hi = 6.93147180369123816490e-01;  // ln2 split so e·kLn2Hi is exact
-  const double kLn2Lo = 1.90821492927058770002e-10;
-  return e * kLn2Hi + (e * kLn2Lo + 2.0 * z * sum);
-}
-
 Rng::Rng(uint64_t seed) {
   uint64_t x = seed;
   for (auto& s : s_) {
@@ -67,7 +51,7 @@ double Rng::normal() {
     v = 2.0 * uniform01() - 1.0;
     s = u * u + v * v;
   } while (s >= 1.0 || s == 0.0);
-  const double f = std::sqrt(-2.0 * detLog(s) / s);
+  const double f = std::sqrt(-2.0 * kernels::detLogRng(s) / s);
   spare_ = v * f;
   hasSpare_ = true;
   return u * f;

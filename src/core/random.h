@@ -2,7 +2,7 @@
 // std::*_distribution is implementation-defined and libm's log/cos may differ by an ulp between C libraries, so
 // everything here uses integer arithmetic plus IEEE +,-,*,/ and sqrt (correctly rounded everywhere):
 // splitmix64 for seeding and hashing, xoshiro256** as the generator, Marsaglia's polar method for N(0,1) with our
-// own log (detLog) built from those operations.
+// own log (kernels::detLogRng, core/kernels/detmath.h) built from those operations.
 #pragma once
 #include <cstdint>
 #include <string_view>
@@ -16,9 +16,6 @@ uint64_t fnv1a64(std::string_view bytes);
 // Seed of an independent stream named `name` (e.g. "W_q", or a token text) under `seed`, with an extra integer
 // (e.g. d_model) mixed in.
 uint64_t streamSeed(uint64_t seed, std::string_view name, uint64_t extra = 0);
-
-// Natural log from IEEE basic operations only (bit-identical on every platform); |error| <= ~2 ulp. x > 0.
-double detLog(double x);
 
 class Rng {
  public:

@@ -1,9 +1,10 @@
-// Row softmax over std::vector and Matrix, both through the same kernel (attention_kernels.h).
+// Row softmax over std::vector and Matrix: thin users of the one softmax kernel (core/kernels/softmax.h), with the
+// walkthrough's policy (std::exp, the sum in order).
 #include "core/softmax.h"
 
 #include <limits>
 
-#include "core/kernels/attention_kernels.h"
+#include "core/kernels/softmax.h"
 
 namespace attn {
 
@@ -12,15 +13,15 @@ std::vector<double> softmax(const std::vector<double>& scores, double scale, boo
   const double negInf = -std::numeric_limits<double>::infinity();
   std::vector<double> weights(scores.size());
   for (size_t j = 0; j < scores.size(); ++j) weights[j] = scores[j] == negInf ? negInf : scale * scores[j];
-  const bool masked = kernels::softmaxRowInPlace(weights.data(), static_cast<int>(weights.size()));
-  if (fullyMasked) *fullyMasked = masked;
+  const kernels::SoftmaxRow<double> row =
+      kernels::softmaxRowInPlace<kernels::StdExp>(weights.data(), static_cast<int>(weights.size()));
+  if (fullyMasked) *fullyMasked = row.fullyMasked;
   return weights;
 }
 
 Matrix softmaxRows(const Matrix& scores, std::vector<bool>* fullyMaskedRows) {
   Matrix weights = scores;  // (rows,cols) -> (rows,cols)
-  std::vector<bool> flags = kernels::softmaxRowsInPlace(weights);
-  if (fullyMaskedRows) *fullyMaskedRows = std::move(flags);
+  kernels::softmaxRowsInPlace<kernels::StdExp>(weights, fullyMaskedRows);
   return weights;
 }
 

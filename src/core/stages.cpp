@@ -277,7 +277,8 @@ void scaleMaskHead(const Trace& t, HeadTrace& head) {
 
 void softmaxHead(HeadTrace& head, int headIndex, Notes& notes) {
   head.A = head.S_masked;  // A = softmax(S_masked) row-wise : (L_q,L_kv) -> (L_q,L_kv)
-  const std::vector<bool> fullyMasked = kernels::softmaxRowsInPlace(head.A);
+  std::vector<bool> fullyMasked;  // per query row: every key masked
+  kernels::softmaxRowsInPlace<kernels::StdExp>(head.A, &fullyMasked);
   head.rows.clear();
   for (Eigen::Index i = 0; i < head.A.rows(); ++i) {
     const auto row = head.A.row(i);

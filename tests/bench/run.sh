@@ -100,4 +100,11 @@ if [ -z "${SKIP_TRAIN:-}" ]; then
   echo
   "$PY" tests/bench/train_report.py "$OUT/train"
 fi
+# 5. The kernel family's Google Benchmark micro-benchmarks (tests/bench/kernels_bench.cpp; built when Google Benchmark
+#    is found; SKIP_KERNELS=1 skips them).
+if [ -z "${SKIP_KERNELS:-}" ] && [ -x "$NATIVE_DIR/tests/bench/kernels_bench" ]; then
+  echo
+  echo "## kernels (native micro-benchmarks, Google Benchmark)"
+  "$NATIVE_DIR/tests/bench/kernels_bench"
+fi
 echo "# load after: $(uptime | sed 's/.*load average/load average/')"

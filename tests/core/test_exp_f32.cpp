@@ -1,4 +1,4 @@
-// expF32 (core/exp_f32.h), the float32 softmax's exp, against std::exp; and the float32 softmax row against a
+// expF32 (core/kernels/detmath.h), the float32 softmax's exp, against std::exp; and the float32 softmax row against a
 // double softmax. Bit-identity native vs WebAssembly is checked end to end by the ctest wasm_bench_bitexact.
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <limits>
 #include <vector>
 
-#include "core/kernels/attention_kernels.h"
-#include "core/kernels/exp_f32.h"
+#include "core/kernels/detmath.h"
+#include "core/kernels/softmax.h"
 
 using attn::kernels::expF32;
 
@@ -64,11 +64,11 @@ TEST(CoreExpF32, Float32SoftmaxRowMatchesDoubleSoftmax) {
     double maxValue = -1e300, sum = 0;
     for (float s : row) maxValue = std::max(maxValue, double(s));
     for (int j = 0; j < n; ++j) sum += reference[j] = std::exp(double(row[j]) - maxValue);
-    EXPECT_FALSE(attn::kernels::softmaxRowInPlace<float>(row.data(), n));
+    EXPECT_FALSE(attn::kernels::softmaxRowInPlace<attn::kernels::ExpF32Lanes>(row.data(), n).fullyMasked);
     for (int j = 0; j < n; ++j) EXPECT_NEAR(row[j], reference[j] / sum, 2e-7) << "n " << n << " j " << j;
     if (n > 3) EXPECT_EQ(row[2], 0.0f);
   }
   std::vector<float> masked(5, -std::numeric_limits<float>::infinity());
-  EXPECT_TRUE(attn::kernels::softmaxRowInPlace<float>(masked.data(), 5));
+  EXPECT_TRUE(attn::kernels::softmaxRowInPlace<attn::kernels::ExpF32Lanes>(masked.data(), 5).fullyMasked);
   for (float p : masked) EXPECT_EQ(p, 0.0f);
 }

@@ -2,7 +2,7 @@
 """`attnlab bench` (the float32 attention pass: SIMD matrix kernel, scale folded into the scores, expF32 softmax)
 gives the same bits natively and compiled to WebAssembly under node: the --dump outputs must be byte-identical at
 the benchmark's sizes and at sizes that leave remainders everywhere (L = 13 or 67, d_k = 16 or 32). Natively the
-float32 products run productF32Ordered (src/core/kernels/attention_kernels.h), which sums every entry in the wasm kernel's
+float32 products run productFixed (src/core/kernels/products.h), which sums every entry in the wasm kernel's
 order; Eigen's native product, used before, cut the depth into blocks sized from the CPU's caches, so the bits
 depended on the machine (on a 32 KB-L1 CPU 128:768:12 differed by 1e-6).
 

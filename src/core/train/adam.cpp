@@ -10,7 +10,7 @@ namespace attn::train {
 template <typename T>
 double globalNorm(const std::vector<const MatrixT<T>*>& grads) {
   double sum = 0;
-  for (const MatrixT<T>* g : grads) sum += sumOfSquares<T>(*g);
+  for (const MatrixT<T>* g : grads) sum += kernels::sumOfSquares<T>(*g);
   return std::sqrt(sum);
 }
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/matrix.h"
-#include "core/kernels/linalg.h"
+#include "core/kernels/sum_of_squares.h"
 
 namespace attn::train {
 

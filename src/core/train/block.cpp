@@ -4,9 +4,15 @@
 #include <limits>
 
 #include "core/errors.h"
-#include "core/kernels/detmath.h"
+#include "core/kernels/products.h"
+#include "core/kernels/softmax.h"
 
 namespace attn::train {
+
+using kernels::productFixed;
+using kernels::productFixedTransA;
+using kernels::productFixedTransB;
+using kernels::Sum;
 
 namespace {
 
@@ -36,41 +42,6 @@ void checkBlockShapes(const BlockSpec& spec, const BlockWeights<T>& w, int dMode
 }
 
 template <typename T>
-void softmaxRowsDet(MatrixT<T>& scores) {
-  const T negInf = -std::numeric_limits<T>::infinity();
-  for (Eigen::Index i = 0; i < scores.rows(); ++i) {
-    T* row = scores.row(i).data();
-    const Eigen::Index n = scores.cols();
-    // Pass 1: the row max over unblocked cells, so the largest exponent is e^0 = 1 and nothing overflows.
-    T maxValue = negInf;
-    for (Eigen::Index j = 0; j < n; ++j)
-      if (row[j] > maxValue) maxValue = row[j];
-    if (maxValue == negInf) {  // every key blocked: no distribution; all-zero weights by convention (never 0/0)
-      for (Eigen::Index j = 0; j < n; ++j) row[j] = T(0);
-      continue;
-    }
-    // Pass 2: e^(s − max) in (0,1], blocked cells exactly 0; sum in order.
-    T sum = T(0);
-    for (Eigen::Index j = 0; j < n; ++j) {
-      row[j] = row[j] == negInf ? T(0) : detExp<T>(row[j] - maxValue);
-      sum += row[j];
-    }
-    // Pass 3: normalise (sum >= 1: the max cell contributed e^0).
-    for (Eigen::Index j = 0; j < n; ++j) row[j] /= sum;
-  }
-}
-
-template <typename T>
-void softmaxRowsBackward(const ConstRef<T>& A, const ConstRef<T>& dA, MutRef<T> dScores) {
-  // dS_ij = Σ_k dA_ik · ∂A_ik/∂S_ij = Σ_k dA_ik · A_ik (δ_kj − A_ij) = A_ij (dA_ij − Σ_k dA_ik A_ik)
-  for (Eigen::Index i = 0; i < A.rows(); ++i) {
-    T rowDot = T(0);  // rowsum(dA ⊙ A) for row i : (1,L_kv) -> scalar
-    for (Eigen::Index k = 0; k < A.cols(); ++k) rowDot += dA(i, k) * A(i, k);
-    for (Eigen::Index j = 0; j < A.cols(); ++j) dScores(i, j) = A(i, j) * (dA(i, j) - rowDot);
-  }
-}
-
-template <typename T>
 void blockForward(const BlockSpec& spec, const BlockWeights<T>& w, const ConstRef<T>& Xq, const ConstRef<T>& X,
                   BlockCache<T>& c) {
   const Eigen::Index Lq = Xq.rows(), Lkv = X.rows(), dModel = X.cols();
@@ -83,9 +54,9 @@ void blockForward(const BlockSpec& spec, const BlockWeights<T>& w, const ConstRe
   c.Q.resize(Lq, h * dK);
   c.K.resize(Lkv, h * dK);
   c.V.resize(Lkv, h * dV);
-  matmul<T>(Xq, w.Wq, c.Q);  // Q = X_q·W_q : (L_q,d_model)·(d_model,h·d_k) -> (L_q,h·d_k)
-  matmul<T>(X, w.Wk, c.K);   // K = X·W_k   : (L_kv,d_model)·(d_model,h·d_k) -> (L_kv,h·d_k)
-  matmul<T>(X, w.Wv, c.V);   // V = X·W_v   : (L_kv,d_model)·(d_model,h·d_v) -> (L_kv,h·d_v)
+  productFixed<T>(Xq, w.Wq, c.Q);  // Q = X_q·W_q : (L_q,d_model)·(d_model,h·d_k) -> (L_q,h·d_k)
+  productFixed<T>(X, w.Wk, c.K);   // K = X·W_k   : (L_kv,d_model)·(d_model,h·d_k) -> (L_kv,h·d_k)
+  productFixed<T>(X, w.Wv, c.V);   // V = X·W_v   : (L_kv,d_model)·(d_model,h·d_v) -> (L_kv,h·d_v)
   c.S.resize(static_cast<size_t>(h));
   c.A.resize(static_cast<size_t>(h));
   c.concat.resize(Lq, h * dV);
@@ -97,19 +68,19 @@ void blockForward(const BlockSpec& spec, const BlockWeights<T>& w, const ConstRe
     MatrixT<T>& A = c.A[static_cast<size_t>(head)];
     // 2. Scores: S = Q_h·K_hᵀ : (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv)
     S.resize(Lq, Lkv);
-    matmulTransB<T>(Qh, Kh, S);
+    productFixedTransB<T>(Qh, Kh, S);
     // 3. Scale and mask, then softmax: A = softmax(scale·S + M) : (L_q,L_kv) -> (L_q,L_kv)
     A.resize(Lq, Lkv);
     for (Eigen::Index i = 0; i < Lq; ++i)
       for (Eigen::Index j = 0; j < Lkv; ++j)
         A(i, j) = spec.blocked(static_cast<int>(i), static_cast<int>(j)) ? negInf : S(i, j) * scale;
-    softmaxRowsDet(A);
+    kernels::softmaxRowsInPlace<kernels::DetExp>(A);
     // 4. Weighted sum into this head's columns of concat: O_h = A·V_h : (L_q,L_kv)·(L_kv,d_v) -> (L_q,d_v)
-    matmul<T>(A, Vh, c.concat.middleCols(head * dV, dV));
+    productFixed<T>(A, Vh, c.concat.middleCols(head * dV, dV));
   }
   // 5. Combine heads: output = concat·W_o : (L_q,h·d_v)·(h·d_v,d_model) -> (L_q,d_model)
   c.output.resize(Lq, dModel);
-  matmul<T>(c.concat, w.Wo, c.output);
+  productFixed<T>(c.concat, w.Wo, c.output);
 }
 
 template <typename T>
@@ -120,9 +91,10 @@ void blockBackward(const BlockSpec& spec, const BlockWeights<T>& w, const BlockC
   const T scale = static_cast<T>(spec.scale);
   if (heads) heads->assign(static_cast<size_t>(h), HeadGradients<T>{});
   // 5. Combine heads (backward): output = concat·W_o
-  matmulTransA<T>(c.concat, dOut, dW.Wo, true);  // dW_o += concatᵀ·dOut : (h·d_v,L_q)·(L_q,d_model) -> (h·d_v,d_model)
+  // dW_o += concatᵀ·dOut : (h·d_v,L_q)·(L_q,d_model) -> (h·d_v,d_model)
+  productFixedTransA<T>(c.concat, dOut, dW.Wo, Sum::OntoC);
   MatrixT<T> dConcat(Lq, h * dV);
-  matmulTransB<T>(dOut, w.Wo, dConcat);  // dConcat = dOut·W_oᵀ : (L_q,d_model)·(d_model,h·d_v) -> (L_q,h·d_v)
+  productFixedTransB<T>(dOut, w.Wo, dConcat);  // dConcat = dOut·W_oᵀ : (L_q,d_model)·(d_model,h·d_v) -> (L_q,h·d_v)
   MatrixT<T> dQ(Lq, h * dK), dK_(Lkv, h * dK), dV_(Lkv, h * dV);  // gradients of Q, K, V, filled head by head
   MatrixT<T> dA(Lq, Lkv), dScores(Lq, Lkv);
   for (int head = 0; head < h; ++head) {
@@ -132,10 +104,11 @@ void blockBackward(const BlockSpec& spec, const BlockWeights<T>& w, const BlockC
     const auto dOh = dConcat.middleCols(head * dV, dV);   // dO_h : (L_q,d_v), this head's block of dConcat
     const MatrixT<T>& A = c.A[static_cast<size_t>(head)];  // (L_q,L_kv)
     // 4. Weighted sum (backward): O_h = A·V_h
-    matmulTransB<T>(dOh, Vh, dA);                        // dA = dO_h·V_hᵀ : (L_q,d_v)·(d_v,L_kv) -> (L_q,L_kv)
-    matmulTransA<T>(A, dOh, dV_.middleCols(head * dV, dV));  // dV_h = Aᵀ·dO_h : (L_kv,L_q)·(L_q,d_v) -> (L_kv,d_v)
+    productFixedTransB<T>(dOh, Vh, dA);  // dA = dO_h·V_hᵀ : (L_q,d_v)·(d_v,L_kv) -> (L_q,L_kv)
+    // dV_h = Aᵀ·dO_h : (L_kv,L_q)·(L_q,d_v) -> (L_kv,d_v)
+    productFixedTransA<T>(A, dOh, dV_.middleCols(head * dV, dV));
     // 3. Softmax (backward): dS_masked = A ⊙ (dA − rowsum(dA ⊙ A)); blocked cells (A = 0) get 0.
-    softmaxRowsBackward<T>(A, dA, dScores);              // (L_q,L_kv) -> (L_q,L_kv)
+    kernels::softmaxRowsBackward<T>(A, dA, dScores);  // (L_q,L_kv) -> (L_q,L_kv)
     // Mask (backward): S_masked = S_scaled + M with M constant: dS_scaled = dS_masked.
     // Scale (backward): S_scaled = scale·S: dS = scale·dS_scaled.
     if (heads) {
@@ -143,19 +116,21 @@ void blockBackward(const BlockSpec& spec, const BlockWeights<T>& w, const BlockC
       g.dA = dA;
       g.dSscaled = dScores;
     }
-    dScores *= scale;                                    // dS : (L_q,L_kv)
+    dScores *= scale;  // dS : (L_q,L_kv)
     if (heads) (*heads)[static_cast<size_t>(head)].dS = dScores;
     // 2. Scores (backward): S = Q_h·K_hᵀ
-    matmul<T>(dScores, Kh, dQ.middleCols(head * dK, dK));         // dQ_h = dS·K_h : (L_q,L_kv)·(L_kv,d_k) -> (L_q,d_k)
-    matmulTransA<T>(dScores, Qh, dK_.middleCols(head * dK, dK));  // dK_h = dSᵀ·Q_h : (L_kv,L_q)·(L_q,d_k) -> (L_kv,d_k)
+    // dQ_h = dS·K_h : (L_q,L_kv)·(L_kv,d_k) -> (L_q,d_k)
+    productFixed<T>(dScores, Kh, dQ.middleCols(head * dK, dK));
+    // dK_h = dSᵀ·Q_h : (L_kv,L_q)·(L_q,d_k) -> (L_kv,d_k)
+    productFixedTransA<T>(dScores, Qh, dK_.middleCols(head * dK, dK));
   }
   // 1. Projections (backward): Q = X_q·W_q, K = X·W_k, V = X·W_v
-  matmulTransA<T>(c.Xq, dQ, dW.Wq, true);  // dW_q += X_qᵀ·dQ : (d_model,L_q)·(L_q,h·d_k) -> (d_model,h·d_k)
-  matmulTransA<T>(c.X, dK_, dW.Wk, true);  // dW_k += Xᵀ·dK   : (d_model,L_kv)·(L_kv,h·d_k) -> (d_model,h·d_k)
-  matmulTransA<T>(c.X, dV_, dW.Wv, true);  // dW_v += Xᵀ·dV   : (d_model,L_kv)·(L_kv,h·d_v) -> (d_model,h·d_v)
-  matmulTransB<T>(dQ, w.Wq, dXq, true);    // dX_q += dQ·W_qᵀ : (L_q,h·d_k)·(h·d_k,d_model) -> (L_q,d_model)
-  matmulTransB<T>(dK_, w.Wk, dX, true);    // dX += dK·W_kᵀ   : (L_kv,h·d_k)·(h·d_k,d_model) -> (L_kv,d_model)
-  matmulTransB<T>(dV_, w.Wv, dX, true);    // dX += dV·W_vᵀ   : (L_kv,h·d_v)·(h·d_v,d_model) -> (L_kv,d_model)
+  productFixedTransA<T>(c.Xq, dQ, dW.Wq, Sum::OntoC);  // dW_q += X_qᵀ·dQ : (d_model,L_q)·(L_q,h·d_k) -> (d_model,h·d_k)
+  productFixedTransA<T>(c.X, dK_, dW.Wk, Sum::OntoC);  // dW_k += Xᵀ·dK   : (d_model,L_kv)·(L_kv,h·d_k) -> (d_model,h·d_k)
+  productFixedTransA<T>(c.X, dV_, dW.Wv, Sum::OntoC);  // dW_v += Xᵀ·dV   : (d_model,L_kv)·(L_kv,h·d_v) -> (d_model,h·d_v)
+  productFixedTransB<T>(dQ, w.Wq, dXq, Sum::OntoC);   // dX_q += dQ·W_qᵀ : (L_q,h·d_k)·(h·d_k,d_model) -> (L_q,d_model)
+  productFixedTransB<T>(dK_, w.Wk, dX, Sum::OntoC);   // dX += dK·W_kᵀ   : (L_kv,h·d_k)·(h·d_k,d_model) -> (L_kv,d_model)
+  productFixedTransB<T>(dV_, w.Wv, dX, Sum::OntoC);   // dX += dV·W_vᵀ   : (L_kv,h·d_v)·(h·d_v,d_model) -> (L_kv,d_model)
 }
 
 template <typename T>
@@ -247,8 +222,6 @@ BlockProblemResult solveBlockBackward(const BlockProblem& p) {
 
 #define ATTN_TRAIN_INSTANTIATE_BLOCK(T)                                                                           \
   template void checkBlockShapes<T>(const BlockSpec&, const BlockWeights<T>&, int);                              \
-  template void softmaxRowsDet<T>(MatrixT<T>&);                                                                  \
-  template void softmaxRowsBackward<T>(const ConstRef<T>&, const ConstRef<T>&, MutRef<T>);                       \
   template void blockForward<T>(const BlockSpec&, const BlockWeights<T>&, const ConstRef<T>&, const ConstRef<T>&, \
                                 BlockCache<T>&);                                                                 \
   template void blockBackward<T>(const BlockSpec&, const BlockWeights<T>&, const BlockCache<T>&,                 \

@@ -8,15 +8,14 @@
 //   A_h = softmax rows of S_masked (a fully blocked row: all zeros) ; O_h = A_h·V_h (L_q,d_v)
 //   concat = [O_1 … O_h] (L_q,h·d_v) ; output = concat·W_o (L_q,d_model)
 // Self-attention passes the same X as X_q and X; its input gradient is dX_q + dX.
-// The softmax uses detExp (detmath.h) and the products the fixed-order loops of linalg.h: float results are the same
-// bits natively and in WebAssembly.
+// The softmax is the core's (core/kernels/softmax.h) with detExp, the products its fixed-order ones
+// (core/kernels/products.h): float results are the same bits natively and in WebAssembly.
 #pragma once
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/matrix.h"
-#include "core/kernels/linalg.h"
 
 namespace attn::train {
 
@@ -63,16 +62,6 @@ struct HeadGradients {
 // Throws attn::InputError when the weights' shapes do not fit spec and the inputs' widths.
 template <typename T>
 void checkBlockShapes(const BlockSpec& spec, const BlockWeights<T>& w, int dModel);
-
-// Row softmax with detExp, in place: blocked cells (−inf) get 0, a fully blocked row becomes all zeros.
-// Subtracts the row max first. (rows,cols) -> (rows,cols).
-template <typename T>
-void softmaxRowsDet(MatrixT<T>& scores);
-
-// Softmax backward for one head: dS_masked = A ⊙ (dA − rowsum(dA ⊙ A)) : (L_q,L_kv) -> (L_q,L_kv).
-// Blocked cells have A = 0 and so get 0; a fully blocked row (all A = 0) gets all 0.
-template <typename T>
-void softmaxRowsBackward(const ConstRef<T>& A, const ConstRef<T>& dA, MutRef<T> dScores);
 
 // Forward of one block; fills cache (which owns copies of X_q and X).
 template <typename T>

@@ -5,11 +5,23 @@
 #include <limits>
 
 #include "core/errors.h"
-#include "core/random.h"
+#include "core/kernels/bias.h"
 #include "core/kernels/detmath.h"
-#include "core/kernels/linalg.h"
+#include "core/kernels/products.h"
+#include "core/kernels/softmax.h"
+#include "core/kernels/sum_of_squares.h"
+#include "core/positional.h"
+#include "core/random.h"
 
 namespace attn::train {
+
+using kernels::addBias;
+using kernels::addBiasBackward;
+using kernels::productFixed;
+using kernels::productFixedTransA;
+using kernels::productFixedTransB;
+using kernels::Sum;
+using kernels::sumOfSquares;
 
 // ---------------------------------------------------------------- config
 
@@ -194,22 +206,6 @@ std::vector<std::pair<std::string, double>> groupNorms(const ModelParams<T>& par
   return groups;
 }
 
-// ---------------------------------------------------------------- positions
-
-Matrix detSinusoidalPositions(int length, int dModel) {
-  const double kLog10000 = 9.21034037197618273607;  // ln 10000
-  Matrix PE(length, dModel);                         // (L,d_model)
-  for (int pos = 0; pos < length; ++pos) {
-    for (int dim = 0; dim < dModel; ++dim) {
-      const int pairIndex = dim / 2;  // both dims of a pair share one frequency
-      const double wavelength = detExp((2.0 * pairIndex) / dModel * kLog10000);  // 10000^(2i/d_model)
-      const double angle = pos / wavelength;
-      PE(pos, dim) = (dim % 2 == 0) ? detSin(angle) : detCos(angle);
-    }
-  }
-  return PE;
-}
-
 // ---------------------------------------------------------------- model
 
 template <typename T>
@@ -284,12 +280,13 @@ void Model<T>::stackForward(const std::vector<LayerParams<T>>& layers, bool enco
     if (config_.mlp) {
       const Eigen::Index L = c.b.rows();
       c.mlpPre.resize(L, config_.hidden());
-      matmul<T>(c.b, p.mlp.W1, c.mlpPre);  // b·W1 : (L,d_model)·(d_model,hidden) -> (L,hidden)
-      for (Eigen::Index t = 0; t < L; ++t) c.mlpPre.row(t) += p.mlp.b1;
+      productFixed<T>(c.b, p.mlp.W1, c.mlpPre);  // b·W1 : (L,d_model)·(d_model,hidden) -> (L,hidden)
+      addBias<T>(c.mlpPre, p.mlp.b1);             // + b1 : (L,hidden) + (1,hidden) -> (L,hidden)
       c.mlpAct = c.mlpPre.cwiseMax(T(0));  // relu : (L,hidden)
       c.y = c.b;
-      matmul<T>(c.mlpAct, p.mlp.W2, c.y, true);  // y = b + act·W2 : (L,hidden)·(hidden,d_model) -> (L,d_model)
-      for (Eigen::Index t = 0; t < L; ++t) c.y.row(t) += p.mlp.b2;
+      productFixed<T>(c.mlpAct, p.mlp.W2, c.y, Sum::OntoC);  // y = b + act·W2, term by term onto b :
+                                                             // (L,hidden)·(hidden,d_model) -> (L,d_model)
+      addBias<T>(c.y, p.mlp.b2);                             // + b2 : (L,d_model) + (1,d_model)
     } else {
       c.y = c.b;
     }
@@ -318,30 +315,23 @@ T Model<T>::forward(const Example& ex, ForwardCache<T>& cache) const {
   // Read-out: logits = top·W_out + b_out : (L,d_model)·(d_model,vocab) -> (L,vocab)
   const Eigen::Index L = cache.top.rows(), vocab = params_.Wout.cols();
   cache.logits.resize(L, vocab);
-  matmul<T>(cache.top, params_.Wout, cache.logits);
-  for (Eigen::Index t = 0; t < L; ++t) cache.logits.row(t) += params_.bout;
+  productFixed<T>(cache.top, params_.Wout, cache.logits);  // top·W_out : (L,d_model)·(d_model,vocab) -> (L,vocab)
+  addBias<T>(cache.logits, params_.bout);                   // + b_out : (L,vocab) + (1,vocab)
   // Cross-entropy: loss_t = log Σ_v e^(l_v − max) − (l_target − max); probs = softmax rows (for backward).
-  cache.probs.resize(L, vocab);
+  cache.probs = cache.logits;  // (L,vocab), softmax in place row by row
   T lossSum = T(0);
   cache.counted = 0;
   for (Eigen::Index t = 0; t < L; ++t) {
     const T* logit = cache.logits.row(t).data();
-    T* prob = cache.probs.row(t).data();
-    T maxValue = logit[0];
-    for (Eigen::Index v = 1; v < vocab; ++v)
-      if (logit[v] > maxValue) maxValue = logit[v];
-    T sum = T(0);
-    for (Eigen::Index v = 0; v < vocab; ++v) {
-      prob[v] = detExp<T>(logit[v] - maxValue);
-      sum += prob[v];
-    }
-    for (Eigen::Index v = 0; v < vocab; ++v) prob[v] /= sum;
+    // probs_t = softmax(logits_t) with detExp; row.max and row.sum = Σ_v e^(l_v − max) for log Σ : (vocab) -> (vocab)
+    const kernels::SoftmaxRow<T> row =
+        kernels::softmaxRowInPlace<kernels::DetExp>(cache.probs.row(t).data(), static_cast<int>(vocab));
     const bool counts = ex.lossMask.empty() || ex.lossMask[static_cast<size_t>(t)];
     if (!counts) continue;
     const int target = ex.target[static_cast<size_t>(t)];
     if (target < 0 || target >= vocab)
       throw InputError("target token id " + std::to_string(target) + " is outside 0.." + std::to_string(vocab - 1));
-    lossSum += detLog<T>(sum) - (logit[target] - maxValue);
+    lossSum += kernels::detLog<T>(row.sum) - (logit[target] - row.max);
     ++cache.counted;
   }
   cache.loss = cache.counted > 0 ? lossSum / static_cast<T>(cache.counted) : T(0);
@@ -370,16 +360,19 @@ void Model<T>::stackBackward(const std::vector<LayerParams<T>>& layers, std::vec
     // 3. MLP (backward): y = b + relu(b·W1 + b1)·W2 + b2
     MatrixT<T> db = dy;  // residual path: dL/db = dy + (MLP path below) : (L,d_model)
     if (config_.mlp) {
-      addColumnSums<T>(dy, g.mlp.b2);                          // db2 += Σ_t dy_t : (L,d_model) -> (1,d_model)
-      matmulTransA<T>(c.mlpAct, dy, g.mlp.W2, true);           // dW2 += actᵀ·dy : (hidden,L)·(L,d_model) -> (hidden,d_model)
+      addBiasBackward<T>(dy, g.mlp.b2);  // db2 += Σ_t dy_t : (L,d_model) -> (1,d_model)
+      // dW2 += actᵀ·dy : (hidden,L)·(L,d_model) -> (hidden,d_model)
+      productFixedTransA<T>(c.mlpAct, dy, g.mlp.W2, Sum::OntoC);
       MatrixT<T> dPre(L, config_.hidden());
-      matmulTransB<T>(dy, p.mlp.W2, dPre);                     // dAct = dy·W2ᵀ : (L,d_model)·(d_model,hidden) -> (L,hidden)
-      for (Eigen::Index t = 0; t < L; ++t)                     // relu: dPre = dAct ⊙ [pre > 0] : (L,hidden)
+      productFixedTransB<T>(dy, p.mlp.W2, dPre);  // dAct = dy·W2ᵀ : (L,d_model)·(d_model,hidden) -> (L,hidden)
+      for (Eigen::Index t = 0; t < L; ++t)        // relu: dPre = dAct ⊙ [pre > 0] : (L,hidden)
         for (Eigen::Index k = 0; k < dPre.cols(); ++k)
           if (!(c.mlpPre(t, k) > T(0))) dPre(t, k) = T(0);
-      addColumnSums<T>(dPre, g.mlp.b1);                        // db1 += Σ_t dPre_t : (L,hidden) -> (1,hidden)
-      matmulTransA<T>(c.b, dPre, g.mlp.W1, true);              // dW1 += bᵀ·dPre : (d_model,L)·(L,hidden) -> (d_model,hidden)
-      matmulTransB<T>(dPre, p.mlp.W1, db, true);               // db += dPre·W1ᵀ : (L,hidden)·(hidden,d_model) -> (L,d_model)
+      addBiasBackward<T>(dPre, g.mlp.b1);  // db1 += Σ_t dPre_t : (L,hidden) -> (1,hidden)
+      // dW1 += bᵀ·dPre : (d_model,L)·(L,hidden) -> (d_model,hidden)
+      productFixedTransA<T>(c.b, dPre, g.mlp.W1, Sum::OntoC);
+      // db += dPre·W1ᵀ : (L,hidden)·(hidden,d_model) -> (L,d_model), term by term onto the residual's dy
+      productFixedTransB<T>(dPre, p.mlp.W1, db, Sum::OntoC);
     }
     // 2. Cross-attention (backward): b = a + CrossAttn(a, memory): the queries' gradient joins the residual's,
     //    the keys/values' gradient flows to the encoder's output.
@@ -414,10 +407,11 @@ void Model<T>::backward(const Example& ex, const ForwardCache<T>& cache, T weigh
     dLogits(t, target) = (cache.probs(t, target) - T(1)) * perPosition;
   }
   // Read-out (backward): logits = top·W_out + b_out
-  addColumnSums<T>(dLogits, grads.bout);                       // db_out += Σ_t dlogits_t : (L,vocab) -> (1,vocab)
-  matmulTransA<T>(cache.top, dLogits, grads.Wout, true);       // dW_out += topᵀ·dlogits : (d_model,L)·(L,vocab) -> (d_model,vocab)
+  addBiasBackward<T>(dLogits, grads.bout);  // db_out += Σ_t dlogits_t : (L,vocab) -> (1,vocab)
+  // dW_out += topᵀ·dlogits : (d_model,L)·(L,vocab) -> (d_model,vocab)
+  productFixedTransA<T>(cache.top, dLogits, grads.Wout, Sum::OntoC);
   MatrixT<T> dx(L, config_.dModel);
-  matmulTransB<T>(dLogits, params_.Wout, dx);                  // dtop = dlogits·W_outᵀ : (L,vocab)·(vocab,d_model) -> (L,d_model)
+  productFixedTransB<T>(dLogits, params_.Wout, dx);  // dtop = dlogits·W_outᵀ : (L,vocab)·(vocab,d_model) -> (L,d_model)
   // Decoder (or only) stack (backward); cross-attention adds the encoder's output gradient into dMemory.
   MatrixT<T> dMemory;
   if (config_.encoderDecoder) dMemory = MatrixT<T>::Zero(cache.memory.rows(), config_.dModel);

@@ -171,8 +171,4 @@ class Model {
   MatrixT<T> positions_;
 };
 
-// The sinusoidal encoding of src/core/positional.h (PE(pos,2i) = sin(pos/10000^(2i/d)), PE(pos,2i+1) = cos(…)),
-// computed with detSin/detCos/detExp so it has the same bits everywhere : (length,d_model).
-Matrix detSinusoidalPositions(int length, int dModel);
-
 }  // namespace attn::train

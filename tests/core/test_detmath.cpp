@@ -1,20 +1,20 @@
-// The deterministic elementary functions: accuracy against libm (max ulp over ranges), special values, the double
-// log agreeing bit for bit with attn::detLog, a pinned fingerprint of their bits, and the positional encoding.
+// The deterministic elementary functions (core/kernels/detmath.h): accuracy against libm (max ulp over ranges),
+// special values, the two double logs (detLog, detLogRng) within a few ulp of each other, a pinned fingerprint of
+// their bits, and the two positional encodings (core/positional.h) within 1e-13 of each other.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <iostream>
 #include <limits>
 
+#include "core/kernels/detmath.h"
 #include "core/positional.h"
 #include "core/random.h"
-#include "core/kernels/detmath.h"
-#include "core/train/model.h"
-#include "train_test_util.h"
+#include "ulp.h"
 
 using namespace attn;
-using namespace attn::train;
-using namespace attn::train::testing;
+using namespace attn::kernels;
+using attn::testing::ulpDistance;
 
 namespace {
 
@@ -43,7 +43,7 @@ float refLogF(float x) { return static_cast<float>(std::log(static_cast<double>(
 
 }  // namespace
 
-TEST(TrainDetMath, ExpDoubleWithinOneUlp) {
+TEST(DetMath, ExpDoubleWithinOneUlp) {
   int64_t worst = 0;
   worst = std::max(worst, maxUlpOver<double>(-1.0, 1.0, 100000, detExp<double>, refExpD, 1));
   worst = std::max(worst, maxUlpOver<double>(-50.0, 50.0, 100000, detExp<double>, refExpD, 2));
@@ -54,7 +54,7 @@ TEST(TrainDetMath, ExpDoubleWithinOneUlp) {
   EXPECT_LE(subnormal, 1);
 }
 
-TEST(TrainDetMath, ExpFloatWithinOneUlp) {
+TEST(DetMath, ExpFloatWithinOneUlp) {
   int64_t worst = 0;
   worst = std::max(worst, maxUlpOver<float>(-1.0f, 1.0f, 100000, detExp<float>, refExpF, 5));
   worst = std::max(worst, maxUlpOver<float>(-87.0f, 88.7f, 100000, detExp<float>, refExpF, 6));
@@ -64,7 +64,7 @@ TEST(TrainDetMath, ExpFloatWithinOneUlp) {
   EXPECT_LE(subnormal, 1);
 }
 
-TEST(TrainDetMath, LogDoubleWithinOneUlp) {
+TEST(DetMath, LogDoubleWithinOneUlp) {
   int64_t worst = 0;
   worst = std::max(worst, maxUlpOver<double>(0.5, 2.0, 100000, detLog<double>, refLogD, 8));
   worst = std::max(worst, maxUlpOver<double>(1e-300, 1e-290, 20000, detLog<double>, refLogD, 9));
@@ -75,7 +75,7 @@ TEST(TrainDetMath, LogDoubleWithinOneUlp) {
   EXPECT_LE(worst, 1);
 }
 
-TEST(TrainDetMath, LogFloatWithinOneUlp) {
+TEST(DetMath, LogFloatWithinOneUlp) {
   int64_t worst = 0;
   worst = std::max(worst, maxUlpOver<float>(0.5f, 2.0f, 100000, detLog<float>, refLogF, 13));
   worst = std::max(worst, maxUlpOver<float>(1e-30f, 1e30f, 100000, detLog<float>, refLogF, 14));
@@ -86,7 +86,7 @@ TEST(TrainDetMath, LogFloatWithinOneUlp) {
   EXPECT_LE(worst, 1);
 }
 
-TEST(TrainDetMath, SpecialValues) {
+TEST(DetMath, SpecialValues) {
   const double inf = std::numeric_limits<double>::infinity();
   const float finf = std::numeric_limits<float>::infinity();
   EXPECT_EQ(detExp<double>(0.0), 1.0);
@@ -112,19 +112,19 @@ TEST(TrainDetMath, SpecialValues) {
   EXPECT_LE(ulpDistance(detExp<double>(1.0), std::exp(1.0)), 1);
 }
 
-// attn::detLog (random.h, the seeded N(0,1) rows) and this one are different algorithms; both within ~2 ulp.
-TEST(TrainDetMath, DoubleLogAgreesWithCoreDetLog) {
+// detLogRng (random.h's, the seeded N(0,1) rows) and detLog are different algorithms; both within ~2 ulp.
+TEST(DetMath, DoubleLogAgreesWithRngLog) {
   Rng rng(21);
   for (int k = 0; k < 20000; ++k) {
     const double x = std::ldexp(0.5 + rng.uniform01(), static_cast<int>(rng.next() % 400) - 200);
-    ASSERT_LE(ulpDistance(detLog<double>(x), attn::detLog(x)), 3) << "x = " << x;
+    ASSERT_LE(ulpDistance(detLog<double>(x), detLogRng(x)), 3) << "x = " << x;
   }
 }
 
 // The functions' bits over fixed inputs, pinned: they must come out the same on every platform and compiler
 // (a change here means training is no longer reproducible across builds, e.g. FMA contraction crept in).
 // 0x3ed7c4e7bacdf30e was checked with g++ -O0/-O3, clang++ -O2 and em++ 3.1.6 -O3 -msimd128 under node.
-TEST(TrainDetMath, PinnedBits) {
+TEST(DetMath, PinnedBits) {
   uint64_t h = 0xCBF29CE484222325ull;
   auto mix = [&h](const void* p, size_t n) {
     const auto* b = static_cast<const unsigned char*>(p);
@@ -146,7 +146,7 @@ TEST(TrainDetMath, PinnedBits) {
   EXPECT_EQ(h, 0x3ed7c4e7bacdf30eull) << "the bits of detExp/detLog/detSin/detCos changed";
 }
 
-TEST(TrainDetMath, SinCosMatchLibm) {
+TEST(DetMath, SinCosMatchLibm) {
   double worst = 0;
   for (int k = 0; k <= 200000; ++k) {
     const double x = k * 0.005;  // [0, 1000]: every angle of a 512-token positional encoding and more
@@ -156,10 +156,10 @@ TEST(TrainDetMath, SinCosMatchLibm) {
   EXPECT_LE(worst, 4e-16);
 }
 
-TEST(TrainDetMath, PositionalEncodingMatchesCore) {
+TEST(DetMath, TrainingPositionalEncodingMatchesWalkthrough) {
   for (int dModel : {1, 4, 7, 64}) {
-    const Matrix ours = detSinusoidalPositions(128, dModel);
-    const Matrix core = sinusoidalPositions(128, dModel);
-    EXPECT_LE((ours - core).cwiseAbs().maxCoeff(), 1e-13) << "d_model " << dModel;
+    const Matrix training = detSinusoidalPositions(128, dModel);
+    const Matrix walkthrough = sinusoidalPositions(128, dModel);
+    EXPECT_LE((training - walkthrough).cwiseAbs().maxCoeff(), 1e-13) << "d_model " << dModel;
   }
 }
