@@ -99,7 +99,8 @@ std::string scaleText(const tr::ModelConfig& c) {
 }
 
 // The session's options: the task's defaults (the same as the page's, defaultSessionOptions) with each given flag
-// over them. The report starts after training begins (no evaluation at step 0).
+// over them. The report starts after training begins (no evaluation at step 0) and reads the softmax gradient norms
+// of the evaluated steps only.
 tr::SessionOptions sessionOptions(const TrainArgs& args) {
   tr::TaskKind kind;
   if (!tr::parseTaskName(args.task, &kind))
@@ -140,6 +141,7 @@ tr::SessionOptions sessionOptions(const TrainArgs& args) {
   o.evaluateAtStart = false;
   o.evaluateAfterFirstStep = args.evalFirst;
   o.recordBatches = !args.dumpBatches.empty();
+  o.softmaxGradNormsEveryStep = false;  // reported at the evaluations only
   o.seed = parseSeed(args.seed, "--seed");
   tr::validate(o, tr::kCommandLineLimits);
   return o;

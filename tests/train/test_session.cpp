@@ -109,6 +109,7 @@ TEST(TrainSession, CommandLineOptions) {
   o.evaluateAtStart = false;
   o.evaluateAfterFirstStep = true;
   o.recordBatches = true;
+  o.softmaxGradNormsEveryStep = false;
   TrainingSession s(o, kCommandLineLimits);
   EXPECT_FALSE(s.evaluating());
   EXPECT_EQ(s.blockNames(), std::vector<std::string>{"layer 0 self-attention"});  // known before any evaluation
@@ -130,6 +131,12 @@ TEST(TrainSession, CommandLineOptions) {
     EXPECT_GT(e.elapsedSeconds, 0.0);
   }
   EXPECT_EQ(s.evaluations()[0].trainLoss, s.losses()[0]);  // the window of step 1 alone
+  EXPECT_TRUE(s.softmaxGradNorms()[1].empty());            // step 2: no evaluation, not measured
+  TrainingSession everyStep(smallReverse(25));              // the probe never changes a number
+  everyStep.advanceSteps(25);
+  EXPECT_TRUE(sameBits(everyStep.model().params(), s.model().params()));
+  EXPECT_EQ(everyStep.losses(), s.losses());
+  EXPECT_EQ(everyStep.softmaxGradNorms()[9], s.softmaxGradNorms()[9]);
   EXPECT_GT(s.trainSeconds(), 0.0);
   EXPECT_GT(s.evaluationSeconds(), 0.0);
   // The recorded batches are TaskData's stream, with the losses trained on and the steps' learning rates.

@@ -204,15 +204,17 @@ int TrainingSession::advanceSteps(int steps) {
 // the gradient norms per group an evaluation reports are taken before Adam clips the gradients, and counted as
 // evaluation time.
 void TrainingSession::trainStep() {
+  const int step = step_ + 1;
+  const bool evaluationFollows = evaluationDueAt(step);
+  const bool probe = evaluationFollows || options_.softmaxGradNormsEveryStep;
   const auto t0 = Clock::now();
   std::vector<Example> examples = data_.trainBatch(options_.batch);
-  const double loss = static_cast<double>(model_.lossAndGradient(examples, grads_, &softmaxSq_));
+  const double loss = static_cast<double>(model_.lossAndGradient(examples, grads_, probe ? &softmaxSq_ : nullptr));
   std::vector<MatrixT<float>*> params, grads;
   for (auto& e : parameterList(model_.params())) params.push_back(e.second);
   for (auto& e : parameterList(grads_)) grads.push_back(e.second);
   const auto t1 = Clock::now();
-  const int step = step_ + 1;
-  if (evaluationDueAt(step)) lastGroupNorms_ = groupNorms(grads_);  // before Adam clips them in place
+  if (evaluationFollows) lastGroupNorms_ = groupNorms(grads_);  // before Adam clips them in place
   const auto t2 = Clock::now();
   lastGradNorm_ = adam_.step(params, grads);
   const auto t3 = Clock::now();
@@ -221,7 +223,8 @@ void TrainingSession::trainStep() {
   step_ = step;
   losses_.push_back(loss);
   std::vector<double> norms;
-  for (double sq : softmaxSq_) norms.push_back(std::sqrt(sq));
+  if (probe)
+    for (double sq : softmaxSq_) norms.push_back(std::sqrt(sq));
   softmaxNorms_.push_back(std::move(norms));
   windowLoss_ += loss;
   ++windowSteps_;

@@ -6,8 +6,8 @@
 // number: a session advanced 1 unit per frame and one advanced 800 steps at once hold the same bits.
 //
 // A training step: a fresh batch of the task (TaskData's stream from the seed), the mean loss and its gradient, the
-// gradient norm through each softmax (‖dL/dS_masked‖ per attention block: Model::lossAndGradient's probe), one Adam
-// step (warm-up, linear decay to lr/10 over the planned steps, gradients clipped to the task's norm).
+// gradient norm through each softmax (‖dL/dS_masked‖ per attention block: Model::lossAndGradient's probe; every
+// step, or only before an evaluation), one Adam step (warm-up, linear decay to lr/10 over the planned steps, gradients clipped to the task's norm).
 //
 // An evaluation (every evalEvery steps, at the last step, and optionally at step 0 and after step 1) measures on the
 // held-out set the loss and token accuracy; on its first kMassExamples the attention mass on the positions the task
@@ -49,6 +49,9 @@ struct SessionOptions {
   int heldOut = 500;     // held-out examples measured at each evaluation (the trained presets' final loss is on 500)
   int shownExamples = 4; // held-out examples whose answers are shown
   bool recordBatches = false;  // keep every training batch (recordedBatches(); attnlab train --dump-batches)
+  // ‖dL/dS_masked‖ of every step (softmaxGradNorms(); the Train view plots them), else only of the steps an
+  // evaluation follows (what attnlab train reports; the probe costs ~1% of a step).
+  bool softmaxGradNormsEveryStep = true;
 };
 
 // The task's defaults (its size, steps, batch, Adam settings), seed 1, the rest as SessionOptions declares them.
@@ -149,7 +152,8 @@ class TrainingSession {
   int step() const { return step_; }
   int plannedSteps() const { return options_.steps; }
   const std::vector<double>& losses() const { return losses_; }  // training batch loss per step (index = step−1)
-  // ‖dL/dS_masked‖ per step (outer, index = step−1) per attention block (inner, traces() order).
+  // ‖dL/dS_masked‖ per step (outer, index = step−1) per attention block (inner, traces() order); empty for a step
+  // not measured (options().softmaxGradNormsEveryStep false and no evaluation after it).
   const std::vector<std::vector<double>>& softmaxGradNorms() const { return softmaxNorms_; }
   const std::vector<std::string>& blockNames() const { return blockNames_; }  // traces() order
   const std::vector<Evaluation>& evaluations() const { return evaluations_; }
