@@ -55,14 +55,15 @@ const AttentionMass* bestMass(const Evaluation& e) {
   return best;
 }
 
-// An evaluation in progress: its parts in order, each a unit or a few (held-out loss and accuracy in chunks, the
-// attention mass, the saturation in chunks, the fixed example's snapshot).
+// An evaluation in progress: its parts in order, each in units of ≤ kEvaluationChunk examples (held-out loss and
+// accuracy, the attention mass, the saturation), then the fixed example's snapshot in one.
 struct TrainingSession::PendingEvaluation {
   enum class Part { HeldOut, Mass, Saturation, Snapshot } part = Part::HeldOut;
   Evaluation result;
   int next = 0;  // next held-out example of the part
   long correct = 0, total = 0;
   float lossSum = 0;  // in float and in order, as Model::loss (the trained presets' final loss)
+  AttentionMassSum<float> mass;
   double maxSum = 0, entropySum = 0;
   long rows = 0;
 };
@@ -273,9 +274,13 @@ void TrainingSession::evaluationChunk() {
       p.next = 0;
       break;
     }
-    case Part::Mass: {  // the attention mass on the expected positions, one unit of ≤ kMassExamples examples
-      const std::vector<Example> massSet(heldOut.begin(), heldOut.begin() + std::min(n, kMassExamples));
-      e.masses = expectedAttentionMass(model_, data_, massSet);
+    case Part::Mass: {  // the attention mass on the expected positions (the first kMassExamples), in chunks
+      const int count = std::min(n, kMassExamples);
+      for (int end = std::min(count, p.next + kEvaluationChunk); p.next < end; ++p.next)
+        p.mass.add(model_, data_, heldOut[static_cast<size_t>(p.next)]);
+      if (p.next < count) break;
+      e.masses = p.mass.masses();
+      p.next = 0;
       const AttentionMass* best = bestMass(e);
       e.expectedMass = best ? best->mass : std::nan("");
       e.expectedMassAt = best ? best->blockName + ", head " + std::to_string(best->head) : "";

@@ -132,9 +132,9 @@ class TrainingSession {
   TrainingSession(TrainingSession&&) noexcept;
   TrainingSession& operator=(TrainingSession&&) noexcept;
 
-  // Does units of work (a training step, or a part of an evaluation: ≤ 25 held-out examples, or the attention mass
-  // on ≤ kMassExamples) until the run is finished or keepGoing() says stop (asked before each unit, so at least
-  // nothing runs when it is false at once). Returns the number of training steps done.
+  // Does units of work (a training step or ≤ 25 examples of an evaluation) until the run is finished or
+  // keepGoing() says stop (asked before each unit, so at least nothing runs when it is false at once). Returns the
+  // number of training steps done.
   int advance(const std::function<bool()>& keepGoing);
   // Exactly `steps` more training steps (fewer at the end of the run), with the evaluations that fall due, done in
   // full (the Step button; tests).
@@ -144,7 +144,7 @@ class TrainingSession {
   // Training steps from now until the next evaluation falls due (the step that makes it due included); 0 when
   // finished. A caller that slices the work can end a slice there and give the evaluation its own slices.
   int stepsToNextEvaluation() const;
-  // Does evaluation units while one is pending and keepGoing() says go on.
+  // Does evaluation chunks (≤ 25 examples each) while one is pending and keepGoing() says go on.
   void continueEvaluation(const std::function<bool()>& keepGoing);
 
   const SessionOptions& options() const { return options_; }  // as validated: evalEvery and decaySteps resolved
