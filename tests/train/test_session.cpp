@@ -132,7 +132,8 @@ TEST(TrainSession, CommandLineOptions) {
   }
   EXPECT_EQ(s.evaluations()[0].trainLoss, s.losses()[0]);  // the window of step 1 alone
   EXPECT_TRUE(s.softmaxGradNorms()[1].empty());            // step 2: no evaluation, not measured
-  TrainingSession everyStep(smallReverse(25));              // the probe never changes a number
+  // The page's options (evaluation 0, the probe every step) train the very same bits as the CLI's.
+  TrainingSession everyStep(smallReverse(25));
   everyStep.advanceSteps(25);
   EXPECT_TRUE(sameBits(everyStep.model().params(), s.model().params()));
   EXPECT_EQ(everyStep.losses(), s.losses());
