@@ -291,8 +291,8 @@ void runTrain(const TrainArgs& args) {
         << ", " << (mc.causal ? "causal" : "no mask") << ", scale " << scaleText(mc) << "; "
         << static_cast<long long>(parameters) << " parameters\n";
     out << "training: " << o.steps << " steps of " << o.batch << " examples, Adam lr "
-        << shortestDouble(o.adam.learningRate) << " (warm-up " << o.adam.warmupSteps << ", linear decay to lr/10), clip "
-        << shortestDouble(o.adam.clipNorm) << ", seed " << o.seed;
+        << shortestDouble(o.adam.learningRate) << " (warm-up " << o.adam.warmupSteps
+        << ", linear decay to lr/10), clip " << shortestDouble(o.adam.clipNorm) << ", seed " << o.seed;
     if (o.qkInit != 1.0) out << ", W_q and W_k initialised x" << shortestDouble(o.qkInit);
     out << "; held-out set " << o.heldOut << " examples, evaluated every " << o.evalEvery << " steps\n";
     out << "expected attention: " << info.expectedPattern << "\n";
@@ -322,10 +322,10 @@ void runTrain(const TrainArgs& args) {
   const tr::Evaluation& last = session.evaluations().back();
   const double trainSeconds = session.trainSeconds();
   const double stepsPerSecond = trainSeconds > 0 ? o.steps / trainSeconds : 0.0;
-  if (!args.save.empty())
-    writeFile(args.save,
-              tr::modelToJson(session.savedModel(), -1, args.f16 ? tr::WeightEncoding::Half : tr::WeightEncoding::Decimal),
-              "--save");
+  if (!args.save.empty()) {
+    const tr::WeightEncoding encoding = args.f16 ? tr::WeightEncoding::Half : tr::WeightEncoding::Decimal;
+    writeFile(args.save, tr::modelToJson(session.savedModel(), -1, encoding), "--save");
+  }
   if (!args.dumpBatches.empty()) writeFile(args.dumpBatches, batchesJson(session).dump(), "--dump-batches");
   const int firstAt99 = session.firstStepAt(0.99);
   const double secondsTo99 = [&] {
@@ -414,7 +414,9 @@ Command addTrainCommand(CLI::App& parent) {
   args->evalEveryOpt = app->add_option("--eval-every", args->evalEvery, "Evaluate every N steps (default steps/10)")
                            ->check(integerIn(1, 1000000));
   app->add_flag("--eval-first", args->evalFirst, "Also evaluate after step 1 (the softmaxes as initialised)");
-  args->heldOutOpt = app->add_option("--held-out", args->heldOut, "Held-out examples to evaluate on (default 500)")
+  args->heldOutOpt = app->add_option("--held-out", args->heldOut,
+                                     "Held-out examples to evaluate on (default " +
+                                         std::to_string(tr::SessionOptions{}.heldOut) + ")")
                          ->check(integerIn(1, 100000));
   addFormatOption(app, &args->format);
   app->add_option("--indent", args->indent, "JSON indent (-1 = one line)")->check(integerIn(-1, 8));

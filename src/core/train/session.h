@@ -7,7 +7,8 @@
 //
 // A training step: a fresh batch of the task (TaskData's stream from the seed), the mean loss and its gradient, the
 // gradient norm through each softmax (‖dL/dS_masked‖ per attention block: Model::lossAndGradient's probe; every
-// step, or only before an evaluation), one Adam step (warm-up, linear decay to lr/10 over the planned steps, gradients clipped to the task's norm).
+// step, or only before an evaluation), one Adam step (warm-up, linear decay to lr/10 over the planned steps,
+// gradients clipped to the task's norm).
 //
 // An evaluation (every evalEvery steps, at the last step, and optionally at step 0 and after step 1) measures on the
 // held-out set the loss and token accuracy; on its first kMassExamples the attention mass on the positions the task
