@@ -4,16 +4,18 @@
 // positions the task needs; at the end a summary with training steps per second. --save writes the model
 // (model_io.h: the Model JSON format).
 //
-// Defaults come from the task (taskInfo): size, steps, batch, learning rate, warm-up; the learning rate decays
-// linearly to a tenth over the run, gradients are clipped to norm 1. The data and the initial weights both come from
-// --seed. An evaluation step (every --eval-every steps, the last step, and step 1 with --eval-first) measures the
-// held-out loss and token accuracy on the --held-out set, the expected attention mass on its first 100 examples, the
-// softmaxes' saturation (mean largest weight and entropy of a row) on its first 50, and from that step's training
-// batch the gradient norms per parameter group and ‖dL/dS_masked‖ per attention block (Model::lossAndGradient's
-// probe: the gradient at the softmax's input). Steps per second count the training steps only (batch generation,
-// forward, backward, Adam), not the evaluations. Each evaluation also records the wall time since the command
-// started (elapsed_seconds: training, evaluations and set-up, i.e. what a user waits), so "seconds to 99%" is read
-// off the first evaluation at >= 99%.
+// This file only parses options and prints: the training loop is the page's, attn::train::TrainingSession
+// (core/train/session.h), built from the same SessionOptions with the same defaults (defaultSessionOptions: the task's
+// size, steps, batch, learning rate, warm-up; the learning rate decays linearly to a tenth over the run, gradients are
+// clipped to norm 1; an evaluation every steps/10 on 500 held-out examples), each given flag over them. The data and
+// the initial weights both come from --seed. An evaluation step (every --eval-every steps, the last step, and step 1
+// with --eval-first) measures what session.h lists: the held-out loss and token accuracy, the expected attention mass
+// on the first 100 held-out examples, the softmaxes' saturation (mean largest weight and entropy of a row) on the
+// first 50, and from that step's training batch the gradient norms per parameter group and ‖dL/dS_masked‖ per
+// attention block. Steps per second count the training steps only (batch generation, forward, backward, Adam), not
+// the evaluations. Each evaluation also records the wall time since the session was created (elapsed_seconds:
+// training, evaluations and set-up, i.e. what a user waits), so "seconds to 99%" is read off the first evaluation at
+// >= 99%.
 //
 // For comparisons with other frameworks (tests/bench/train_tfjs.mjs, train_torch.py): --save-init writes the initial
 // weights (Model JSON, before step 1) and --dump-batches the exact training batches with the loss attnlab computed on
@@ -48,7 +50,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -56,6 +57,7 @@
 #include "core/config_fields.h"
 #include "core/errors.h"
 #include "core/train/model_io.h"
+#include "core/train/session.h"
 #include "core/train/tasks.h"
 
 namespace attncli {
@@ -66,16 +68,14 @@ using attn::InputError;
 using json = nlohmann::ordered_json;  // keys in the documented order
 namespace tr = attn::train;
 
-constexpr double kMaxParameters = 20e6;  // float: 80 MB of weights, plus gradients and Adam's two moments
-
 struct TrainArgs {
   std::string task, scale = "default", seed = "1", format = "text", save, saveInit, dumpBatches;
   int layers = 1, heads = 1, dModel = 16, dK = 16, dV = 16, mlpHidden = 0, steps = 1, batch = 1, warmup = 0;
-  int evalEvery = 0, heldOut = 500, indent = -1;
+  int evalEvery = 0, heldOut = 0, indent = -1;
   double lr = 1e-3, qkInit = 1.0;
   bool mlp = false, noMlp = false, evalFirst = false, f16 = false;
   CLI::Option *layersOpt, *headsOpt, *dModelOpt, *dKOpt, *dVOpt, *mlpHiddenOpt, *stepsOpt, *batchOpt, *warmupOpt,
-      *lrOpt, *scaleOpt, *evalEveryOpt;
+      *lrOpt, *scaleOpt, *qkInitOpt, *evalEveryOpt, *heldOutOpt;
 };
 
 bool given(const CLI::Option* option) { return option->count() > 0; }
@@ -98,79 +98,91 @@ std::string scaleText(const tr::ModelConfig& c) {
   return "";
 }
 
-// One evaluation step's numbers.
-struct Report {
-  int step = 0;
-  double loss = 0;         // mean training batch loss since the previous report
-  double heldOutLoss = 0;  // mean loss on the held-out set
-  double accuracy = 0;     // held-out token accuracy
-  double gradNorm = 0;     // global gradient norm of this step's batch, before clipping
-  std::vector<std::pair<std::string, double>> groupNorms;  // per layer ("E", "layer0", …, "out")
-  std::vector<double> softmaxNorms;                        // per attention block: ‖dL/dS_masked‖ over the batch
-  double softmaxNorm = 0;                                  // all blocks together
-  std::vector<tr::AttentionMass> masses;                   // per block and head
-  double maxWeight = 0;  // saturation: mean over held-out query rows, heads and blocks of the largest weight
-  double entropy = 0;    // … and of the row's entropy (nats; log L_kv for a uniform row)
-  double elapsed = 0;    // wall seconds since the command started, at the end of this evaluation
-};
-
-// How saturated the softmaxes are on (up to) the first 50 held-out examples: mean max weight and mean entropy of
-// the attention rows (fully masked rows skipped), over every head of every block.
-void measureSaturation(const tr::Model<float>& model, const std::vector<tr::Example>& examples, Report& r) {
-  tr::ForwardCache<float> cache;
-  double maxSum = 0, entropySum = 0;
-  long rows = 0;
-  auto addBlock = [&](const tr::BlockCache<float>& block) {
-    for (const attn::MatrixT<float>& A : block.A)
-      for (Eigen::Index i = 0; i < A.rows(); ++i) {
-        double entropy = 0, largest = 0;
-        for (Eigen::Index j = 0; j < A.cols(); ++j) {
-          const double a = A(i, j);
-          if (a > 0) entropy -= a * std::log(a);
-          largest = std::max(largest, a);
-        }
-        if (largest == 0) continue;  // a fully masked row (all zeros)
-        maxSum += largest;
-        entropySum += entropy;
-        ++rows;
-      }
-  };
-  for (size_t e = 0; e < examples.size() && e < 50; ++e) {
-    model.forward(examples[e], cache);
-    for (const tr::LayerCache<float>& layer : cache.encoder) addBlock(layer.self);
-    for (const tr::LayerCache<float>& layer : cache.layers) {
-      addBlock(layer.self);
-      if (model.config().encoderDecoder) addBlock(layer.cross);
-    }
+// The session's options: the task's defaults (the same as the page's, defaultSessionOptions) with each given flag
+// over them. The report starts after training begins (no evaluation at step 0) and reads the softmax gradient norms
+// of the evaluated steps only.
+tr::SessionOptions sessionOptions(const TrainArgs& args) {
+  tr::TaskKind kind;
+  if (!tr::parseTaskName(args.task, &kind))
+    throw InputError("unknown task '" + args.task + "' (" + taskList() + ")");
+  tr::SessionOptions o = tr::defaultSessionOptions(kind);
+  tr::ModelConfig& mc = o.model;
+  if (given(args.layersOpt)) mc.layers = args.layers;
+  if (given(args.headsOpt)) mc.heads = args.heads;
+  if (given(args.dModelOpt)) mc.dModel = args.dModel;
+  if (given(args.dKOpt)) mc.dK = args.dK;
+  if (given(args.dVOpt)) mc.dV = args.dV;
+  if (args.mlp) mc.mlp = true;
+  if (args.noMlp) mc.mlp = false;
+  if (given(args.mlpHiddenOpt)) mc.mlpHidden = args.mlpHidden;
+  if (given(args.scaleOpt)) {
+    attn::Config scratch;  // the Config dialect's scale: default | none | number
+    attn::parseScaleText(args.scale, scratch, "--scale");
+    mc.scaleMode = scratch.scaleKind == attn::ScaleKind::None       ? tr::ScaleMode::None
+                   : scratch.scaleKind == attn::ScaleKind::InvSqrtDk ? tr::ScaleMode::InvSqrtDk
+                                                                     : tr::ScaleMode::Custom;
+    mc.customScale = scratch.customScale;
   }
-  r.maxWeight = rows > 0 ? maxSum / static_cast<double>(rows) : 0.0;
-  r.entropy = rows > 0 ? entropySum / static_cast<double>(rows) : 0.0;
+  if (given(args.stepsOpt)) o.steps = args.steps;
+  if (given(args.batchOpt)) o.batch = args.batch;
+  if (given(args.lrOpt)) {
+    if (!std::isfinite(args.lr) || args.lr <= 0 || args.lr > 10)
+      throw InputError("--lr must be a number > 0 and <= 10, got " + shortestDouble(args.lr));
+    o.adam.learningRate = args.lr;
+  }
+  if (given(args.warmupOpt)) o.adam.warmupSteps = args.warmup;
+  if (given(args.qkInitOpt)) {
+    if (!std::isfinite(args.qkInit) || args.qkInit <= 0 || args.qkInit > 1000)
+      throw InputError("--qk-init must be a number > 0 and <= 1000, got " + shortestDouble(args.qkInit));
+    o.qkInit = args.qkInit;
+  }
+  if (given(args.evalEveryOpt)) o.evalEvery = args.evalEvery;
+  if (given(args.heldOutOpt)) o.heldOut = args.heldOut;
+  o.evaluateAtStart = false;
+  o.evaluateAfterFirstStep = args.evalFirst;
+  o.recordBatches = !args.dumpBatches.empty();
+  o.softmaxGradNormsEveryStep = false;  // reported at the evaluations only
+  o.seed = parseSeed(args.seed, "--seed");
+  tr::validate(o, tr::kCommandLineLimits);
+  return o;
 }
 
-const tr::AttentionMass* bestMass(const Report& r) {
-  const tr::AttentionMass* best = nullptr;
-  for (const tr::AttentionMass& m : r.masses)
-    if (!best || m.mass > best->mass) best = &m;
-  return best;
-}
-
-json reportJson(const Report& r, const std::vector<std::string>& blockNames) {
+json evaluationJson(const tr::Evaluation& e, const std::vector<std::string>& blockNames) {
   json groups = json::array();
-  for (const auto& g : r.groupNorms) groups.push_back({{"group", g.first}, {"norm", g.second}});
+  for (const auto& g : e.groupNorms) groups.push_back({{"group", g.first}, {"norm", g.second}});
   json softmax = json::array();
-  for (size_t b = 0; b < r.softmaxNorms.size(); ++b)
-    softmax.push_back({{"block", b < blockNames.size() ? blockNames[b] : std::to_string(b)}, {"norm", r.softmaxNorms[b]}});
+  for (size_t b = 0; b < e.softmaxGradNorms.size(); ++b)
+    softmax.push_back(
+        {{"block", b < blockNames.size() ? blockNames[b] : std::to_string(b)}, {"norm", e.softmaxGradNorms[b]}});
   json masses = json::array();
-  for (const tr::AttentionMass& m : r.masses)
+  for (const tr::AttentionMass& m : e.masses)
     masses.push_back({{"block", m.blockName}, {"head", m.head}, {"mass", m.mass}});
-  json j = {{"step", r.step},           {"loss", r.loss},          {"held_out_loss", r.heldOutLoss},
-            {"accuracy", r.accuracy},   {"grad_norm", r.gradNorm}, {"grad_norms", groups},
-            {"softmax_grad_norm", r.softmaxNorm}, {"softmax_grad_norms", softmax},
-            {"attention_max_weight", r.maxWeight}, {"attention_entropy", r.entropy}, {"expected_mass", masses}};
-  const tr::AttentionMass* best = bestMass(r);
+  json j = {{"step", e.step},           {"loss", e.trainLoss},     {"held_out_loss", e.heldOutLoss},
+            {"accuracy", e.accuracy},   {"grad_norm", e.gradNorm}, {"grad_norms", groups},
+            {"softmax_grad_norm", e.softmaxGradNorm}, {"softmax_grad_norms", softmax},
+            {"attention_max_weight", e.maxWeight}, {"attention_entropy", e.entropy}, {"expected_mass", masses}};
+  const tr::AttentionMass* best = tr::bestMass(e);
   j["best_expected_mass"] = best ? json{{"block", best->blockName}, {"head", best->head}, {"mass", best->mass}} : json();
-  j["elapsed_seconds"] = r.elapsed;
+  j["elapsed_seconds"] = e.elapsedSeconds;
   return j;
+}
+
+// One row of the text table (the header before the first).
+void printEvaluationRow(std::ostream& out, const tr::Evaluation& e, bool header) {
+  if (header) {
+    out << "\n  step      loss  held-out loss  accuracy  grad norm  softmax grad  max A  grad norm per layer";
+    out << " (";
+    for (size_t g = 0; g < e.groupNorms.size(); ++g) out << (g ? " " : "") << e.groupNorms[g].first;
+    out << ")  expected mass\n";
+  }
+  out << padLeft(std::to_string(e.step), 6) << padLeft(fixed(e.trainLoss, 4), 10) << padLeft(fixed(e.heldOutLoss, 4), 15)
+      << padLeft(fixed(e.accuracy, 4), 10) << padLeft(fixed(e.gradNorm, 4), 11)
+      << padLeft(fixed(e.softmaxGradNorm, 5), 14) << padLeft(fixed(e.maxWeight, 3), 7) << "  ";
+  for (size_t g = 0; g < e.groupNorms.size(); ++g) out << (g ? " " : "") << fixed(e.groupNorms[g].second, 4);
+  if (const tr::AttentionMass* best = tr::bestMass(e))
+    out << "  " << fixed(best->mass, 3) << " (" << best->blockName << ", head " << best->head << ")";
+  out << "\n";
+  out.flush();
 }
 
 // Is stderr a terminal? Under node, Emscripten's isatty() says yes for its standard streams even when they are
@@ -226,17 +238,6 @@ void writeFile(const std::string& path, const std::string& contents, const char*
   if (!out) throw InputError(std::string("could not write all of ") + option + " file '" + path + "'");
 }
 
-// The Model JSON of model's current weights (task, config and vocabularies from info; training summary optional).
-tr::SavedModel savedModel(const tr::TaskInfo& info, const tr::ModelConfig& mc, const tr::Model<float>& model) {
-  tr::SavedModel saved;
-  saved.task = info.name;
-  saved.config = mc;
-  saved.vocab = info.vocab;
-  saved.sourceVocab = info.sourceVocab;
-  saved.params = tr::castParams<double, float>(model.params());
-  return saved;
-}
-
 // One training example of --dump-batches.
 json exampleJson(const tr::Example& ex) {
   json mask = json::array();
@@ -244,81 +245,40 @@ json exampleJson(const tr::Example& ex) {
   return {{"source", ex.source}, {"input", ex.input}, {"target", ex.target}, {"loss_mask", mask}};
 }
 
+// The --dump-batches document: every batch the session trained on, with its loss and learning rate.
+json batchesJson(const tr::TrainingSession& session) {
+  const tr::AdamConfig& adam = session.options().adam;
+  json steps = json::array();
+  for (const tr::RecordedBatch& b : session.recordedBatches()) {
+    json examples = json::array();
+    for (const tr::Example& ex : b.examples) examples.push_back(exampleJson(ex));
+    steps.push_back({{"step", b.step}, {"loss", b.loss}, {"lr", b.learningRate}, {"examples", std::move(examples)}});
+  }
+  const json adamJson = {{"lr", adam.learningRate},  {"beta1", adam.beta1},
+                         {"beta2", adam.beta2},      {"eps", adam.eps},
+                         {"warmup", adam.warmupSteps}, {"decay_steps", adam.decaySteps},
+                         {"final_factor", adam.finalFactor}, {"clip_norm", adam.clipNorm}};
+  return {{"format", "attnlab-batches"}, {"version", 1},     {"task", session.info().name},
+          {"seed", session.options().seed}, {"batch", session.options().batch}, {"adam", adamJson},
+          {"steps", std::move(steps)}};
+}
+
 void runTrain(const TrainArgs& args) {
-  using Clock = std::chrono::steady_clock;
-  const auto started = Clock::now();  // elapsed_seconds counts from here (set-up, training and evaluations)
-  tr::TaskKind kind;
-  if (!tr::parseTaskName(args.task, &kind))
-    throw InputError("unknown task '" + args.task + "' (" + taskList() + ")");
-  tr::TaskInfo info = tr::taskInfo(kind);
-  tr::ModelConfig& mc = info.model;
-  if (given(args.layersOpt)) mc.layers = args.layers;
-  if (given(args.headsOpt)) mc.heads = args.heads;
-  if (given(args.dModelOpt)) mc.dModel = args.dModel;
-  if (given(args.dKOpt)) mc.dK = args.dK;
-  if (given(args.dVOpt)) mc.dV = args.dV;
-  if (args.mlp) mc.mlp = true;
-  if (args.noMlp) mc.mlp = false;
-  if (given(args.mlpHiddenOpt)) mc.mlpHidden = args.mlpHidden;
-  if (given(args.scaleOpt)) {
-    attn::Config scratch;  // the Config dialect's scale: default | none | number
-    attn::parseScaleText(args.scale, scratch, "--scale");
-    mc.scaleMode = scratch.scaleKind == attn::ScaleKind::None       ? tr::ScaleMode::None
-                   : scratch.scaleKind == attn::ScaleKind::InvSqrtDk ? tr::ScaleMode::InvSqrtDk
-                                                                     : tr::ScaleMode::Custom;
-    mc.customScale = scratch.customScale;
-  }
-  tr::validate(mc);
-  double parameters = 0;
-  for (const tr::ParameterShape& s : tr::parameterShapes(mc)) parameters += static_cast<double>(s.rows) * s.cols;
-  if (parameters > kMaxParameters)
-    throw InputError("this model would have " + std::to_string(static_cast<long long>(parameters)) +
-                     " parameters; attnlab train takes at most 20000000 (use smaller d_model, heads, d_k, d_v)");
-  const int steps = given(args.stepsOpt) ? args.steps : info.steps;
-  const int batch = given(args.batchOpt) ? args.batch : info.batch;
-  tr::AdamConfig adam = info.adam;
-  if (given(args.lrOpt)) {
-    if (!std::isfinite(args.lr) || args.lr <= 0 || args.lr > 10)
-      throw InputError("--lr must be a number > 0 and <= 10, got " + shortestDouble(args.lr));
-    adam.learningRate = args.lr;
-  }
-  if (given(args.warmupOpt)) adam.warmupSteps = args.warmup;
-  adam.decaySteps = steps;  // linear decay to lr/10 over the run
-  if (!std::isfinite(args.qkInit) || args.qkInit <= 0 || args.qkInit > 1000)
-    throw InputError("--qk-init must be a number > 0 and <= 1000, got " + shortestDouble(args.qkInit));
-  const int evalEvery = given(args.evalEveryOpt) ? args.evalEvery : std::max(1, steps / 10);
-  const uint64_t seed = parseSeed(args.seed, "--seed");
+  const tr::SessionOptions options = sessionOptions(args);
   if (!args.save.empty()) checkWritable(args.save, "--save");
   if (!args.saveInit.empty()) checkWritable(args.saveInit, "--save-init");
   if (!args.dumpBatches.empty()) checkWritable(args.dumpBatches, "--dump-batches");
   const bool text = args.format == "text";
 
-  tr::TaskData data(kind, seed);
-  tr::Model<float> model(mc, seed);
-  if (args.qkInit != 1.0) {  // a larger (or smaller) start for the scores: W_q and W_k times the factor
-    const float factor = static_cast<float>(args.qkInit);
-    auto scaleQK = [factor](std::vector<tr::LayerParams<float>>& layers) {
-      for (auto& l : layers) {
-        l.self.Wq *= factor;
-        l.self.Wk *= factor;
-        if (l.cross.Wq.size() > 0) {
-          l.cross.Wq *= factor;
-          l.cross.Wk *= factor;
-        }
-      }
-    };
-    scaleQK(model.params().encoder);
-    scaleQK(model.params().layers);
-  }
-  if (!args.saveInit.empty()) writeFile(args.saveInit, tr::modelToJson(savedModel(info, mc, model)), "--save-init");
-  const std::vector<tr::Example>& heldOut = data.heldOut(args.heldOut);
-  // The attention mass needs every block's trace per example: measured on (up to) the first 100 held-out examples.
-  const std::vector<tr::Example> massSet(heldOut.begin(), heldOut.begin() + std::min<size_t>(heldOut.size(), 100));
-  std::vector<std::string> blockNames;
-  {
-    tr::ForwardCache<float> cache;
-    model.forward(heldOut.front(), cache);
-    for (const tr::BlockTraceD& b : model.traces(cache)) blockNames.push_back(b.name);
+  tr::TrainingSession session(options, tr::kCommandLineLimits);
+  const tr::SessionOptions& o = session.options();  // evalEvery and the decay resolved
+  const tr::TaskInfo& info = session.info();
+  const tr::ModelConfig& mc = o.model;
+  const double parameters = tr::parameterCount(mc);
+  if (!args.saveInit.empty()) {
+    tr::SavedModel initial = session.savedModel();
+    initial.training.present = false;  // the weights before step 1
+    writeFile(args.saveInit, tr::modelToJson(initial), "--save-init");
   }
 
   std::ostream& out = std::cout;
@@ -330,129 +290,54 @@ void runTrain(const TrainArgs& args) {
         << ", d_v " << mc.dV << ", " << (mc.mlp ? "MLP " + std::to_string(mc.hidden()) : std::string("no MLP"))
         << ", " << (mc.causal ? "causal" : "no mask") << ", scale " << scaleText(mc) << "; "
         << static_cast<long long>(parameters) << " parameters\n";
-    out << "training: " << steps << " steps of " << batch << " examples, Adam lr " << shortestDouble(adam.learningRate)
-        << " (warm-up " << adam.warmupSteps << ", linear decay to lr/10), clip " << shortestDouble(adam.clipNorm)
-        << ", seed " << seed;
-    if (args.qkInit != 1.0) out << ", W_q and W_k initialised x" << shortestDouble(args.qkInit);
-    out << "; held-out set " << heldOut.size() << " examples, evaluated every " << evalEvery << " steps\n";
+    out << "training: " << o.steps << " steps of " << o.batch << " examples, Adam lr "
+        << shortestDouble(o.adam.learningRate) << " (warm-up " << o.adam.warmupSteps
+        << ", linear decay to lr/10), clip " << shortestDouble(o.adam.clipNorm) << ", seed " << o.seed;
+    if (o.qkInit != 1.0) out << ", W_q and W_k initialised x" << shortestDouble(o.qkInit);
+    out << "; held-out set " << o.heldOut << " examples, evaluated every " << o.evalEvery << " steps\n";
     out << "expected attention: " << info.expectedPattern << "\n";
     out.flush();
   }
 
+  // Train, printing each evaluation as it completes (asked before each unit of work).
   Progress progress;
-  tr::Adam<float> optimizer(adam);
-  tr::ModelParams<float> grads;
-  std::vector<attn::MatrixT<float>*> params;
-  for (auto& e : tr::parameterList(model.params())) params.push_back(e.second);
-  std::vector<double> softmaxSq;
-  std::vector<Report> reports;
-  double trainSeconds = 0, evalSeconds = 0, windowLoss = 0, lastAccuracy = std::nan("");
-  int windowSteps = 0;
-  bool headerPrinted = false;
-  int firstAt99 = -1;
-  const bool dumping = !args.dumpBatches.empty();
-  json dumpedSteps = json::array();  // --dump-batches: filled outside the timed parts of a step
-  for (int step = 1; step <= steps; ++step) {
-    const bool evaluate = step % evalEvery == 0 || step == steps || (args.evalFirst && step == 1);
-    const auto t0 = Clock::now();
-    const std::vector<tr::Example> examples = data.trainBatch(batch);
-    const double loss = static_cast<double>(model.lossAndGradient(examples, grads, evaluate ? &softmaxSq : nullptr));
-    std::vector<attn::MatrixT<float>*> gradList;
-    for (auto& e : tr::parameterList(grads)) gradList.push_back(e.second);
-    const auto t1 = Clock::now();
-    Report r;
-    if (evaluate) r.groupNorms = tr::groupNorms(grads);  // before the optimiser clips them in place
-    const auto t2 = Clock::now();
-    const double gradNorm = optimizer.step(params, gradList);
-    const auto t3 = Clock::now();
-    trainSeconds += std::chrono::duration<double>((t1 - t0) + (t3 - t2)).count();
-    windowLoss += loss;
-    ++windowSteps;
-    if (dumping) {
-      json batchJson = json::array();
-      for (const tr::Example& ex : examples) batchJson.push_back(exampleJson(ex));
-      dumpedSteps.push_back({{"step", step}, {"loss", loss}, {"lr", optimizer.learningRateAt(step)},
-                             {"examples", std::move(batchJson)}});
-    }
-    if (evaluate) {
-      r.step = step;
-      r.loss = windowLoss / windowSteps;
-      r.gradNorm = gradNorm;
-      double total = 0;
-      for (double sq : softmaxSq) {
-        r.softmaxNorms.push_back(std::sqrt(sq));
-        total += sq;
-      }
-      r.softmaxNorm = std::sqrt(total);
-      r.accuracy = tr::tokenAccuracy(model, heldOut);
-      r.heldOutLoss = static_cast<double>(model.loss(heldOut));
-      r.masses = tr::expectedAttentionMass(model, data, massSet);
-      measureSaturation(model, heldOut, r);
-      windowLoss = 0;
-      windowSteps = 0;
-      lastAccuracy = r.accuracy;
-      if (firstAt99 < 0 && r.accuracy >= 0.99) firstAt99 = step;
-      r.elapsed = std::chrono::duration<double>(Clock::now() - started).count();
-      if (text) {
-        progress.clear();
-        if (!headerPrinted) {
-          out << "\n  step      loss  held-out loss  accuracy  grad norm  softmax grad  max A  grad norm per layer";
-          out << " (";
-          for (size_t g = 0; g < r.groupNorms.size(); ++g) out << (g ? " " : "") << r.groupNorms[g].first;
-          out << ")  expected mass\n";
-          headerPrinted = true;
-        }
-        out << padLeft(std::to_string(r.step), 6) << padLeft(fixed(r.loss, 4), 10) << padLeft(fixed(r.heldOutLoss, 4), 15)
-            << padLeft(fixed(r.accuracy, 4), 10) << padLeft(fixed(r.gradNorm, 4), 11)
-            << padLeft(fixed(r.softmaxNorm, 5), 14) << padLeft(fixed(r.maxWeight, 3), 7) << "  ";
-        for (size_t g = 0; g < r.groupNorms.size(); ++g) out << (g ? " " : "") << fixed(r.groupNorms[g].second, 4);
-        if (const tr::AttentionMass* best = bestMass(r))
-          out << "  " << fixed(best->mass, 3) << " (" << best->blockName << ", head " << best->head << ")";
-        out << "\n";
-        out.flush();
-      }
-      reports.push_back(std::move(r));
-      evalSeconds += std::chrono::duration<double>(Clock::now() - t3).count();
-    }
-    progress.update(step, steps, loss, lastAccuracy);
-  }
+  size_t printed = 0;
+  auto printNewEvaluations = [&] {
+    const std::vector<tr::Evaluation>& done = session.evaluations();
+    if (printed == done.size()) return;
+    progress.clear();
+    for (; printed < done.size(); ++printed)
+      if (text) printEvaluationRow(out, done[printed], printed == 0);
+  };
+  session.advance([&] {
+    printNewEvaluations();
+    if (session.step() > 0 && !session.evaluating())
+      progress.update(session.step(), o.steps, session.losses().back(),
+                      session.evaluations().empty() ? std::nan("") : session.evaluations().back().accuracy);
+    return true;
+  });
+  printNewEvaluations();
   progress.clear();
-  const Report& last = reports.back();
-  const double stepsPerSecond = trainSeconds > 0 ? steps / trainSeconds : 0.0;
 
+  const tr::Evaluation& last = session.evaluations().back();
+  const double trainSeconds = session.trainSeconds();
+  const double stepsPerSecond = trainSeconds > 0 ? o.steps / trainSeconds : 0.0;
   if (!args.save.empty()) {
-    tr::SavedModel saved = savedModel(info, mc, model);
-    saved.training.present = true;
-    saved.training.steps = steps;
-    saved.training.batch = batch;
-    saved.training.warmup = adam.warmupSteps;
-    saved.training.learningRate = adam.learningRate;
-    saved.training.seed = seed;
-    saved.training.finalLoss = last.heldOutLoss;
-    saved.training.finalAccuracy = last.accuracy;
-    writeFile(args.save,
-              tr::modelToJson(saved, -1, args.f16 ? tr::WeightEncoding::Half : tr::WeightEncoding::Decimal), "--save");
+    const tr::WeightEncoding encoding = args.f16 ? tr::WeightEncoding::Half : tr::WeightEncoding::Decimal;
+    writeFile(args.save, tr::modelToJson(session.savedModel(), -1, encoding), "--save");
   }
-  if (dumping) {
-    const json adamJson = {{"lr", adam.learningRate},  {"beta1", adam.beta1},
-                           {"beta2", adam.beta2},      {"eps", adam.eps},
-                           {"warmup", adam.warmupSteps}, {"decay_steps", adam.decaySteps},
-                           {"final_factor", adam.finalFactor}, {"clip_norm", adam.clipNorm}};
-    const json dump = {{"format", "attnlab-batches"}, {"version", 1},     {"task", info.name},
-                       {"seed", seed},                {"batch", batch},   {"adam", adamJson},
-                       {"steps", std::move(dumpedSteps)}};
-    writeFile(args.dumpBatches, dump.dump(), "--dump-batches");
-  }
+  if (!args.dumpBatches.empty()) writeFile(args.dumpBatches, batchesJson(session).dump(), "--dump-batches");
+  const int firstAt99 = session.firstStepAt(0.99);
   const double secondsTo99 = [&] {
-    for (const Report& r : reports)
-      if (r.step == firstAt99) return r.elapsed;
+    for (const tr::Evaluation& e : session.evaluations())
+      if (e.step == firstAt99) return e.elapsedSeconds;
     return -1.0;
   }();
 
   if (text) {
     out << "\nfinal (step " << last.step << "): held-out accuracy " << fixed(last.accuracy, 4) << ", held-out loss "
         << fixed(last.heldOutLoss, 4);
-    if (const tr::AttentionMass* best = bestMass(last))
+    if (const tr::AttentionMass* best = tr::bestMass(last))
       out << "; attention mass on the expected positions " << fixed(best->mass, 3) << " (" << best->blockName
           << ", head " << best->head << ")";
     out << "\n";
@@ -460,42 +345,42 @@ void runTrain(const TrainArgs& args) {
         << (firstAt99 > 0 ? "step " + std::to_string(firstAt99) + ", " + fixed(secondsTo99, 3) + " s after the start"
                           : std::string("none"))
         << "\n";
-    out << "speed: " << steps << " training steps in " << fixed(trainSeconds, 3) << " s = "
-        << fixed(stepsPerSecond, 1) << " steps/s (training only; evaluation took " << fixed(evalSeconds, 3)
-        << " s)\n";
+    out << "speed: " << o.steps << " training steps in " << fixed(trainSeconds, 3) << " s = "
+        << fixed(stepsPerSecond, 1) << " steps/s (training only; evaluation took "
+        << fixed(session.evaluationSeconds(), 3) << " s)\n";
     if (!args.save.empty()) out << "saved the model to " << args.save << "\n";
     if (!args.saveInit.empty()) out << "saved the initial model to " << args.saveInit << "\n";
-    if (dumping) out << "wrote the training batches to " << args.dumpBatches << "\n";
+    if (!args.dumpBatches.empty()) out << "wrote the training batches to " << args.dumpBatches << "\n";
     return;
   }
   json config = {{"task", info.name},
                  {"model", tr::modelConfigJson(mc)},
                  {"vocab_size", mc.vocab},
                  {"parameters", static_cast<long long>(parameters)},
-                 {"steps", steps},
-                 {"batch", batch},
-                 {"lr", adam.learningRate},
-                 {"warmup", adam.warmupSteps},
-                 {"decay_steps", adam.decaySteps},
-                 {"clip_norm", adam.clipNorm},
-                 {"seed", seed},
-                 {"qk_init", args.qkInit},
-                 {"eval_every", evalEvery},
-                 {"held_out", static_cast<int>(heldOut.size())}};
+                 {"steps", o.steps},
+                 {"batch", o.batch},
+                 {"lr", o.adam.learningRate},
+                 {"warmup", o.adam.warmupSteps},
+                 {"decay_steps", o.adam.decaySteps},
+                 {"clip_norm", o.adam.clipNorm},
+                 {"seed", o.seed},
+                 {"qk_init", o.qkInit},
+                 {"eval_every", o.evalEvery},
+                 {"held_out", o.heldOut}};
   json stepsJson = json::array();
-  for (const Report& r : reports) stepsJson.push_back(reportJson(r, blockNames));
+  for (const tr::Evaluation& e : session.evaluations()) stepsJson.push_back(evaluationJson(e, session.blockNames()));
   json doc = {{"task", info.name},
               {"config", config},
               {"steps", stepsJson},
-              {"final", reportJson(last, blockNames)},
+              {"final", evaluationJson(last, session.blockNames())},
               {"first_step_at_99", firstAt99 > 0 ? json(firstAt99) : json()},
               {"seconds_to_99", firstAt99 > 0 ? json(secondsTo99) : json()},
               {"train_seconds", trainSeconds},
-              {"eval_seconds", evalSeconds},
+              {"eval_seconds", session.evaluationSeconds()},
               {"steps_per_second", stepsPerSecond}};
   if (!args.save.empty()) doc["saved"] = args.save;
   if (!args.saveInit.empty()) doc["saved_init"] = args.saveInit;
-  if (dumping) doc["dumped_batches"] = args.dumpBatches;
+  if (!args.dumpBatches.empty()) doc["dumped_batches"] = args.dumpBatches;
   out << doc.dump(args.indent) << "\n";
 }
 
@@ -524,11 +409,15 @@ Command addTrainCommand(CLI::App& parent) {
   app->add_option("--seed", args->seed, "Seed of the data and the initial weights: 0 .. 2^53-1")->type_name("UINT");
   args->scaleOpt = app->add_option("--scale", args->scale, "Score scale: default (1/sqrt(d_k)), none, or a number")
                        ->type_name("SCALE");
-  app->add_option("--qk-init", args->qkInit, "Multiply the initial W_q and W_k by this factor (default 1)");
+  args->qkInitOpt =
+      app->add_option("--qk-init", args->qkInit, "Multiply the initial W_q and W_k by this factor (default 1)");
   args->evalEveryOpt = app->add_option("--eval-every", args->evalEvery, "Evaluate every N steps (default steps/10)")
                            ->check(integerIn(1, 1000000));
   app->add_flag("--eval-first", args->evalFirst, "Also evaluate after step 1 (the softmaxes as initialised)");
-  app->add_option("--held-out", args->heldOut, "Held-out examples to evaluate on")->check(integerIn(1, 100000));
+  args->heldOutOpt = app->add_option("--held-out", args->heldOut,
+                                     "Held-out examples to evaluate on (default " +
+                                         std::to_string(tr::SessionOptions{}.heldOut) + ")")
+                         ->check(integerIn(1, 100000));
   addFormatOption(app, &args->format);
   app->add_option("--indent", args->indent, "JSON indent (-1 = one line)")->check(integerIn(-1, 8));
   app->add_option("--save", args->save, "Write the trained model to this JSON file");

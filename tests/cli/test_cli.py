@@ -703,6 +703,15 @@ class Train(unittest.TestCase):
         self.assertTrue(0 < elapsed[0] <= elapsed[1], elapsed)
         self.assertEqual(r["seconds_to_99"] is None, r["first_step_at_99"] is None)
 
+    def test_shared_defaults(self):
+        # The page's defaults (defaultSessionOptions): 500 held-out examples, an evaluation every steps/10, the task's
+        # batch and learning rate; no evaluation at step 0 in the CLI's report.
+        r = run_json("train", "--task", "reverse", "--steps", "20", "--format", "json")
+        c = r["config"]
+        self.assertEqual((c["held_out"], c["eval_every"], c["batch"], c["lr"], c["qk_init"]), (500, 2, 16, 0.005, 1.0))
+        self.assertEqual([s["step"] for s in r["steps"]], list(range(2, 21, 2)))
+        self.assertGreater(r["eval_seconds"], 0)
+
     def test_save_init_and_dump_batches(self):
         # What the training benchmark feeds TensorFlow.js and PyTorch: the initial weights and every batch.
         with tempfile.TemporaryDirectory() as tmp:

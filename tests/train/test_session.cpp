@@ -1,10 +1,15 @@
-// TrainingSession (src/core/train/session.h): slicing never changes a number, it trains exactly as attnlab train
-// does (trainOnTask's loop with the same Adam settings), evaluations record what the Train view draws, bad options
-// are refused, and the scaled/unscaled sentence is made from the runs' numbers.
+// TrainingSession (src/core/train/session.h), the one training loop of attnlab train and the page: slicing never
+// changes a number, it trains exactly as the plain loop trainOnTask does with the same Adam settings, evaluations
+// record what the Train view draws and attnlab train prints (the held-out loss as Model::loss sums it, the accuracy,
+// the attention mass, the step's gradient norms), the CLI's options (no step 0, --eval-first, --qk-init,
+// --dump-batches) do what they say, bad options are refused within each front end's limits, and the scaled/unscaled
+// sentence is made from the runs' numbers.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "core/errors.h"
 #include "core/train/session.h"
@@ -98,6 +103,100 @@ TEST(TrainSession, EvaluationsAndSnapshot) {
   EXPECT_GT(last.maxWeight, 1.0 / 8 - 1e-9);
 }
 
+// What attnlab train builds: no evaluation at step 0, one after step 1, the batches recorded.
+TEST(TrainSession, CommandLineOptions) {
+  SessionOptions o = smallReverse(25);
+  o.evaluateAtStart = false;
+  o.evaluateAfterFirstStep = true;
+  o.recordBatches = true;
+  o.softmaxGradNormsEveryStep = false;
+  TrainingSession s(o, kCommandLineLimits);
+  EXPECT_FALSE(s.evaluating());
+  EXPECT_EQ(s.blockNames(), std::vector<std::string>{"layer 0 self-attention"});  // known before any evaluation
+  s.advance([] { return true; });
+  ASSERT_TRUE(s.finished());
+  std::vector<int> steps;
+  for (const Evaluation& e : s.evaluations()) steps.push_back(e.step);
+  EXPECT_EQ(steps, (std::vector<int>{1, 10, 20, 25}));
+  for (const Evaluation& e : s.evaluations()) {
+    ASSERT_EQ(e.groupNorms.size(), 3u);  // E, layer0, out: from the step's gradient, before clipping
+    EXPECT_EQ(e.groupNorms[1].first, "layer0");
+    double sq = 0;
+    for (const auto& g : e.groupNorms) sq += g.second * g.second;
+    EXPECT_NEAR(std::sqrt(sq), e.gradNorm, 1e-9 * e.gradNorm);
+    EXPECT_EQ(e.softmaxGradNorms, s.softmaxGradNorms()[static_cast<size_t>(e.step - 1)]);
+    EXPECT_NEAR(e.softmaxGradNorm, e.softmaxGradNorms[0], 1e-12);
+    EXPECT_GT(e.entropy, 0.0);
+    EXPECT_LE(e.entropy, std::log(8.0) + 1e-9);
+    EXPECT_GT(e.elapsedSeconds, 0.0);
+  }
+  EXPECT_EQ(s.evaluations()[0].trainLoss, s.losses()[0]);  // the window of step 1 alone
+  EXPECT_TRUE(s.softmaxGradNorms()[1].empty());            // step 2: no evaluation, not measured
+  // The page's options (evaluation 0, the probe every step) train the very same bits as the CLI's.
+  TrainingSession everyStep(smallReverse(25));
+  everyStep.advanceSteps(25);
+  EXPECT_TRUE(sameBits(everyStep.model().params(), s.model().params()));
+  EXPECT_EQ(everyStep.losses(), s.losses());
+  EXPECT_EQ(everyStep.softmaxGradNorms()[9], s.softmaxGradNorms()[9]);
+  EXPECT_GT(s.trainSeconds(), 0.0);
+  EXPECT_GT(s.evaluationSeconds(), 0.0);
+  // The recorded batches are TaskData's stream, with the losses trained on and the steps' learning rates.
+  TaskData data(o.task, o.seed);
+  ASSERT_EQ(s.recordedBatches().size(), 25u);
+  for (int step = 1; step <= 25; ++step) {
+    const RecordedBatch& b = s.recordedBatches()[static_cast<size_t>(step - 1)];
+    EXPECT_EQ(b.step, step);
+    EXPECT_EQ(b.loss, s.losses()[static_cast<size_t>(step - 1)]);
+    const std::vector<Example> batch = data.trainBatch(o.batch);
+    ASSERT_EQ(b.examples.size(), batch.size());
+    for (size_t i = 0; i < batch.size(); ++i) EXPECT_EQ(b.examples[i].input, batch[i].input);
+  }
+  EXPECT_LT(s.recordedBatches()[0].learningRate, s.recordedBatches()[19].learningRate);  // warm-up
+}
+
+// The numbers an evaluation reports are the ones the engine's own functions give on the held-out set (so the Model
+// JSON's final_loss, what the trained presets carry, is Model::loss's float mean).
+TEST(TrainSession, EvaluationMatchesTheEngine) {
+  SessionOptions o = smallReverse(20);
+  o.heldOut = 130;  // more than kMassExamples and than one chunk
+  TrainingSession s(o);
+  s.advanceSteps(20);
+  const Evaluation& e = s.evaluations().back();
+  TaskData data(o.task, o.seed);
+  const std::vector<Example>& heldOut = data.heldOut(o.heldOut);
+  EXPECT_EQ(e.heldOutLoss, static_cast<double>(s.model().loss(heldOut)));
+  EXPECT_EQ(e.accuracy, tokenAccuracy(s.model(), heldOut));
+  const std::vector<Example> massSet(heldOut.begin(), heldOut.begin() + kMassExamples);
+  const std::vector<AttentionMass> masses = expectedAttentionMass(s.model(), data, massSet);
+  ASSERT_EQ(e.masses.size(), masses.size());
+  for (size_t i = 0; i < masses.size(); ++i) EXPECT_EQ(e.masses[i].mass, masses[i].mass);
+  EXPECT_EQ(e.expectedMass, bestMass(e)->mass);
+  EXPECT_EQ(s.savedModel().training.finalLoss, e.heldOutLoss);
+}
+
+TEST(TrainSession, QkInitScalesTheQueryAndKeyWeights) {
+  SessionOptions o = smallReverse(10);
+  TrainingSession plain(o);
+  o.qkInit = 4;
+  TrainingSession scaled(o);
+  const LayerParams<float>& a = plain.model().params().layers[0];
+  const LayerParams<float>& b = scaled.model().params().layers[0];
+  EXPECT_EQ(b.self.Wq(1, 2), 4.0f * a.self.Wq(1, 2));
+  EXPECT_EQ(b.self.Wk(3, 0), 4.0f * a.self.Wk(3, 0));
+  EXPECT_EQ(b.self.Wv(1, 2), a.self.Wv(1, 2));
+}
+
+TEST(TrainSession, DefaultsAreOneSet) {
+  const SessionOptions o = defaultSessionOptions(TaskKind::KeyValue);
+  const TaskInfo info = taskInfo(TaskKind::KeyValue);
+  EXPECT_EQ(o.steps, info.steps);
+  EXPECT_EQ(o.batch, info.batch);
+  EXPECT_EQ(o.adam.learningRate, info.adam.learningRate);
+  EXPECT_EQ(o.heldOut, 500);
+  EXPECT_EQ(o.evalEvery, 0);  // steps / 10
+  EXPECT_EQ(TrainingSession(o).options().evalEvery, info.steps / 10);
+}
+
 TEST(TrainSession, ReverseReaches99Percent) {
   SessionOptions o = defaultSessionOptions(TaskKind::Reverse);
   o.heldOut = 100;
@@ -121,6 +220,16 @@ TEST(TrainSession, RefusesBadOptions) {
   o.model.dK = 1024;
   o.model.heads = 8;
   EXPECT_THROW(TrainingSession{o}, InputError);  // over the page's 2,000,000 parameters
+  EXPECT_NO_THROW(validate(o, kCommandLineLimits));  // 17.1 M: attnlab train takes up to 20,000,000
+  o.model.heads = 16;
+  EXPECT_THROW(validate(o, kCommandLineLimits), InputError);  // 33.8 M
+  o = defaultSessionOptions(TaskKind::Reverse);
+  o.steps = 30000;
+  EXPECT_THROW(validate(o), InputError);
+  EXPECT_NO_THROW(validate(o, kCommandLineLimits));
+  o = defaultSessionOptions(TaskKind::Reverse);
+  o.qkInit = 0;
+  EXPECT_THROW(validate(o, kCommandLineLimits), InputError);
 }
 
 TEST(TrainSession, ScalingSentenceComesFromTheNumbers) {

@@ -1,4 +1,4 @@
-// A training run done a unit at a time (see session.h).
+// The one training loop, done a unit at a time (see session.h).
 #include "core/train/session.h"
 
 #include <algorithm>
@@ -12,9 +12,7 @@ namespace attn::train {
 
 namespace {
 
-constexpr int kEvaluationChunk = 25;      // held-out examples per unit of an evaluation
-constexpr int kMassExamples = 20;         // held-out examples the expected attention mass is measured on
-constexpr double kMaxSessionParameters = 2e6;
+constexpr int kEvaluationChunk = 25;  // held-out examples per unit of an evaluation
 
 std::vector<std::string> tokenTexts(const std::vector<int>& ids, const std::vector<std::string>& vocab) {
   std::vector<std::string> out;
@@ -22,17 +20,19 @@ std::vector<std::string> tokenTexts(const std::vector<int>& ids, const std::vect
   return out;
 }
 
-double parameterCount(const ModelConfig& config) {
-  double n = 0;
-  for (const ParameterShape& s : parameterShapes(config)) n += static_cast<double>(s.rows) * s.cols;
-  return n;
-}
-
 std::string percent(double share) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0f%%", 100 * share);
   return buf;
 }
+
+std::string numberText(double value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", value);
+  return buf;
+}
+
+double seconds(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 }  // namespace
 
@@ -42,11 +42,30 @@ std::string ratioText(double ratio) {
   return buf;
 }
 
+double parameterCount(const ModelConfig& config) {
+  double n = 0;
+  for (const ParameterShape& s : parameterShapes(config)) n += static_cast<double>(s.rows) * s.cols;
+  return n;
+}
+
+const AttentionMass* bestMass(const Evaluation& e) {
+  const AttentionMass* best = nullptr;
+  for (const AttentionMass& m : e.masses)
+    if (!best || m.mass > best->mass) best = &m;
+  return best;
+}
+
+// An evaluation in progress: its parts in order, each in units of ≤ kEvaluationChunk examples (held-out loss and
+// accuracy, the attention mass, the saturation), then the fixed example's snapshot in one.
 struct TrainingSession::PendingEvaluation {
+  enum class Part { HeldOut, Mass, Saturation, Snapshot } part = Part::HeldOut;
   Evaluation result;
-  int next = 0;  // next held-out example
+  int next = 0;  // next held-out example of the part
   long correct = 0, total = 0;
-  double lossSum = 0;
+  float lossSum = 0;  // in float and in order, as Model::loss (the trained presets' final loss)
+  AttentionMassSum<float> mass;
+  double maxSum = 0, entropySum = 0;
+  long rows = 0;
 };
 
 SessionOptions defaultSessionOptions(TaskKind task) {
@@ -57,48 +76,73 @@ SessionOptions defaultSessionOptions(TaskKind task) {
   o.steps = info.steps;
   o.batch = info.batch;
   o.adam = info.adam;
-  o.seed = 1;
-  o.evalEvery = 0;
   return o;
 }
 
-void validate(const SessionOptions& o) {
+void validate(const SessionOptions& o, const SessionLimits& limits) {
   validate(o.model);
-  if (o.steps < 1 || o.steps > 20000) throw InputError("steps must be 1..20000, got " + std::to_string(o.steps), "StepsRange", {std::to_string(o.steps)});
-  if (o.batch < 1 || o.batch > 256) throw InputError("batch must be 1..256, got " + std::to_string(o.batch), "BatchRange", {std::to_string(o.batch)});
-  if (!(o.adam.learningRate > 0 && o.adam.learningRate <= 1))
-    throw InputError("the learning rate must be > 0 and <= 1", "LearningRateRange", {});
+  if (o.steps < 1 || o.steps > limits.maxSteps)
+    throw InputError("steps must be 1.." + std::to_string(limits.maxSteps) + ", got " + std::to_string(o.steps),
+                     "StepsRange", {std::to_string(o.steps)});
+  if (o.batch < 1 || o.batch > limits.maxBatch)
+    throw InputError("batch must be 1.." + std::to_string(limits.maxBatch) + ", got " + std::to_string(o.batch),
+                     "BatchRange", {std::to_string(o.batch)});
+  if (!(o.adam.learningRate > 0 && o.adam.learningRate <= limits.maxLearningRate))
+    throw InputError("the learning rate must be > 0 and <= " + numberText(limits.maxLearningRate),
+                     "LearningRateRange", {});
+  if (!(o.qkInit > 0 && o.qkInit <= 1000)) throw InputError("the W_q, W_k initial factor must be > 0 and <= 1000");
   if (o.evalEvery < 0) throw InputError("evaluation interval must be >= 0");
-  if (o.heldOut < 10 || o.heldOut > 2000) throw InputError("held-out set must be 10..2000 examples");
+  if (o.heldOut < limits.minHeldOut || o.heldOut > limits.maxHeldOut)
+    throw InputError("held-out set must be " + std::to_string(limits.minHeldOut) + ".." +
+                     std::to_string(limits.maxHeldOut) + " examples");
   const double n = parameterCount(o.model);
-  if (n > kMaxSessionParameters)
-    throw InputError("this model would have " + std::to_string(static_cast<long long>(n)) +
-                         " parameters; the page trains at most 2000000 (use smaller d_model, heads, d_k, d_v)",
+  if (n > limits.maxParameters)
+    throw InputError("this model would have " + std::to_string(static_cast<long long>(n)) + " parameters; " +
+                         limits.whoTrains + " at most " + std::to_string(static_cast<long long>(limits.maxParameters)) +
+                         " (use smaller d_model, heads, d_k, d_v)",
                      "ModelTooBig", {std::to_string(static_cast<long long>(n))});
 }
 
 namespace {
-SessionOptions checked(SessionOptions o) {
+SessionOptions checked(SessionOptions o, const SessionLimits& limits) {
   // The task fixes the vocabularies and the kind of model; the sizes come from the options.
   const TaskInfo info = taskInfo(o.task);
   o.model.vocab = info.model.vocab;
   o.model.sourceVocab = info.model.sourceVocab;
   o.model.encoderDecoder = info.model.encoderDecoder;
   o.model.maxLength = info.model.maxLength;
-  validate(o);
-  o.adam.decaySteps = o.steps;  // linear decay to lr/10 over the run, as attnlab train
-  if (o.evalEvery == 0) o.evalEvery = std::max(1, o.steps / 40);
+  validate(o, limits);
+  o.adam.decaySteps = o.steps;  // linear decay to lr/10 over the run
+  if (o.evalEvery == 0) o.evalEvery = std::max(1, o.steps / 10);
   return o;
+}
+
+// W_q and W_k of every block times factor (SessionOptions::qkInit).
+void scaleQueryKeyWeights(ModelParams<float>& params, float factor) {
+  for (std::vector<LayerParams<float>>* stack : {&params.encoder, &params.layers})
+    for (LayerParams<float>& l : *stack) {
+      l.self.Wq *= factor;
+      l.self.Wk *= factor;
+      if (l.cross.Wq.size() > 0) {
+        l.cross.Wq *= factor;
+        l.cross.Wk *= factor;
+      }
+    }
 }
 }  // namespace
 
-TrainingSession::TrainingSession(const SessionOptions& options)
-    : options_(checked(options)),
+TrainingSession::TrainingSession(const SessionOptions& options, const SessionLimits& limits)
+    : created_(Clock::now()),
+      options_(checked(options, limits)),
       data_(options_.task, options_.seed),
       model_(options_.model, options_.seed),
       adam_(options_.adam) {
-  data_.heldOut(options_.heldOut);
-  startEvaluation();
+  if (options_.qkInit != 1.0) scaleQueryKeyWeights(model_.params(), static_cast<float>(options_.qkInit));
+  const std::vector<Example>& heldOut = data_.heldOut(options_.heldOut);
+  ForwardCache<float> cache;
+  model_.forward(heldOut.front(), cache);
+  for (const BlockTraceD& b : model_.traces(cache)) blockNames_.push_back(b.name);
+  if (options_.evaluateAtStart) startEvaluation();
 }
 
 TrainingSession::~TrainingSession() = default;
@@ -110,9 +154,12 @@ const TaskInfo& TrainingSession::info() const { return data_.info(); }
 bool TrainingSession::finished() const { return step_ >= options_.steps && !pending_; }
 bool TrainingSession::evaluating() const { return pending_ != nullptr; }
 
+bool TrainingSession::evaluationDueAt(int step) const {
+  return step % options_.evalEvery == 0 || step == options_.steps || (options_.evaluateAfterFirstStep && step == 1);
+}
+
 bool TrainingSession::evaluationDue() const {
-  if (step_ == lastEvaluatedStep_) return false;
-  return step_ % options_.evalEvery == 0 || step_ == options_.steps;
+  return step_ > 0 && step_ != lastEvaluatedStep_ && evaluationDueAt(step_);
 }
 
 int TrainingSession::advance(const std::function<bool()>& keepGoing) {
@@ -131,7 +178,8 @@ int TrainingSession::advance(const std::function<bool()>& keepGoing) {
 
 int TrainingSession::stepsToNextEvaluation() const {
   if (step_ >= options_.steps) return 0;
-  const int next = std::min(options_.steps, (step_ / options_.evalEvery + 1) * options_.evalEvery);
+  int next = std::min(options_.steps, (step_ / options_.evalEvery + 1) * options_.evalEvery);
+  if (options_.evaluateAfterFirstStep && step_ == 0) next = 1;
   return next - step_;
 }
 
@@ -153,102 +201,165 @@ int TrainingSession::advanceSteps(int steps) {
   return trained;
 }
 
-// One Adam step on a fresh batch: the loop of attnlab train (cmd_train.cpp), so the bits agree.
+// One Adam step on a fresh batch. Timed: the batch, forward and backward, and Adam (what steps per second count);
+// the gradient norms per group an evaluation reports are taken before Adam clips the gradients, and counted as
+// evaluation time.
 void TrainingSession::trainStep() {
-  const std::vector<Example> examples = data_.trainBatch(options_.batch);
-  std::vector<double> softmaxSq;
-  const double loss = static_cast<double>(model_.lossAndGradient(examples, grads_, &softmaxSq));
+  const int step = step_ + 1;
+  const bool evaluationFollows = evaluationDueAt(step);
+  const bool probe = evaluationFollows || options_.softmaxGradNormsEveryStep;
+  const auto t0 = Clock::now();
+  std::vector<Example> examples = data_.trainBatch(options_.batch);
+  const double loss = static_cast<double>(model_.lossAndGradient(examples, grads_, probe ? &softmaxSq_ : nullptr));
   std::vector<MatrixT<float>*> params, grads;
   for (auto& e : parameterList(model_.params())) params.push_back(e.second);
   for (auto& e : parameterList(grads_)) grads.push_back(e.second);
-  adam_.step(params, grads);
-  ++step_;
+  const auto t1 = Clock::now();
+  if (evaluationFollows) lastGroupNorms_ = groupNorms(grads_);  // before Adam clips them in place
+  const auto t2 = Clock::now();
+  lastGradNorm_ = adam_.step(params, grads);
+  const auto t3 = Clock::now();
+  trainSeconds_ += seconds((t1 - t0) + (t3 - t2));
+  evaluationSeconds_ += seconds(t2 - t1);
+  step_ = step;
   losses_.push_back(loss);
   std::vector<double> norms;
-  for (double sq : softmaxSq) norms.push_back(std::sqrt(sq));
+  if (probe)
+    for (double sq : softmaxSq_) norms.push_back(std::sqrt(sq));
   softmaxNorms_.push_back(std::move(norms));
   windowLoss_ += loss;
   ++windowSteps_;
+  if (options_.recordBatches) batches_.push_back({step, loss, adam_.learningRateAt(step), std::move(examples)});
 }
 
+// The evaluation of the step just done (or of step 0): what comes from the step's batch is taken now.
 void TrainingSession::startEvaluation() {
   pending_ = std::make_unique<PendingEvaluation>();
-  pending_->result.step = step_;
+  Evaluation& e = pending_->result;
+  e.step = step_;
+  if (step_ > 0) {
+    e.gradNorm = lastGradNorm_;
+    e.groupNorms = std::move(lastGroupNorms_);
+    lastGroupNorms_.clear();
+    e.softmaxGradNorms = softmaxNorms_.back();
+    double total = 0;
+    for (double sq : softmaxSq_) total += sq;
+    e.softmaxGradNorm = std::sqrt(total);
+  }
   lastEvaluatedStep_ = step_;
 }
 
 void TrainingSession::evaluationChunk() {
+  const auto started = Clock::now();
   PendingEvaluation& p = *pending_;
+  Evaluation& e = p.result;
   const std::vector<Example>& heldOut = data_.heldOut(options_.heldOut);
   const int n = static_cast<int>(heldOut.size());
   ForwardCache<float> cache;
-  for (int end = std::min(n, p.next + kEvaluationChunk); p.next < end; ++p.next) {
-    const Example& ex = heldOut[static_cast<size_t>(p.next)];
-    p.lossSum += static_cast<double>(model_.forward(ex, cache));
-    countCorrect(cache, ex, &p.correct, &p.total);
-  }
-  if (p.next < n) return;
-
-  Evaluation& e = p.result;
-  e.heldOutLoss = p.lossSum / std::max(n, 1);
-  e.accuracy = p.total > 0 ? static_cast<double>(p.correct) / static_cast<double>(p.total) : 0.0;
-  e.trainLoss = windowSteps_ > 0 ? windowLoss_ / windowSteps_ : e.heldOutLoss;
-  windowLoss_ = 0;
-  windowSteps_ = 0;
-  const std::vector<Example> massSet(heldOut.begin(), heldOut.begin() + std::min(n, kMassExamples));
-  e.expectedMass = std::nan("");
-  for (const AttentionMass& m : expectedAttentionMass(model_, data_, massSet))
-    if (std::isnan(e.expectedMass) || m.mass > e.expectedMass) {
-      e.expectedMass = m.mass;
-      e.expectedMassAt = m.blockName + ", head " + std::to_string(m.head);
-    }
-
-  // The fixed example's attention, every head of every block.
-  const TaskInfo& info = data_.info();
-  const Example& fixed = heldOut.front();
-  model_.forward(fixed, cache);
-  AttentionSnapshot snap;
-  snap.step = step_;
-  const std::vector<std::string> input = tokenTexts(fixed.input, info.vocab);
-  const std::vector<std::string> source = tokenTexts(fixed.source, info.sourceVocab);
-  double maxSum = 0;
-  long rows = 0;
-  for (const BlockTraceD& block : model_.traces(cache)) {
-    const bool encoderBlock = block.name.rfind("encoder", 0) == 0;
-    snap.blockNames.push_back(block.name);
-    snap.queryTokens.push_back(encoderBlock ? source : input);
-    snap.keyTokens.push_back(encoderBlock || block.cross ? source : input);
-    snap.weights.emplace_back();
-    for (const HeadTraceD& head : block.heads) {
-      snap.weights.back().push_back(head.A);
-      for (Eigen::Index i = 0; i < head.A.rows(); ++i) {
-        const double largest = head.A.row(i).maxCoeff();
-        if (largest <= 0) continue;  // a fully masked row
-        maxSum += largest;
-        ++rows;
+  using Part = PendingEvaluation::Part;
+  switch (p.part) {
+    case Part::HeldOut: {  // loss and token accuracy, ≤ kEvaluationChunk examples
+      for (int end = std::min(n, p.next + kEvaluationChunk); p.next < end; ++p.next) {
+        const Example& ex = heldOut[static_cast<size_t>(p.next)];
+        p.lossSum += model_.forward(ex, cache);
+        countCorrect(cache, ex, &p.correct, &p.total);
       }
+      if (p.next < n) break;
+      e.heldOutLoss = static_cast<double>(p.lossSum / static_cast<float>(std::max(n, 1)));
+      e.accuracy = p.total > 0 ? static_cast<double>(p.correct) / static_cast<double>(p.total) : 0.0;
+      e.trainLoss = windowSteps_ > 0 ? windowLoss_ / windowSteps_ : e.heldOutLoss;
+      windowLoss_ = 0;
+      windowSteps_ = 0;
+      p.part = Part::Mass;
+      p.next = 0;
+      break;
+    }
+    case Part::Mass: {  // the attention mass on the expected positions (the first kMassExamples), in chunks
+      const int count = std::min(n, kMassExamples);
+      for (int end = std::min(count, p.next + kEvaluationChunk); p.next < end; ++p.next)
+        p.mass.add(model_, data_, heldOut[static_cast<size_t>(p.next)]);
+      if (p.next < count) break;
+      e.masses = p.mass.masses();
+      p.next = 0;
+      const AttentionMass* best = bestMass(e);
+      e.expectedMass = best ? best->mass : std::nan("");
+      e.expectedMassAt = best ? best->blockName + ", head " + std::to_string(best->head) : "";
+      p.part = Part::Saturation;
+      break;
+    }
+    case Part::Saturation: {  // mean largest weight and entropy of the attention rows (fully masked rows skipped)
+      auto addBlock = [&](const BlockCache<float>& block) {
+        for (const MatrixT<float>& A : block.A)
+          for (Eigen::Index i = 0; i < A.rows(); ++i) {
+            double entropy = 0, largest = 0;
+            for (Eigen::Index j = 0; j < A.cols(); ++j) {
+              const double a = A(i, j);
+              if (a > 0) entropy -= a * std::log(a);
+              largest = std::max(largest, a);
+            }
+            if (largest == 0) continue;  // a fully masked row (all zeros)
+            p.maxSum += largest;
+            p.entropySum += entropy;
+            ++p.rows;
+          }
+      };
+      const int count = std::min(n, kSaturationExamples);
+      for (int end = std::min(count, p.next + kEvaluationChunk); p.next < end; ++p.next) {
+        model_.forward(heldOut[static_cast<size_t>(p.next)], cache);
+        for (const LayerCache<float>& layer : cache.encoder) addBlock(layer.self);
+        for (const LayerCache<float>& layer : cache.layers) {
+          addBlock(layer.self);
+          if (options_.model.encoderDecoder) addBlock(layer.cross);
+        }
+      }
+      if (p.next < count) break;
+      e.maxWeight = p.rows > 0 ? p.maxSum / static_cast<double>(p.rows) : 0.0;
+      e.entropy = p.rows > 0 ? p.entropySum / static_cast<double>(p.rows) : 0.0;
+      p.part = Part::Snapshot;
+      break;
+    }
+    case Part::Snapshot: {  // the fixed example's attention, every head of every block, and the shown answers
+      const TaskInfo& info = data_.info();
+      const Example& fixed = heldOut.front();
+      model_.forward(fixed, cache);
+      AttentionSnapshot snap;
+      snap.step = step_;
+      const std::vector<std::string> input = tokenTexts(fixed.input, info.vocab);
+      const std::vector<std::string> source = tokenTexts(fixed.source, info.sourceVocab);
+      for (const BlockTraceD& block : model_.traces(cache)) {
+        const bool encoderBlock = block.name.rfind("encoder", 0) == 0;
+        snap.blockNames.push_back(block.name);
+        snap.queryTokens.push_back(encoderBlock ? source : input);
+        snap.keyTokens.push_back(encoderBlock || block.cross ? source : input);
+        snap.weights.emplace_back();
+        for (const HeadTraceD& head : block.heads) snap.weights.back().push_back(head.A);
+      }
+      for (int i = 0; i < std::min(n, options_.shownExamples); ++i) {
+        const Example& ex = heldOut[static_cast<size_t>(i)];
+        model_.forward(ex, cache);
+        ShownExample shown;
+        shown.source = joinTokens(tokenTexts(ex.source, info.sourceVocab));
+        shown.input = joinTokens(tokenTexts(ex.input, info.vocab));
+        shown.correct = true;
+        for (int t = 0; t < static_cast<int>(ex.input.size()); ++t) {
+          if (!(ex.lossMask.empty() || ex.lossMask[static_cast<size_t>(t)])) continue;
+          const int predicted = predictedToken(cache, t);
+          shown.expected.push_back(info.vocab[static_cast<size_t>(ex.target[static_cast<size_t>(t)])]);
+          shown.answer.push_back(info.vocab[static_cast<size_t>(predicted)]);
+          shown.correct = shown.correct && predicted == ex.target[static_cast<size_t>(t)];
+        }
+        snap.examples.push_back(std::move(shown));
+      }
+      snapshot_ = std::move(snap);
+      const auto now = Clock::now();
+      evaluationSeconds_ += seconds(now - started);
+      e.elapsedSeconds = seconds(now - created_);
+      evaluations_.push_back(std::move(e));
+      pending_.reset();
+      return;
     }
   }
-  e.maxWeight = rows > 0 ? maxSum / static_cast<double>(rows) : 0.0;
-  for (int i = 0; i < std::min(n, options_.shownExamples); ++i) {
-    const Example& ex = heldOut[static_cast<size_t>(i)];
-    model_.forward(ex, cache);
-    ShownExample shown;
-    shown.source = joinTokens(tokenTexts(ex.source, info.sourceVocab));
-    shown.input = joinTokens(tokenTexts(ex.input, info.vocab));
-    shown.correct = true;
-    for (int t = 0; t < static_cast<int>(ex.input.size()); ++t) {
-      if (!(ex.lossMask.empty() || ex.lossMask[static_cast<size_t>(t)])) continue;
-      const int predicted = predictedToken(cache, t);
-      shown.expected.push_back(info.vocab[static_cast<size_t>(ex.target[static_cast<size_t>(t)])]);
-      shown.answer.push_back(info.vocab[static_cast<size_t>(predicted)]);
-      shown.correct = shown.correct && predicted == ex.target[static_cast<size_t>(t)];
-    }
-    snap.examples.push_back(std::move(shown));
-  }
-  snapshot_ = std::move(snap);
-  evaluations_.push_back(e);
-  pending_.reset();
+  evaluationSeconds_ += seconds(Clock::now() - started);
 }
 
 int TrainingSession::firstStepAt(double accuracy) const {

@@ -432,44 +432,50 @@ double tokenAccuracy(const Model<T>& model, const std::vector<Example>& examples
 }
 
 template <typename T>
-std::vector<AttentionMass> expectedAttentionMass(const Model<T>& model, const TaskData& data,
-                                                 const std::vector<Example>& examples) {
-  std::vector<AttentionMass> out;
-  std::vector<long> counts;
-  ForwardCache<T> cache;
-  for (const Example& ex : examples) {
-    const std::vector<ExpectedAttention> expected = data.expectedAttention(ex);
-    if (expected.empty()) continue;
-    model.forward(ex, cache);
-    const std::vector<BlockTraceD> traces = model.traces(cache);
-    if (out.empty()) {
-      for (size_t b = 0; b < traces.size(); ++b) {
-        const bool encoderBlock = traces[b].name.rfind("encoder", 0) == 0;
-        if (encoderBlock) continue;
-        for (int h = 0; h < static_cast<int>(traces[b].heads.size()); ++h)
-          out.push_back({static_cast<int>(b), traces[b].name, h, 0.0});
-      }
-      counts.assign(out.size(), 0);
+void AttentionMassSum<T>::add(const Model<T>& model, const TaskData& data, const Example& ex) {
+  const std::vector<ExpectedAttention> expected = data.expectedAttention(ex);
+  if (expected.empty()) return;
+  model.forward(ex, cache_);
+  const std::vector<BlockTraceD> traces = model.traces(cache_);
+  if (sums_.empty()) {
+    for (size_t b = 0; b < traces.size(); ++b) {
+      const bool encoderBlock = traces[b].name.rfind("encoder", 0) == 0;
+      if (encoderBlock) continue;
+      for (int h = 0; h < static_cast<int>(traces[b].heads.size()); ++h)
+        sums_.push_back({static_cast<int>(b), traces[b].name, h, 0.0});
     }
-    for (size_t i = 0; i < out.size(); ++i) {
-      const BlockTraceD& block = traces[static_cast<size_t>(out[i].block)];
-      const Matrix& A = block.heads[static_cast<size_t>(out[i].head)].A;
-      for (const ExpectedAttention& e : expected) {
-        if (e.cross != block.cross) continue;
-        double mass = 0;
-        for (int k : e.keys) mass += A(e.query, k);
-        out[i].mass += mass;
-        ++counts[i];
-      }
+    counts_.assign(sums_.size(), 0);
+  }
+  for (size_t i = 0; i < sums_.size(); ++i) {
+    const BlockTraceD& block = traces[static_cast<size_t>(sums_[i].block)];
+    const Matrix& A = block.heads[static_cast<size_t>(sums_[i].head)].A;
+    for (const ExpectedAttention& e : expected) {
+      if (e.cross != block.cross) continue;
+      double mass = 0;
+      for (int k : e.keys) mass += A(e.query, k);
+      sums_[i].mass += mass;
+      ++counts_[i];
     }
   }
+}
+
+template <typename T>
+std::vector<AttentionMass> AttentionMassSum<T>::masses() const {
   std::vector<AttentionMass> kept;
-  for (size_t i = 0; i < out.size(); ++i)
-    if (counts[i] > 0) {
-      out[i].mass /= static_cast<double>(counts[i]);
-      kept.push_back(out[i]);
+  for (size_t i = 0; i < sums_.size(); ++i)
+    if (counts_[i] > 0) {
+      kept.push_back(sums_[i]);
+      kept.back().mass /= static_cast<double>(counts_[i]);
     }
   return kept;
+}
+
+template <typename T>
+std::vector<AttentionMass> expectedAttentionMass(const Model<T>& model, const TaskData& data,
+                                                 const std::vector<Example>& examples) {
+  AttentionMassSum<T> sum;
+  for (const Example& ex : examples) sum.add(model, data, ex);
+  return sum.masses();
 }
 
 template <typename T>
@@ -521,6 +527,7 @@ void trainOnTask(Model<T>& model, TaskData& data, int steps, int batch, const Ad
   template double tokenAccuracy<T>(const Model<T>&, const std::vector<Example>&);                              \
   template std::vector<AttentionMass> expectedAttentionMass<T>(const Model<T>&, const TaskData&,              \
                                                                const std::vector<Example>&);                  \
+  template class AttentionMassSum<T>;                                                                         \
   template std::vector<std::vector<Matrix>> meanAttention<T>(const Model<T>&, const std::vector<Example>&);   \
   template void trainOnTask<T>(Model<T>&, TaskData&, int, int, const AdamConfig&,                             \
                                const std::function<bool(const TrainStep&)>&);

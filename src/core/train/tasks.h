@@ -100,6 +100,19 @@ double tokenAccuracy(const Model<T>& model, const std::vector<Example>& examples
 template <typename T>
 std::vector<AttentionMass> expectedAttentionMass(const Model<T>& model, const TaskData& data,
                                                  const std::vector<Example>& examples);
+// The same, an example at a time (the Train view spreads an evaluation over frames): add() each example in order,
+// then masses() gives expectedAttentionMass's numbers, bit for bit.
+template <typename T>
+class AttentionMassSum {
+ public:
+  void add(const Model<T>& model, const TaskData& data, const Example& example);
+  std::vector<AttentionMass> masses() const;
+
+ private:
+  std::vector<AttentionMass> sums_;  // per decoder block and head: Σ mass
+  std::vector<long> counts_;         // … over this many expected-attention targets
+  ForwardCache<T> cache_;
+};
 // The attention weights averaged over examples of one length (the first example's), per block per head: the
 // pattern a task actually learned ((L_q,L_kv) each; examples of another length are skipped).
 template <typename T>
