@@ -9,7 +9,7 @@
 #   2. incremental recompute (attn::Pipeline) at 64:512:8, native and wasm
 #   3. the page in headless Chromium (page.mjs): gzip sizes, navigation -> first frame, frame CPU time, the frame
 #      after a dimension change at 64:512:8
-#   4. training (issue 11): `attnlab train` steps/s per built-in task at its default size, native and wasm, against
+#   4. training: `attnlab train` steps/s per built-in task at its default size, native and wasm, against
 #      TensorFlow.js (tfjs-core + tfjs-backend-wasm, one thread, SIMD; train_tfjs.mjs) and PyTorch (one CPU thread;
 #      train_torch.py) on the same model, batches and initial weights (attnlab train --save-init --dump-batches);
 #      wasm's seconds to 99% held-out accuracy; the step-1 loss agreement; the table by train_report.py. The four

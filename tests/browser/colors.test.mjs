@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser tests of the weight colour scales and the cursor inspector (issue 14): at the law preset the softmax
+// Browser tests of the weight colour scales and the cursor inspector: at the law preset the softmax
 // step's default colouring shows distinct rows (contrast measured on the canvas), the three scales differ, the
 // choice round-trips through getState/setState and the link, hovering a cell shows the crosshair and the
 // tooltip, and the picker sits on every view of A (the all-heads maps follow it). Screenshots in build/screenshots:

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser tests of the lazily loaded data files (issue 13): GloVe word vectors (data/glove-100d.bin) and GPT-2's
+// Browser tests of the lazily loaded data files: GloVe word vectors (data/glove-100d.bin) and GPT-2's
 // merge table (data/gpt2-bpe.bin), playwright-core driving Debian's Chromium as run.mjs does.
 //
 //   node tests/browser/data.test.mjs [--web DIR] [--cli PATH] [--only SUBSTRING]

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser tests of the Chinese UI (issue 15, "UI language"): ?lang=zh shows Chinese (state, live region, pixels),
+// Browser tests of the Chinese UI: ?lang=zh shows Chinese (state, live region, pixels),
 // its glyphs come from fonts/zh-ui.ttf without the 5 MB CJK font and in one atlas rebuild, the switch in the
 // sidebar works both ways, the language travels in the link (?lang > the link's > the browser's language), and the
 // whole walkthrough in Chinese at DPR 1 and 2 with every character in the atlas (no tofu).

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser tests of the Train view (step "train", issue 12): playwright-core driving Debian's Chromium, as run.mjs.
+// Browser tests of the Train view (step "train"): playwright-core driving Debian's Chromium, as run.mjs.
 //
 //   node tests/browser/train.test.mjs [--web DIR] [--cli PATH] [--only SUBSTRING]
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser tests of issue 14's views: the heads view (one map per head, per layer of a trained model; click opens
+// Browser tests of the side views: the heads view (one map per head, per layer of a trained model; click opens
 // one), attention lines (one panel per head; hovering a token leaves only its lines, read from pixels), the
 // draggable query of the geometric view (a Config override computed by the core) with "direction only", the
 // first-run goal card (fresh visit yes; second visit, ?intro=0 and a shared link no) and presentation mode (key P,

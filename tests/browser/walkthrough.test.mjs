@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser tests of the walkthrough (issue 4): every step reached by keys and by clicks, every preset loaded and
+// Browser tests of the walkthrough: every step reached by keys and by clicks, every preset loaded and
 // compared with the native CLI, a score cell hovered and pinned with its arithmetic checked against the trace, a
 // weight edited by typing, play mode, and screenshots of every step at DPR 1 and 2 plus the extreme window sizes.
 //
@@ -77,7 +77,7 @@ test('every preset loads and matches the native CLI', async (ctx) => {
     check(s.d_model === native.config.d_model && s.heads === native.config.heads,
       `${name}: dimensions differ from the CLI`);
     check(s.error === '', `${name}: error "${s.error}"`);
-    // One Config dialect: the page's own getState fed back to setState changes nothing (issue 10).
+    // One Config dialect: the page's own getState fed back to setState changes nothing.
     const again = await page.evaluate((state) => window.attnlab.setState(state), s);
     check(again === null, `${name}: setState(getState()) refused: ${again}`);
     const after = await getState(page);
