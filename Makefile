@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 PORT ?= 8080
 export NODE_PATH := /usr/share/nodejs
 
-.PHONY: deps native web build serve test test-native test-browser test-fuzz test-sanitize bench clean
+.PHONY: deps native web build serve test bench clean
 
 deps:
 	@bash .ci/install-deps.sh

@@ -70,8 +70,8 @@
   // ---- GL state kept on this side ----
   // ImGui's OpenGL back-end saves and restores the GL state around every frame it draws (imgui_impl_opengl3.cpp),
   // and Chrome answers getParameter(SCISSOR_BOX) and the six BLEND_* queries by a round trip to the GPU process,
-  // the first of which waits for the commands still queued there: ~0.8 ms of the main thread a frame (headless
-  // Chromium, tests/bench/page.mjs). The values are kept here as the page sets them (scissor, blendFunc[Separate],
+  // the first of which waits for the commands still queued there: a large share of a frame's main-thread time
+  // (tests/bench/RESULTS.md, "GL state kept in the page"). The values are kept here as the page sets them (scissor, blendFunc[Separate],
   // blendEquation[Separate]) and the queries are answered from them: the very values the GPU process would give.
   // A call that WebGL could refuse (a negative size, a factor or mode other than the plain ones) forgets the kept
   // value, so the next query asks the GPU process again; so does a lost context.
@@ -403,7 +403,7 @@
   }
   function safeDecode(text) { try { return decodeURIComponent(text); } catch (e) { return text; } }
   // A fragment seen by one check and not yet written: while a slider is dragged the state changes every frame, and
-  // replaceState with a long fragment costs 1-3 ms of the main thread (Chrome's profiler, 64 tokens), so other
+  // replaceState with a long fragment costs milliseconds of the main thread (tests/bench/RESULTS.md), so other
   // changes are written once they have held still for one check (~0.1 s); a step change is pushed at once.
   var pendingFragment = null;
   function syncAddress() {

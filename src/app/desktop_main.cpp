@@ -27,6 +27,8 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "ui/app_state.h"
+#include "ui/widgets/heatmap_gl.h"
 #include "ui/widgets/text_fields.h"
 
 namespace {
@@ -268,6 +270,8 @@ int main(int argc, char** argv) {
   }
   if (options.maxFrames > 0) std::printf("%s\n", app::frameStatsJson().c_str());
 
+  // The heatmaps' textures and shader program live in this window's GL context: deleted while it is current.
+  ui::releaseHeatmaps(ctx.ui->state().views.heatmaps);
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

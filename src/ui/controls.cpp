@@ -142,7 +142,7 @@ void drawMessageLine(const AppState& state) {
 
 void drawPresetPicker(AppState& state, float width) {
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(tr(Key::ExampleLabel));  // the preset picker, labelled (issue 14: a newcomer finds the examples)
+  ImGui::TextUnformatted(tr(Key::ExampleLabel));  // the preset picker, labelled: a newcomer finds the examples
   ImGui::SameLine();
   const float labelW = ImGui::CalcTextSize(tr(Key::ExampleLabel)).x + ImGui::GetStyle().ItemSpacing.x;
   drawPresetMenu(state, std::max(std::min(width - labelW, ImGui::GetContentRegionAvail().x), 6.0f * ImGui::GetFontSize()));
@@ -169,7 +169,7 @@ void drawSentenceBar(AppState& state, const Fonts& fonts) {
   drawSentenceInputs(state, textW);
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(tr(Key::ExampleLabel));  // the preset picker, labelled (issue 14: a newcomer finds the examples)
+  ImGui::TextUnformatted(tr(Key::ExampleLabel));  // the preset picker, labelled: a newcomer finds the examples
   ImGui::SameLine();
   drawPresetMenu(state, presetW);
   ImGui::SameLine();
@@ -361,7 +361,7 @@ void focusControl(AppState& state) {
   helpMarker(tr(Key::FocusHelp));
 }
 
-// Settings a newcomer does not need first (issue 14): d_v, the seed, a custom scale and padding. Collapsed by
+// Settings a newcomer does not need first: d_v, the seed, a custom scale and padding. Collapsed by
 // default, like a tree node in imgui_demo.cpp.
 void advancedControls(AppState& state) {
   // Framed in the narrow layout: a frame is finger-sized (layout.h), a bare tree node only a text line.

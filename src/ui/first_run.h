@@ -1,4 +1,4 @@
-// The first-run path and the presentation mode (issue 14).
+// The first-run path and the presentation mode.
 //  - Goal card: a short card on a first visit — "follow 'quick' through 10 steps: press →" — that goes away with →,
 //    its button or Esc. The platform decides when it is a first visit (web: web/attnlab.js, remembered in
 //    localStorage, never for a shared link or with ?intro=0) and sets AppState::goalCard; getState/setState carry it

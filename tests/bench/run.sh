@@ -6,16 +6,20 @@
 #   1b. the same pass, AttnLab's wasm (build/wasm-cli/attnlab_bench.js) and onnxruntime-web side by side in ONE node
 #      process, calls alternating ABAB…, PAIRS pairs per size (interleaved_bench.mjs): medians, spreads, the ratio
 #      ort/ours with its quartiles, max |diff| vs native (report.py prints the second table)
-#   2. incremental recompute (attn::Pipeline) at 64:512:8, native and wasm
+#   2. incremental recompute (attn::Pipeline) at 64:512:8, native and wasm; then the A/B of the wasm double
+#      products (tests/bench/wasm_pipeline_ab.cpp, built here with em++ against the web tree's libattn_core.a):
+#      Pipeline::update with Eigen's product against the SIMD kernel (gemm_f64_wasm.h), interleaved, and every matrix
+#      of the two traces compared bit for bit (the run fails if one differs)
 #   3. the page in headless Chromium (page.mjs): gzip sizes, navigation -> first frame, frame CPU time, the frame
 #      after a dimension change at 64:512:8
-#   4. training (issue 11): `attnlab train` steps/s per built-in task at its default size, native and wasm, against
+#   4. training: `attnlab train` steps/s per built-in task at its default size, native and wasm, against
 #      TensorFlow.js (tfjs-core + tfjs-backend-wasm, one thread, SIMD; train_tfjs.mjs) and PyTorch (one CPU thread;
 #      train_torch.py) on the same model, batches and initial weights (attnlab train --save-init --dump-batches);
 #      wasm's seconds to 99% held-out accuracy; the step-1 loss agreement; the table by train_report.py. The four
 #      runs are interleaved per task, TRAIN_REPEATS times.
 # Build folders default to the README's (make native web); override with env vars:
 #   NATIVE_DIR=build/native WEB_DIR=build/site WASM_CLI_DIR=build/wasm-cli OUT=build/bench REPEATS=7
+#   WEB_BUILD_DIR=build/web (the web build's CMake tree: its libattn_core.a for the A/B)
 #   (WEB_DIR is the served page, the web build's deployable folder, not its CMake tree build/web)
 #   SIZES=8:64:4,64:512:8,128:768:12,512:768:12  PAIRS=21 (interleaved pairs per size)  SKIP_PAGE=1 (no browser part)
 #   TRAIN_TASKS=previous-token,reverse,sort,kv-lookup,translation  TRAIN_REPEATS=3
@@ -26,6 +30,7 @@ cd "$(dirname "$0")/../.."
 NATIVE_DIR=${NATIVE_DIR:-build/native}
 WEB_DIR=${WEB_DIR:-build/site}
 WASM_CLI_DIR=${WASM_CLI_DIR:-build/wasm-cli}
+WEB_BUILD_DIR=${WEB_BUILD_DIR:-build/web}
 OUT=${OUT:-build/bench}
 REPEATS=${REPEATS:-7}
 PAIRS=${PAIRS:-21}
@@ -64,6 +69,13 @@ echo "## incremental recompute (native)"
 "$NATIVE_DIR/attnlab" bench --incremental --repeats "$REPEATS"
 echo "## incremental recompute (wasm, node)"
 node --no-experimental-fetch "$WASM_CLI_DIR/attnlab.js" bench --incremental --repeats "$REPEATS"
+echo "## wasm double products: Eigen vs the SIMD kernel in Pipeline::update, 64:512:8 (wasm_pipeline_ab.cpp)"
+[ -f "$WEB_BUILD_DIR/src/core/libattn_core.a" ] || { echo "bench: $WEB_BUILD_DIR/src/core/libattn_core.a missing: make web" >&2; exit 1; }
+mkdir -p "$OUT/tmp"
+NODE_PATH=${NODE_PATH:-/usr/share/nodejs} em++ -O2 -msimd128 -fexceptions -std=c++17 -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 \
+  -I/usr/include/eigen3 -I"$WEB_BUILD_DIR/sysinc" -Isrc tests/bench/wasm_pipeline_ab.cpp \
+  "$WEB_BUILD_DIR/src/core/libattn_core.a" -o "$OUT/tmp/wasm_pipeline_ab.cjs"
+node --no-experimental-fetch "$OUT/tmp/wasm_pipeline_ab.cjs"
 
 if [ -z "${SKIP_PAGE:-}" ]; then
   echo

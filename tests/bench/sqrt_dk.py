@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The √d_k experiment (issue 11): train the same model with the scores scaled by 1/√d_k ("default") and unscaled
+"""The √d_k experiment: train the same model with the scores scaled by 1/√d_k ("default") and unscaled
 ("none") at a large d_k, over 5 seeds, and record the loss curves, the steps to 99% held-out token accuracy and the
 gradient through the softmax early in training. Writes tests/bench/SQRT_DK.md (and the raw curves as JSON under
 build/bench/).

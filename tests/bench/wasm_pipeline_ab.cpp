@@ -1,6 +1,7 @@
 // The page's recompute (Pipeline::update) in wasm at 64:512:8 with the double products through Eigen and through
 // the SIMD kernel (src/core/kernels/gemm_f64_wasm.h), interleaved, plus a bit-for-bit comparison of every matrix of the two
-// traces. Built against the web tree's core library (after `cmake --build build/web --target attn_core`):
+// traces. `make bench` (tests/bench/run.sh, section 2) builds and runs it against the web tree's core library; by hand,
+// after `cmake --build build/web --target attn_core`:
 //   NODE_PATH=/usr/share/nodejs em++ -O2 -msimd128 -fexceptions -std=c++17 -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 \
 //     -I/usr/include/eigen3 -Ibuild/web/sysinc -Isrc tests/bench/wasm_pipeline_ab.cpp build/web/src/core/libattn_core.a \
 //     -o build/tmp/wasm_pipeline_ab.cjs && node --no-experimental-fetch build/tmp/wasm_pipeline_ab.cjs

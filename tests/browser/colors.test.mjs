@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Browser tests of the weight colour scales and the cursor inspector (issue 14): at the law preset the softmax
+// Browser tests of the weight colour scales and the cursor inspector: at the law preset the softmax
 // step's default colouring shows distinct rows (contrast measured on the canvas), the three scales differ, the
 // choice round-trips through getState/setState and the link, hovering a cell shows the crosshair and the
 // tooltip, and the picker sits on every view of A (the all-heads maps follow it). Screenshots in build/screenshots:
-// colors-<scale>-dpr{1,2}.png, colors-hover-dpr{1,2}.png, colors-<step>-dpr{1,2}.png, colors-heads-<scale>-dpr{1,2}.png.
+// colors-<scale>-dpr{1,2}.png, colors-hover-dpr1.png, colors-<step>-dpr1.png, colors-heads-<scale>-dpr1.png. DPR 2
+// once: every scale's cell colours, sampled in device pixels.
 //
 //   node tests/browser/colors.test.mjs [--web DIR] [--only SUBSTRING]
 import {
@@ -73,23 +74,24 @@ for (const dpr of [1, 2]) {
     await close();
     return notes.join(', ');
   });
-
-  test(`hovering a cell of A shows the crosshair and the tooltip (DPR ${dpr})`, async (ctx) => {
-    const { page, problems, close } = await ctx.openPage({ dpr });
-    await setState(page, { preset: 'law', step: 'softmax', head: 0, weight_scale: 'uniform' });
-    const item = await findItem(page, (i) => i.label === 'cells A', '"cells A"');
-    const s = await getState(page);
-    const cols = s.tokens.length, rows = s.query_tokens.length;
-    await hoverItem(page, item, (3.5) / cols, (5.5) / rows);
-    const st = await getState(page);
-    check(st.hover.startsWith('A['), `hover text: ${st.hover}`);
-    check(st.hover.includes('terms e^(s − max)') && st.hover.includes('unmasked keys'), `softmax terms missing: ${st.hover}`);
-    await screenshotCanvas(page, `colors-hover-dpr${dpr}.png`);
-    check(problems.length === 0, problems.join('\n'));
-    await close();
-    return st.hover.split('\n')[0];
-  });
 }
+
+// At DPR 1 only: the mouse at DPR 2 is checked by walkthrough.test.mjs (a cell clicked and pinned at DPR 2).
+test('hovering a cell of A shows the crosshair and the tooltip', async (ctx) => {
+  const { page, problems, close } = await ctx.openPage();
+  await setState(page, { preset: 'law', step: 'softmax', head: 0, weight_scale: 'uniform' });
+  const item = await findItem(page, (i) => i.label === 'cells A', '"cells A"');
+  const s = await getState(page);
+  const cols = s.tokens.length, rows = s.query_tokens.length;
+  await hoverItem(page, item, (3.5) / cols, (5.5) / rows);
+  const st = await getState(page);
+  check(st.hover.startsWith('A['), `hover text: ${st.hover}`);
+  check(st.hover.includes('terms e^(s − max)') && st.hover.includes('unmasked keys'), `softmax terms missing: ${st.hover}`);
+  await screenshotCanvas(page, 'colors-hover-dpr1.png');
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+  return st.hover.split('\n')[0];
+});
 
 // Mean colour of an item's area (CSS px rectangle) in the screenshot.
 function meanColour(png, item, dpr) {
@@ -104,36 +106,37 @@ function meanColour(png, item, dpr) {
   return sum.map((v) => v / n);
 }
 
-for (const dpr of [1, 2]) {
-  test(`the scale picker is on every view of A (softmax, weighted sum, all heads) and the head maps follow it (DPR ${dpr})`, async (ctx) => {
-    const { page, problems, close } = await ctx.openPage({ dpr });
-    await setState(page, { preset: 'law', step: 'softmax', head: 0, weight_scale: 'uniform' });
-    for (const step of ['softmax', 'weighted-sum', 'heads']) {
-      await setState(page, { step });
-      const labels = (await page.evaluate(() => window.attnlab.items())).map((i) => i.label);
-      for (const id of ['× uniform', 'row max', '0 – 1'])
-        check(labels.some((l) => l.startsWith(id) && l.includes('weight-scale')), `${step}: no "${id}" scale choice in ${labels.length} items`);
-      await page.mouse.move(2, 2);
-      await waitFrames(page, 3);
-      await screenshotCanvas(page, `colors-${step}-dpr${dpr}.png`);
-    }
-    // All heads: the first map's colours change with the scale (uniform is diverging around white, 0 – 1 is light).
-    const map = await findItem(page, (i) => i.label === 'heads map 0 0', '"heads map 0 0"');
-    const means = {};
-    for (const scale of ['uniform', 'absolute']) {
-      await setState(page, { weight_scale: scale });
-      await page.mouse.move(2, 2);
-      await waitFrames(page, 3);
-      const { png } = await screenshotCanvas(page, `colors-heads-${scale}-dpr${dpr}.png`);
-      means[scale] = meanColour(png, map, dpr);
-    }
-    const d = dist(means.uniform, means.absolute);
-    check(d > 10, `the head map looks the same under both scales (mean colour distance ${d.toFixed(1)})`);
-    check(problems.length === 0, problems.join('\n'));
-    await close();
-    return `head map mean colour moved ${d.toFixed(1)} between × uniform and 0 – 1`;
-  });
-}
+// At DPR 1 only: the head maps at DPR 2 are drawn and checked by views.test.mjs (heads view, DPR 2); the weight
+// colours at DPR 2 by the every-scale test above.
+test('the scale picker is on every view of A (softmax, weighted sum, all heads) and the head maps follow it', async (ctx) => {
+  const dpr = 1;
+  const { page, problems, close } = await ctx.openPage({ dpr });
+  await setState(page, { preset: 'law', step: 'softmax', head: 0, weight_scale: 'uniform' });
+  for (const step of ['softmax', 'weighted-sum', 'heads']) {
+    await setState(page, { step });
+    const labels = (await page.evaluate(() => window.attnlab.items())).map((i) => i.label);
+    for (const id of ['× uniform', 'row max', '0 – 1'])
+      check(labels.some((l) => l.startsWith(id) && l.includes('weight-scale')), `${step}: no "${id}" scale choice in ${labels.length} items`);
+    await page.mouse.move(2, 2);
+    await waitFrames(page, 3);
+    await screenshotCanvas(page, `colors-${step}-dpr${dpr}.png`);
+  }
+  // All heads: the first map's colours change with the scale (uniform is diverging around white, 0 – 1 is light).
+  const map = await findItem(page, (i) => i.label === 'heads map 0 0', '"heads map 0 0"');
+  const means = {};
+  for (const scale of ['uniform', 'absolute']) {
+    await setState(page, { weight_scale: scale });
+    await page.mouse.move(2, 2);
+    await waitFrames(page, 3);
+    const { png } = await screenshotCanvas(page, `colors-heads-${scale}-dpr${dpr}.png`);
+    means[scale] = meanColour(png, map, dpr);
+  }
+  const d = dist(means.uniform, means.absolute);
+  check(d > 10, `the head map looks the same under both scales (mean colour distance ${d.toFixed(1)})`);
+  check(problems.length === 0, problems.join('\n'));
+  await close();
+  return `head map mean colour moved ${d.toFixed(1)} between × uniform and 0 – 1`;
+});
 
 test('weight_scale is kept in the link and refused when unknown', async (ctx) => {
   const { page, problems, close } = await ctx.openPage();

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser tests of input on the page (issue 15): the mouse wheel and trackpad scroll like a web page, and Escape
+// Browser tests of input on the page: the mouse wheel and trackpad scroll like a web page, and Escape
 // closes a dropdown. playwright-core driving Debian's Chromium, as run.mjs.
 //
 //   node tests/browser/input.test.mjs [--web DIR] [--only SUBSTRING]

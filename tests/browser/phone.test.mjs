@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser tests of the narrow layout (issue 15) on a phone (390×844, isMobile, hasTouch, DPR 3) and tablets
+// Browser tests of the narrow layout on a phone (390×844, isMobile, hasTouch, DPR 3) and tablets
 // (820×1180 portrait: narrow; 1180×820 landscape and a landscape phone: wide). playwright-core driving Debian's
 // Chromium, as run.mjs; touches are real touch events (page.touchscreen, and the DevTools protocol's
 // Input.dispatchTouchEvent for swipes, flicks and the pinch).

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser tests: nothing a user types, imports or opens can break the page (issue 6). Each bad input gives its
+// Browser tests: nothing a user types, imports or opens can break the page. Each bad input gives its
 // clear message (returned by setState / the import AND shown in the page: getState().error) and keeps the previous
 // state; invalid UTF-8 (file bytes, link bytes) becomes U+FFFD with a note; extreme scales give one-hot rows, never
 // NaN; the largest configuration within the memory budget runs and one beyond is refused, with the wasm memory

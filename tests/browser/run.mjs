@@ -3,11 +3,12 @@
 // WebGL2 through SwiftShader, a fresh temporary profile per launch. Starts and stops its own static server
 // (web/dev-server.mjs) on a random free port.
 //
-//   node tests/browser/run.mjs [--web DIR] [--only SUBSTRING] [--no-suites]   (DIR defaults to build/site)
+//   node tests/browser/run.mjs [--web DIR] [--only SUBSTRING] [--no-suites] [--jobs N]   (DIR defaults to build/site)
 //
 // After its own tests it runs every other browser suite in this folder (tests/browser/*.test.mjs, each a script
 // of its own that ends with "N passed, M failed") and adds their counts: this file is the one entry point that
-// `make test` / CI call. --only or --no-suites skips them.
+// `make test` / CI call. --only or --no-suites skips them; --jobs N (or $BROWSER_JOBS) runs N of them at once
+// (default 1), each one's output printed whole, in file order, with its time.
 // Exits non-zero on any failure; the last line is "N passed, M failed" over all suites. Screenshots for a person to look at go to
 // build/screenshots/ (skeleton-dpr1.png, skeleton-dpr2.png, skeleton-cjk.png, standalone-dpr1.png, ...).
 //
@@ -17,7 +18,7 @@ import {
   CHROMIUM_ARGS, Failure, argValue, check, checkDrawn, clickItem, clickTextField, colourStats, decodePng, repo, screenshotCanvas,
   shotDir, waitFrames, waitReady, webDir,
 } from './harness.mjs';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -131,78 +132,81 @@ for (const dpr of [1, 2]) {
       await close();
     }
   });
-
-  test(`setState, typing, clicking and paste at DPR ${dpr}`, async () => {
-    const { page, problems, close } = await openPage({
-      dpr, allowed: fromServer, permissions: ['clipboard-read', 'clipboard-write'] });
-    try {
-      await page.goto(server.url);
-      await waitReady(page);
-      await waitFrames(page, 2);
-
-      // setState changes the sentence; a bad state is refused with a message and the old state is kept.
-      await setStateAndCheckTokens(page, 'Give me a second please', ['Give', 'me', 'a', 'second', 'please']);
-      await waitFrames(page, 2);
-      const viaSetState = await page.evaluate(() => window.attnlab.getState());
-      const bad = await page.evaluate(() => window.attnlab.setState('{"text": 5'));
-      check(typeof bad === 'string' && bad.length > 0, `setState with broken JSON returned ${JSON.stringify(bad)}`);
-      const afterBad = await page.evaluate(() => window.attnlab.getState());
-      check(equalJson(tokenTexts(afterBad), tokenTexts(viaSetState)), 'a refused setState changed the tokens');
-      const trace = await page.evaluate(() => window.attnlab.trace());
-      check(trace && typeof trace === 'object', 'trace() did not return an object');
-
-      // Click the sentence field (the mouse must land on it at this DPR), select all, type.
-      // The click lands on the HTML input laid over the field (real text input: IME, phone keyboards).
-      await findSentenceField(page);
-      const field = await clickTextField(page, '##sentence');
-      await page.keyboard.press('Control+A');
-      await page.keyboard.type('i love sushi', { delay: 20 });
-      await waitFrames(page, 3);
-      const typed = await page.evaluate(() => window.attnlab.getState());
-      check(equalJson(tokenTexts(typed), ['i', 'love', 'sushi']),
-        `after typing "i love sushi": tokens ${JSON.stringify(tokenTexts(typed))}`);
-      // Typing and setState give the same state.
-      await page.evaluate(() => window.attnlab.setState({ text: 'i love sushi' }));
-      const set = await page.evaluate(() => window.attnlab.getState());
-      check(equalJson(tokenTexts(set), tokenTexts(typed)) && set.text === typed.text,
-        'setState({text}) and typing the same text give different states');
-
-      // Paste: put text on the system clipboard, Ctrl+A, Ctrl+V in the focused field.
-      await page.evaluate(() => navigator.clipboard.writeText('attention is all you need'));
-      await clickTextField(page, '##sentence');
-      await page.keyboard.press('Control+A');
-      await page.keyboard.press('Control+V');
-      await waitFrames(page, 3);
-      const pasted = await page.evaluate(() => window.attnlab.getState());
-      check(equalJson(tokenTexts(pasted), ['attention', 'is', 'all', 'you', 'need']),
-        `after Ctrl+V: tokens ${JSON.stringify(tokenTexts(pasted))}`);
-
-      // Copy inside the page, paste back (Ctrl+C goes to navigator.clipboard and the in-page clipboard).
-      await page.keyboard.press('Control+A');
-      await page.keyboard.press('Control+C');
-      await waitFrames(page, 2);
-      const copied = await page.evaluate(() => navigator.clipboard.readText());
-      check(copied === 'attention is all you need', `Ctrl+C put ${JSON.stringify(copied)} on the clipboard`);
-
-      // A click on a visible button hits it: "Next ▶" moves the walkthrough one step on.
-      const items = await page.evaluate(() => window.attnlab.items());
-      const next = items.find((i) => i.visible && /^Next/.test(i.label));
-      check(next, 'no visible "Next" button among the items');
-      const stepIndex = (st) => (st.step && typeof st.step === 'object' ? st.step.index : st.step);
-      const stepBefore = stepIndex(await page.evaluate(() => window.attnlab.getState()));
-      await clickItem(page, next);
-      const stepAfter = stepIndex(await page.evaluate(() => window.attnlab.getState()));
-      check(typeof stepBefore === 'number' && stepAfter === stepBefore + 1,
-        `clicking "Next" at DPR ${dpr}: step ${stepBefore} -> ${stepAfter}`);
-
-      await screenshotCanvas(page, `skeleton-typed-dpr${dpr}.png`);
-      check(problems.length === 0, problems.join('\n'));
-      return `field "${field.label}" at (${field.x.toFixed(0)},${field.y.toFixed(0)}) css px`;
-    } finally {
-      await close();
-    }
-  });
 }
+
+// At DPR 1 only: at DPR 2 the sentence field is clicked by the DPR change test below and input.test.mjs (IME), a
+// widget by walkthrough.test.mjs (a cell pinned at DPR 2); setState, typing and the clipboard do not depend on the DPR.
+test('setState, typing, clicking and paste', async () => {
+  const dpr = 1;
+  const { page, problems, close } = await openPage({
+    dpr, allowed: fromServer, permissions: ['clipboard-read', 'clipboard-write'] });
+  try {
+    await page.goto(server.url);
+    await waitReady(page);
+    await waitFrames(page, 2);
+
+    // setState changes the sentence; a bad state is refused with a message and the old state is kept.
+    await setStateAndCheckTokens(page, 'Give me a second please', ['Give', 'me', 'a', 'second', 'please']);
+    await waitFrames(page, 2);
+    const viaSetState = await page.evaluate(() => window.attnlab.getState());
+    const bad = await page.evaluate(() => window.attnlab.setState('{"text": 5'));
+    check(typeof bad === 'string' && bad.length > 0, `setState with broken JSON returned ${JSON.stringify(bad)}`);
+    const afterBad = await page.evaluate(() => window.attnlab.getState());
+    check(equalJson(tokenTexts(afterBad), tokenTexts(viaSetState)), 'a refused setState changed the tokens');
+    const trace = await page.evaluate(() => window.attnlab.trace());
+    check(trace && typeof trace === 'object', 'trace() did not return an object');
+
+    // Click the sentence field (the mouse must land on it at this DPR), select all, type.
+    // The click lands on the HTML input laid over the field (real text input: IME, phone keyboards).
+    await findSentenceField(page);
+    const field = await clickTextField(page, '##sentence');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('i love sushi', { delay: 20 });
+    await waitFrames(page, 3);
+    const typed = await page.evaluate(() => window.attnlab.getState());
+    check(equalJson(tokenTexts(typed), ['i', 'love', 'sushi']),
+      `after typing "i love sushi": tokens ${JSON.stringify(tokenTexts(typed))}`);
+    // Typing and setState give the same state.
+    await page.evaluate(() => window.attnlab.setState({ text: 'i love sushi' }));
+    const set = await page.evaluate(() => window.attnlab.getState());
+    check(equalJson(tokenTexts(set), tokenTexts(typed)) && set.text === typed.text,
+      'setState({text}) and typing the same text give different states');
+
+    // Paste: put text on the system clipboard, Ctrl+A, Ctrl+V in the focused field.
+    await page.evaluate(() => navigator.clipboard.writeText('attention is all you need'));
+    await clickTextField(page, '##sentence');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+V');
+    await waitFrames(page, 3);
+    const pasted = await page.evaluate(() => window.attnlab.getState());
+    check(equalJson(tokenTexts(pasted), ['attention', 'is', 'all', 'you', 'need']),
+      `after Ctrl+V: tokens ${JSON.stringify(tokenTexts(pasted))}`);
+
+    // Copy inside the page, paste back (Ctrl+C goes to navigator.clipboard and the in-page clipboard).
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+C');
+    await waitFrames(page, 2);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    check(copied === 'attention is all you need', `Ctrl+C put ${JSON.stringify(copied)} on the clipboard`);
+
+    // A click on a visible button hits it: "Next ▶" moves the walkthrough one step on.
+    const items = await page.evaluate(() => window.attnlab.items());
+    const next = items.find((i) => i.visible && /^Next/.test(i.label));
+    check(next, 'no visible "Next" button among the items');
+    const stepIndex = (st) => (st.step && typeof st.step === 'object' ? st.step.index : st.step);
+    const stepBefore = stepIndex(await page.evaluate(() => window.attnlab.getState()));
+    await clickItem(page, next);
+    const stepAfter = stepIndex(await page.evaluate(() => window.attnlab.getState()));
+    check(typeof stepBefore === 'number' && stepAfter === stepBefore + 1,
+      `clicking "Next" at DPR ${dpr}: step ${stepBefore} -> ${stepAfter}`);
+
+    await screenshotCanvas(page, `skeleton-typed-dpr${dpr}.png`);
+    check(problems.length === 0, problems.join('\n'));
+    return `field "${field.label}" at (${field.x.toFixed(0)},${field.y.toFixed(0)}) css px`;
+  } finally {
+    await close();
+  }
+});
 
 test('backing store follows viewport resizes (DPR 2)', async () => {
   const { page, problems, close } = await openPage({ dpr: 2, allowed: fromServer });
@@ -423,6 +427,25 @@ test('served folder is a clean deployable site', async () => {
 });
 
 // ---------------------------------------------------------------- runner
+// Suite files run at once: --jobs N or $BROWSER_JOBS (default 1; see README, Timings, for 2 on this 2-core machine).
+const jobs = Math.max(1, Number(argValue('--jobs', process.env.BROWSER_JOBS || '1')) || 1);
+
+// Runs one suite file in a node process of its own (20 minutes at most). Resolves {file, status, stdout, stderr, seconds}.
+function runSuiteFile(path) {
+  return new Promise((resolveRun) => {
+    const start = Date.now();
+    const child = spawn(process.execPath, [path, '--web', webDir], { cwd: repo });
+    let stdout = '', stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
+    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20 * 60 * 1000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolveRun({ file: path.split('/').pop(), status, stdout, stderr, seconds: Math.round((Date.now() - start) / 1000) });
+    });
+  });
+}
+
 async function main() {
   for (const f of ['index.html', 'index.js', 'index.wasm', 'attnlab.js', 'style.css']) {
     if (!existsSync(join(webDir, f))) {
@@ -453,22 +476,36 @@ async function main() {
     await browser.close();
     server.server.close();
   }
-  // The other browser suites of this folder, each in its own process.
+  // The other browser suites of this folder, each in its own process, `jobs` at a time; each one's output is
+  // printed whole once it ends, in file order.
   if (!only && !process.argv.includes('--no-suites')) {
     const here = dirname(fileURLToPath(import.meta.url));
-    for (const file of readdirSync(here).filter((f) => f.endsWith('.test.mjs')).sort()) {
-      console.log(`--- ${file} ---`);
-      const child = spawnSync(process.execPath, [join(here, file), '--web', webDir],
-        { cwd: repo, encoding: 'utf8', timeout: 20 * 60 * 1000, maxBuffer: 64 * 1024 * 1024 });
-      process.stdout.write(child.stdout || '');
-      process.stderr.write(child.stderr || '');
-      const m = /^(\d+) passed, (\d+) failed\s*$/m.exec((child.stdout || '').trim().split('\n').pop() || '');
-      let p = m ? Number(m[1]) : 0, f = m ? Number(m[2]) : 0;
-      if (child.status !== 0 && f === 0) f = 1;  // crashed, timed out, or no summary line
-      passed += p;
-      failed += f;
-      lines.push(`${f ? 'FAIL' : 'PASS'} suite ${file}: ${p} passed, ${f} failed`);
-    }
+    const files = readdirSync(here).filter((f) => f.endsWith('.test.mjs')).sort();
+    const done = new Array(files.length);
+    let started = 0, shown = 0;
+    const show = () => {
+      for (; shown < files.length && done[shown]; shown++) {
+        const { file, status, stdout, stderr, seconds } = done[shown];
+        console.log(`--- ${file} ---`);
+        process.stdout.write(stdout);
+        process.stderr.write(stderr);
+        const m = /^(\d+) passed, (\d+) failed\s*$/m.exec(stdout.trim().split('\n').pop() || '');
+        let p = m ? Number(m[1]) : 0, f = m ? Number(m[2]) : 0;
+        if (status !== 0 && f === 0) f = 1;  // crashed, timed out, or no summary line
+        passed += p;
+        failed += f;
+        lines.push(`${f ? 'FAIL' : 'PASS'} suite ${file}: ${p} passed, ${f} failed (${seconds} s)`);
+        console.log(lines[lines.length - 1]);
+      }
+    };
+    const worker = async () => {
+      while (started < files.length) {
+        const i = started++;
+        done[i] = await runSuiteFile(join(here, files[i]));
+        show();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
   }
   mkdirSync(shotDir, { recursive: true });
   writeFileSync(join(shotDir, 'browser-tests.txt'), lines.join('\n') + '\n');

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser tests of sharing (issue 6): the link round trip (state -> Copy link -> a new page -> same getState and
+// Browser tests of sharing: the link round trip (state -> Copy link -> a new page -> same getState and
 // trace), back/forward across steps, export of the trace (JSON, equals trace() and re-imports), of a matrix (CSV:
 // header, token labels, values) and of the view (PNG: size, colours), import through the file input and through a
 // drop, the aria-live text, and everything working offline with no request leaving the local server.

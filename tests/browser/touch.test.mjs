@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser tests of touch input (issue 15): tablet contexts (1024×768 and 1024×600 landscape, hasTouch, isMobile,
+// Browser tests of touch input: tablet contexts (1024×768 and 1024×600 landscape, hasTouch, isMobile,
 // DPR 2), where the wide layout fits. playwright-core driving Debian's Chromium, as run.mjs; touches are sent as real touch
 // events (page.touchscreen, and the DevTools protocol's Input.dispatchTouchEvent for drags and long presses).
 //

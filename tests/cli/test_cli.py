@@ -484,7 +484,7 @@ class BadInput(unittest.TestCase):
         self.assertIn("\ufffd", "".join(json.loads(out)["tokens"]))
 
 
-# ---------------------------------------------------------------- GloVe vectors and GPT-2 tokens (issue 13)
+# ---------------------------------------------------------------- GloVe vectors and GPT-2 tokens
 # The data files are build outputs (tools/data); if they were not built these tests skip with the CLI's message,
 # and the ctest data_files_built fails instead.
 def token_texts(tokens):
@@ -635,7 +635,7 @@ class DataBadInput(unittest.TestCase):
 
 
 # ---------------------------------------------------------------- learned attention: train, trace --model, backward
-# (issue 11). Training runs are tiny (a few steps, a small held-out set): these tests run under node too.
+# Training runs are tiny (a few steps, a small held-out set): these tests run under node too.
 
 def bad_input_ok(test, argv, fragment=None):
     code, out, err = run(*argv)

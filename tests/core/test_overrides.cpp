@@ -1,4 +1,4 @@
-// The geometric view's Config overrides (core/overrides.h, issue 14): a dragged query row and "direction only" are
+// The geometric view's Config overrides (core/overrides.h): a dragged query row and "direction only" are
 // computed by the core, read and written by the one Config dialect, and recompute from the Project stage.
 #include <gtest/gtest.h>
 

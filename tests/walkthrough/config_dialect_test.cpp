@@ -1,4 +1,4 @@
-// One Config dialect and one owner of the Config (issue 10): setState(getState()) changes nothing for every preset,
+// One Config dialect and one owner of the Config: setState(getState()) changes nothing for every preset,
 // the same key accepts the same values in setState, the link and the Config JSON, and old matrix spellings still
 // open.
 #include <gtest/gtest.h>

@@ -73,7 +73,7 @@ TEST(Explain, MaskedCellSaysWhy) {
 
 }  // namespace
 
-// Every matrix of the registry has an explanation and outlines that name real matrices (issue 10).
+// Every matrix of the registry has an explanation and outlines that name real matrices.
 TEST(Explain, EveryRegistryMatrixIsExplained) {
   attn::Config c;
   c.text = "the black cat sleeps";

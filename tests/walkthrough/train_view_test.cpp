@@ -1,4 +1,4 @@
-// The Train view's logic (issue 12): training through setState and frame slices, every slice running its planned
+// The Train view's logic: training through setState and frame slices, every slice running its planned
 // steps, the trained model opened in the walkthrough (its Trace is computeTrace of the block's Config, as
 // `attnlab trace --model` makes it), the model's input and layer picker, refusals that keep the state, and leaving
 // the model when a setting changes.

@@ -56,8 +56,8 @@ bool permutationDemoAffordable(const attn::Trace& t) {
 }
 
 // The experiment's two gaps, recomputed when the trace changes (kept in ctx.state.views). A small model's four
-// passes run at once; a large one's (each a full trace: ~15 ms at 64:512:8 in wasm) one per quiet frame, so a
-// dragged slider never waits for them: the gaps show "…" until done.
+// passes run at once; a large one's (each a full trace, about a frame's time at 64:512:8 in wasm) one per quiet
+// frame, so a dragged slider never waits for them: the gaps show "…" until done.
 const PermutationDemo& permutationDemo(StepContext& ctx) {
   PermutationDemo& demo = ctx.state.views.permutation;
   if (demo.traceVersion != ctx.state.traceVersion) {

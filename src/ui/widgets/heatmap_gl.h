@@ -59,7 +59,9 @@ bool heatmapNeedsValues(const HeatmapCache& cache, const std::string& cacheKey, 
 // GPU when built with GL). A property of the process, not of any AppState.
 void setHeatmapGpuEnabled(bool enabled);
 
-// Releases every texture and the program of `cache` (call before the GL context goes away).
+// Releases every texture and the program of `cache`; call while its GL context is still current. The desktop app
+// calls it at shutdown (src/app/desktop_main.cpp). The page never does: its context lives as long as the page, and a
+// lost WebGL context takes its objects with it (web/attnlab.js then asks for a reload).
 void releaseHeatmaps(HeatmapCache& cache);
 
 }  // namespace ui

@@ -1,4 +1,4 @@
-// The page's text fields as real HTML inputs (issue 15: phone keyboards, IME composition, the platform's paste,
+// The page's text fields as real HTML inputs (phone keyboards, IME composition, the platform's paste,
 // undo and selection, screen readers). Every text field the UI draws through inputString / inputCommitted is
 // recorded here with its rectangle and text; the page (web/attnlab.js) lays an <input> over each one, so a tap or
 // click lands on the input itself, and hands what is typed back with overlayEdit(). The next frame's field takes
