@@ -90,10 +90,10 @@ std::string taskList() {
 std::string fixed(double value, int precision) { return fixedDouble(value, precision); }
 
 std::string scaleText(const tr::ModelConfig& c) {
-  switch (c.scaleMode) {
-    case tr::ScaleMode::InvSqrtDk: return "1/sqrt(d_k) = " + shortestDouble(c.scale());
-    case tr::ScaleMode::None: return "none (1)";
-    case tr::ScaleMode::Custom: return shortestDouble(c.scale());
+  switch (c.scaleKind) {
+    case attn::ScaleKind::InvSqrtDk: return "1/sqrt(d_k) = " + shortestDouble(c.scale());
+    case attn::ScaleKind::None: return "none (1)";
+    case attn::ScaleKind::Custom: return shortestDouble(c.scale());
   }
   return "";
 }
@@ -263,9 +263,7 @@ void runTrain(const TrainArgs& args) {
   if (given(args.scaleOpt)) {
     attn::Config scratch;  // the Config dialect's scale: default | none | number
     attn::parseScaleText(args.scale, scratch, "--scale");
-    mc.scaleMode = scratch.scaleKind == attn::ScaleKind::None       ? tr::ScaleMode::None
-                   : scratch.scaleKind == attn::ScaleKind::InvSqrtDk ? tr::ScaleMode::InvSqrtDk
-                                                                     : tr::ScaleMode::Custom;
+    mc.scaleKind = scratch.scaleKind;
     mc.customScale = scratch.customScale;
   }
   tr::validate(mc);
@@ -318,7 +316,7 @@ void runTrain(const TrainArgs& args) {
   {
     tr::ForwardCache<float> cache;
     model.forward(heldOut.front(), cache);
-    for (const tr::BlockTraceD& b : model.traces(cache)) blockNames.push_back(b.name);
+    for (const tr::BlockTrace& b : model.traces(cache)) blockNames.push_back(b.name);
   }
 
   std::ostream& out = std::cout;

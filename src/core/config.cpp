@@ -11,14 +11,7 @@
 
 namespace attn {
 
-double Config::scale() const {
-  switch (scaleKind) {
-    case ScaleKind::InvSqrtDk: return 1.0 / std::sqrt(static_cast<double>(dK));
-    case ScaleKind::None: return 1.0;
-    case ScaleKind::Custom: return customScale;
-  }
-  return 1.0;
-}
+double Config::scale() const { return scaleFactor(scaleKind, dK, customScale); }
 
 static bool sameMatrix(const std::optional<Matrix>& a, const std::optional<Matrix>& b) {
   if (a.has_value() != b.has_value()) return false;

@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "core/matrix.h"
+#include "core/scale.h"
 #include "core/text/tokenizer.h"
 
 namespace attn {
 
 enum class MaskKind { None, Causal, Padding };
-enum class ScaleKind { InvSqrtDk, None, Custom };
 enum class EmbeddingSource { Random, Glove };  // seeded N(0,1) rows, or GloVe's word vectors (glove.h)
 inline constexpr int kGloveDims = 100;          // GloVe 6B 100-d: d_model is at most this with GloVe rows
 

@@ -28,7 +28,7 @@ constexpr int kMaxStepsPerSlice = 5000;
 bool sameOptions(const atr::SessionOptions& a, const atr::SessionOptions& b) {
   const atr::ModelConfig &x = a.model, &y = b.model;
   return a.task == b.task && x.layers == y.layers && x.heads == y.heads && x.dModel == y.dModel && x.dK == y.dK &&
-         x.dV == y.dV && x.scaleMode == y.scaleMode && a.adam.learningRate == b.adam.learningRate &&
+         x.dV == y.dV && x.scaleKind == y.scaleKind && a.adam.learningRate == b.adam.learningRate &&
          a.seed == b.seed && a.steps == b.steps;
 }
 
@@ -149,7 +149,7 @@ TrainControls defaultTrainControls(atr::TaskKind task) {
   c.heads = o.model.heads;
   c.dModel = o.model.dModel;
   c.dK = o.model.dK;
-  c.scaled = o.model.scaleMode != atr::ScaleMode::None;
+  c.scaled = o.model.scaleKind != attn::ScaleKind::None;
   c.learningRate = o.adam.learningRate;
   c.seed = 1;
   c.steps = o.steps;
@@ -164,7 +164,7 @@ atr::SessionOptions sessionOptions(const TrainControls& c) {
   o.model.dModel = c.dModel;
   o.model.dK = c.dK;
   o.model.dV = c.dK;
-  o.model.scaleMode = c.scaled ? atr::ScaleMode::InvSqrtDk : atr::ScaleMode::None;
+  o.model.scaleKind = c.scaled ? attn::ScaleKind::InvSqrtDk : attn::ScaleKind::None;
   o.adam.learningRate = c.learningRate;
   o.seed = c.seed;
   o.steps = c.steps;

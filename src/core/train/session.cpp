@@ -213,13 +213,13 @@ void TrainingSession::evaluationChunk() {
   const std::vector<std::string> source = tokenTexts(fixed.source, info.sourceVocab);
   double maxSum = 0;
   long rows = 0;
-  for (const BlockTraceD& block : model_.traces(cache)) {
+  for (const BlockTrace& block : model_.traces(cache)) {
     const bool encoderBlock = block.name.rfind("encoder", 0) == 0;
     snap.blockNames.push_back(block.name);
     snap.queryTokens.push_back(encoderBlock ? source : input);
     snap.keyTokens.push_back(encoderBlock || block.cross ? source : input);
     snap.weights.emplace_back();
-    for (const HeadTraceD& head : block.heads) {
+    for (const HeadTrace& head : block.trace.heads) {
       snap.weights.back().push_back(head.A);
       for (Eigen::Index i = 0; i < head.A.rows(); ++i) {
         const double largest = head.A.row(i).maxCoeff();
@@ -284,7 +284,7 @@ SessionOptions scalingComparisonOptions(bool scaled, uint64_t seed) {
   o.model.dK = 256;
   o.model.dV = 16;
   o.model.heads = 1;
-  o.model.scaleMode = scaled ? ScaleMode::InvSqrtDk : ScaleMode::None;
+  o.model.scaleKind = scaled ? ScaleKind::InvSqrtDk : ScaleKind::None;
   o.steps = 300;
   o.evalEvery = 20;
   o.heldOut = 100;

@@ -441,19 +441,19 @@ std::vector<AttentionMass> expectedAttentionMass(const Model<T>& model, const Ta
     const std::vector<ExpectedAttention> expected = data.expectedAttention(ex);
     if (expected.empty()) continue;
     model.forward(ex, cache);
-    const std::vector<BlockTraceD> traces = model.traces(cache);
+    const std::vector<BlockTrace> traces = model.traces(cache);
     if (out.empty()) {
       for (size_t b = 0; b < traces.size(); ++b) {
         const bool encoderBlock = traces[b].name.rfind("encoder", 0) == 0;
         if (encoderBlock) continue;
-        for (int h = 0; h < static_cast<int>(traces[b].heads.size()); ++h)
+        for (int h = 0; h < static_cast<int>(traces[b].trace.heads.size()); ++h)
           out.push_back({static_cast<int>(b), traces[b].name, h, 0.0});
       }
       counts.assign(out.size(), 0);
     }
     for (size_t i = 0; i < out.size(); ++i) {
-      const BlockTraceD& block = traces[static_cast<size_t>(out[i].block)];
-      const Matrix& A = block.heads[static_cast<size_t>(out[i].head)].A;
+      const BlockTrace& block = traces[static_cast<size_t>(out[i].block)];
+      const Matrix& A = block.trace.heads[static_cast<size_t>(out[i].head)].A;
       for (const ExpectedAttention& e : expected) {
         if (e.cross != block.cross) continue;
         double mass = 0;
@@ -481,14 +481,14 @@ std::vector<std::vector<Matrix>> meanAttention(const Model<T>& model, const std:
     if (!examples.empty() && (ex.input.size() != examples[0].input.size() || ex.source.size() != examples[0].source.size()))
       continue;
     model.forward(ex, cache);
-    const std::vector<BlockTraceD> traces = model.traces(cache);
+    const std::vector<BlockTrace> traces = model.traces(cache);
     if (sum.empty())
-      for (const BlockTraceD& b : traces) {
+      for (const BlockTrace& b : traces) {
         sum.emplace_back();
-        for (const HeadTraceD& h : b.heads) sum.back().push_back(Matrix::Zero(h.A.rows(), h.A.cols()));
+        for (const HeadTrace& h : b.trace.heads) sum.back().push_back(Matrix::Zero(h.A.rows(), h.A.cols()));
       }
     for (size_t b = 0; b < traces.size(); ++b)
-      for (size_t h = 0; h < traces[b].heads.size(); ++h) sum[b][h] += traces[b].heads[h].A;
+      for (size_t h = 0; h < traces[b].trace.heads.size(); ++h) sum[b][h] += traces[b].trace.heads[h].A;
     ++used;
   }
   for (auto& block : sum)
