@@ -11,6 +11,7 @@
 #include "core/config_fields.h"
 #include "core/errors.h"
 #include "core/io/json_io.h"
+#include "core/limits.h"
 #include "ui/i18n/core_texts.h"
 #include "ui/i18n/error_text.h"
 #include "ui/i18n/i18n.h"
@@ -337,16 +338,17 @@ std::string applyTrainJson(TrainState& t, const nlohmann::json& partial) {
       const std::string& key = it.key();
       const json& v = it.value();
       if (key == "task") continue;
-      if (key == "layers") c.layers = readInt(v, "layers", 1, 3);
-      else if (key == "heads") c.heads = readInt(v, "heads", 1, 16);
-      else if (key == "d_model") c.dModel = readInt(v, "d_model", 2, 512);
-      else if (key == "d_k") c.dK = readInt(v, "d_k", 1, 1024);
-      else if (key == "steps") c.steps = readInt(v, "steps", 1, 20000);
+      using namespace attn::limits;
+      if (key == "layers") c.layers = readInt(v, "layers", 1, kMaxLayers);
+      else if (key == "heads") c.heads = readInt(v, "heads", 1, kMaxHeads);
+      else if (key == "d_model") c.dModel = readInt(v, "d_model", kMinTrainDModelOnPage, kMaxTrainDModelOnPage);
+      else if (key == "d_k") c.dK = readInt(v, "d_k", 1, kMaxDk);
+      else if (key == "steps") c.steps = readInt(v, "steps", 1, kMaxTrainSteps);
       else if (key == "scaled") {
         if (!v.is_boolean()) throw attn::InputError("train.scaled must be true or false", "TrainScaled", {});
         c.scaled = v.get<bool>();
       } else if (key == "learning_rate") {
-        if (!v.is_number() || !(v.get<double>() > 0 && v.get<double>() <= 1))
+        if (!v.is_number() || !(v.get<double>() > 0 && v.get<double>() <= kMaxLearningRate))
           throw attn::InputError("train.learning_rate must be a number > 0 and <= 1", "TrainLearningRate", {});
         c.learningRate = v.get<double>();
       } else if (key == "seed") {

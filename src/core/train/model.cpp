@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/errors.h"
+#include "core/limits.h"
 #include "core/random.h"
 #include "core/weights.h"
 #include "core/kernels/detmath.h"
@@ -22,19 +23,20 @@ static void requireRange(const char* name, long long value, long long lo, long l
 }
 
 void validate(const ModelConfig& c) {
-  requireRange("vocab", c.vocab, 1, 100000);
-  requireRange("d_model", c.dModel, 1, 1024);
-  requireRange("layers", c.layers, 1, 3);
-  requireRange("heads", c.heads, 1, 16);
-  requireRange("d_k", c.dK, 1, 1024);
-  requireRange("d_v", c.dV, 1, 1024);
-  requireRange("mlp hidden width", c.mlpHidden, 0, 4096);
-  requireRange("max length", c.maxLength, 1, 512);
+  requireRange("vocab", c.vocab, 1, limits::kMaxVocab);
+  requireRange("d_model", c.dModel, 1, limits::kMaxDModel);
+  requireRange("layers", c.layers, 1, limits::kMaxLayers);
+  requireRange("heads", c.heads, 1, limits::kMaxHeads);
+  requireRange("d_k", c.dK, 1, limits::kMaxDk);
+  requireRange("d_v", c.dV, 1, limits::kMaxDk);
+  requireRange("mlp hidden width", c.mlpHidden, 0, limits::kMaxMlpHidden);
+  requireRange("max length", c.maxLength, 1, limits::kMaxTokens);
   if (c.encoderDecoder) {
-    requireRange("source vocab", c.sourceVocab, 1, 100000);
-    requireRange("encoder layers", c.encoderLayers, 0, 3);
+    requireRange("source vocab", c.sourceVocab, 1, limits::kMaxVocab);
+    requireRange("encoder layers", c.encoderLayers, 0, limits::kMaxLayers);
   }
-  if (c.scaleKind == ScaleKind::Custom && !(std::isfinite(c.customScale) && std::fabs(c.customScale) <= 1e6))
+  if (c.scaleKind == ScaleKind::Custom &&
+      !(std::isfinite(c.customScale) && std::fabs(c.customScale) <= limits::kMaxAbsValue))
     throw InputError("the custom scale must be a finite number with |scale| <= 1e6");
 }
 

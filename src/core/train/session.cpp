@@ -6,6 +6,8 @@
 #include <cstdio>
 
 #include "core/errors.h"
+#include "core/limits.h"
+#include "core/shape_text.h"
 #include "core/train/model_trace.h"
 
 namespace attn::train {
@@ -14,7 +16,6 @@ namespace {
 
 constexpr int kEvaluationChunk = 25;      // held-out examples per unit of an evaluation
 constexpr int kMassExamples = 20;         // held-out examples the expected attention mass is measured on
-constexpr double kMaxSessionParameters = 2e6;
 
 std::vector<std::string> tokenTexts(const std::vector<int>& ids, const std::vector<std::string>& vocab) {
   std::vector<std::string> out;
@@ -64,16 +65,24 @@ SessionOptions defaultSessionOptions(TaskKind task) {
 
 void validate(const SessionOptions& o) {
   validate(o.model);
-  if (o.steps < 1 || o.steps > 20000) throw InputError("steps must be 1..20000, got " + std::to_string(o.steps), "StepsRange", {std::to_string(o.steps)});
-  if (o.batch < 1 || o.batch > 256) throw InputError("batch must be 1..256, got " + std::to_string(o.batch), "BatchRange", {std::to_string(o.batch)});
-  if (!(o.adam.learningRate > 0 && o.adam.learningRate <= 1))
-    throw InputError("the learning rate must be > 0 and <= 1", "LearningRateRange", {});
+  using namespace limits;
+  if (o.steps < 1 || o.steps > kMaxTrainSteps)
+    throw InputError("steps must be 1.." + std::to_string(kMaxTrainSteps) + ", got " + std::to_string(o.steps),
+                     "StepsRange", {std::to_string(o.steps)});
+  if (o.batch < 1 || o.batch > kMaxBatch)
+    throw InputError("batch must be 1.." + std::to_string(kMaxBatch) + ", got " + std::to_string(o.batch), "BatchRange",
+                     {std::to_string(o.batch)});
+  if (!(o.adam.learningRate > 0 && o.adam.learningRate <= kMaxLearningRate))
+    throw InputError("the learning rate must be > 0 and <= " + formatNumber(kMaxLearningRate), "LearningRateRange", {});
   if (o.evalEvery < 0) throw InputError("evaluation interval must be >= 0");
-  if (o.heldOut < 10 || o.heldOut > 2000) throw InputError("held-out set must be 10..2000 examples");
+  if (o.heldOut < kMinHeldOut || o.heldOut > kMaxHeldOut)
+    throw InputError("held-out set must be " + std::to_string(kMinHeldOut) + ".." + std::to_string(kMaxHeldOut) +
+                     " examples");
   const double n = parameterCount(o.model);
   if (n > kMaxSessionParameters)
-    throw InputError("this model would have " + std::to_string(static_cast<long long>(n)) +
-                         " parameters; the page trains at most 2000000 (use smaller d_model, heads, d_k, d_v)",
+    throw InputError("this model would have " + std::to_string(static_cast<long long>(n)) + " parameters; the page " +
+                         "trains at most " + std::to_string(static_cast<long long>(kMaxSessionParameters)) +
+                         " (use smaller d_model, heads, d_k, d_v)",
                      "ModelTooBig", {std::to_string(static_cast<long long>(n))});
 }
 
