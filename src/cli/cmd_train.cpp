@@ -54,6 +54,7 @@
 
 #include "cli/cli_common.h"
 #include "core/config_fields.h"
+#include "core/defaults.h"
 #include "core/errors.h"
 #include "core/train/model_io.h"
 #include "core/train/tasks.h"
@@ -69,8 +70,11 @@ namespace tr = attn::train;
 constexpr double kMaxParameters = 20e6;  // float: 80 MB of weights, plus gradients and Adam's two moments
 
 struct TrainArgs {
-  std::string task, scale = "default", seed = "1", format = "text", save, saveInit, dumpBatches;
-  int layers = 1, heads = 1, dModel = 16, dK = 16, dV = 16, mlpHidden = 0, steps = 1, batch = 1, warmup = 0;
+  std::string task, scale = "default", seed = std::to_string(attn::defaults::train.seed), format = "text", save,
+      saveInit, dumpBatches;
+  int layers = attn::defaults::train.layers, heads = attn::defaults::train.heads,
+      dModel = attn::defaults::train.dModel, dK = attn::defaults::train.dK, dV = attn::defaults::train.dK,
+      mlpHidden = 0, steps = 1, batch = 1, warmup = 0;
   int evalEvery = 0, heldOut = 500, indent = -1;
   double lr = 1e-3, qkInit = 1.0;
   bool mlp = false, noMlp = false, evalFirst = false, f16 = false;

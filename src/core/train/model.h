@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/defaults.h"
 #include "core/matrix.h"
 #include "core/scale.h"
 #include "core/train/block.h"
@@ -27,12 +28,12 @@ namespace attn::train {
 struct ModelConfig {
   int vocab = 0;          // tokens of the decoder (or only) stack: inputs and outputs
   int sourceVocab = 0;    // tokens of the encoder's input (encoder–decoder only)
-  int dModel = 16;
-  int layers = 1;         // decoder (or only) stack: 1..3
+  int dModel = defaults::model.dModel;
+  int layers = defaults::model.layers;  // decoder (or only) stack: 1..limits::kMaxLayers
   int encoderLayers = 0;  // encoder–decoder: encoder layers (0 = same as layers)
-  int heads = 1;
-  int dK = 8;
-  int dV = 8;
+  int heads = defaults::model.heads;
+  int dK = defaults::model.dK;
+  int dV = defaults::model.dV;
   bool causal = true;          // self-attention mask of the decoder (or only) stack
   bool encoderCausal = false;  // self-attention mask of the encoder
   ScaleKind scaleKind = ScaleKind::InvSqrtDk;
@@ -41,7 +42,7 @@ struct ModelConfig {
   int mlpHidden = 0;           // hidden width (0 = 4·d_model)
   bool positional = true;      // add the sinusoidal encoding to the embeddings
   bool encoderDecoder = false;
-  int maxLength = 64;          // longest sequence (the positional table's rows)
+  int maxLength = defaults::model.maxLength;  // longest sequence (the positional table's rows)
 
   double scale() const { return scaleFactor(scaleKind, dK, customScale); }  // the factor on the scores (scale.h)
   int hidden() const { return mlpHidden > 0 ? mlpHidden : 4 * dModel; }

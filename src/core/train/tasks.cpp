@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/defaults.h"
 #include "core/errors.h"
 
 namespace attn::train {
@@ -124,14 +125,14 @@ TaskInfo taskInfo(TaskKind kind) {
                       "3 1 4 1 5 9 2 6 -> _ 3 1 4 1 5 9 2";
       t.expectedPattern = "position t attends to t-1 (layer 0)";
       t.vocab = digits(10);
-      m.layers = 1;
-      m.heads = 1;
-      m.dModel = 16;
-      m.dK = m.dV = 16;
+      m.layers = defaults::train.layers;
+      m.heads = defaults::train.heads;
+      m.dModel = defaults::train.dModel;
+      m.dK = m.dV = defaults::train.dK;
       m.causal = true;
-      t.steps = 800;
-      t.batch = 16;
-      t.adam.learningRate = 5e-3;
+      t.steps = defaults::train.steps;
+      t.batch = defaults::train.batch;
+      t.adam.learningRate = defaults::train.learningRate;
       break;
     case TaskKind::Reverse:
       t.name = "reverse";
@@ -140,14 +141,14 @@ TaskInfo taskInfo(TaskKind kind) {
                       "3 1 4 1 5 9 2 6 -> 6 2 9 5 1 4 1 3";
       t.expectedPattern = "position t attends to 7-t (layer 0)";
       t.vocab = digits(10);
-      m.layers = 1;
-      m.heads = 1;
-      m.dModel = 16;
-      m.dK = m.dV = 16;
+      m.layers = defaults::train.layers;
+      m.heads = defaults::train.heads;
+      m.dModel = defaults::train.dModel;
+      m.dK = m.dV = defaults::train.dK;
       m.causal = false;
-      t.steps = 800;
-      t.batch = 16;
-      t.adam.learningRate = 5e-3;
+      t.steps = defaults::train.steps;
+      t.batch = defaults::train.batch;
+      t.adam.learningRate = defaults::train.learningRate;
       break;
     case TaskKind::Sort:
       t.name = "sort";
