@@ -176,9 +176,9 @@ Trace blockTrace(const BlockSpec& spec, const BlockWeights<T>& w, const BlockCac
       if (spec.blocked(static_cast<int>(i), static_cast<int>(j))) t.maskAdd(i, j) = negInf;
   for (int head = 0; head < spec.heads; ++head) {
     HeadTrace ht;
-    ht.Wq = t.Wq.middleCols(head * spec.dK, spec.dK);  // this head's slices : (d_model,d_k), (d_model,d_k), (d_model,d_v)
-    ht.Wk = t.Wk.middleCols(head * spec.dK, spec.dK);
-    ht.Wv = t.Wv.middleCols(head * spec.dV, spec.dV);
+    ht.Wq = t.Wq.middleCols(head * spec.dK, spec.dK);  // this head's slices : (d_model,d_k)
+    ht.Wk = t.Wk.middleCols(head * spec.dK, spec.dK);  // (d_model,d_k)
+    ht.Wv = t.Wv.middleCols(head * spec.dV, spec.dV);  // (d_model,d_v)
     ht.Q = c.Q.middleCols(head * spec.dK, spec.dK).template cast<double>();  // (L_q,d_k)
     ht.K = c.K.middleCols(head * spec.dK, spec.dK).template cast<double>();  // (L_kv,d_k)
     ht.V = c.V.middleCols(head * spec.dV, spec.dV).template cast<double>();  // (L_kv,d_v)

@@ -48,7 +48,8 @@ struct ModelTrace {
 Config layerConfig(const BlockTrace& block, const std::vector<std::string>& keyTokens,
                    const std::vector<std::string>& queryTokens);
 
-// Runs the model (in double) on one input and traces every block (engine and walkthrough). source: encoder ids (encoder–decoder only).
+// Runs the model (in double) on one input and traces every block (engine and walkthrough). source: encoder ids
+// (encoder–decoder only).
 ModelTrace traceModel(const SavedModel& model, const std::vector<int>& source, const std::vector<int>& input);
 
 // Encoder–decoder: the decoder input "<bos> w1 … wn" chosen greedily (argmax) until "<eos>" or max length.
