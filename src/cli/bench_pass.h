@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/kernels/attention_kernels.h"
+#include "core/scale.h"
 
 namespace attncli {
 
@@ -48,7 +49,7 @@ attn::MatrixT<T> attentionPass(const attn::MatrixT<T>& X, const BenchWeights<T>&
   const attn::MatrixT<T> Q = W.Wq.times(X);  // Q = X·W_q : (L,d_model)·(d_model,h·d_k) -> (L,h·d_k)
   const attn::MatrixT<T> K = W.Wk.times(X);  // K = X·W_k : (L,h·d_k)
   const attn::MatrixT<T> V = W.Wv.times(X);  // V = X·W_v : (L,h·d_v)
-  const T scale = static_cast<T>(1.0 / std::sqrt(static_cast<double>(dK)));
+  const T scale = static_cast<T>(attn::scaleFactor(attn::ScaleKind::InvSqrtDk, dK, 1.0));
   std::vector<attn::MatrixT<T>> outputs(s.heads);
   for (int h = 0; h < s.heads; ++h) {
     // head h owns columns h·d_k … (h+1)·d_k−1

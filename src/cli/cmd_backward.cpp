@@ -26,6 +26,7 @@
 #include "core/errors.h"
 #include "core/io/json_io.h"
 #include "core/pipeline.h"
+#include "core/shape_text.h"
 #include "core/train/block.h"
 
 namespace attncli {
@@ -105,8 +106,8 @@ Matrix readGradient(const std::string& text, const std::string& path) {
         attn::readWholeNumber(shape[0], 0, INT64_MAX, &rows) != attn::WholeNumber::Ok ||
         attn::readWholeNumber(shape[1], 0, INT64_MAX, &cols) != attn::WholeNumber::Ok ||
         rows != static_cast<int64_t>(r) || cols != static_cast<int64_t>(c))
-      throw InputError("--dout: \"shape\" " + shape.dump() + " does not match the data (" + std::to_string(r) + "x" +
-                       std::to_string(c) + ")");
+      throw InputError("--dout: \"shape\" " + shape.dump() + " does not match the data (" +
+                       attn::shapeText(static_cast<long long>(r), static_cast<long long>(c)) + ")");
   }
   Matrix G(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c));
   for (size_t i = 0; i < r; ++i)
@@ -150,10 +151,8 @@ void runBackward(const BackwardArgs& args) {
   problem.causal = config.mask == attn::MaskKind::Causal;
   if (config.mask == attn::MaskKind::Padding) problem.keyPadding = trace.keyPadding;
   problem.scale = trace.scale;
-  if (G.rows() != trace.Xq.rows() || G.cols() != trace.Xq.cols())
-    throw InputError("--dout: G has shape " + std::to_string(G.rows()) + "x" + std::to_string(G.cols()) +
-                     ", expected " + std::to_string(trace.Xq.rows()) + "x" + std::to_string(trace.Xq.cols()) +
-                     " (L_q x d_model, like the block's output)");
+  attn::requireShape("--dout: G", G.rows(), G.cols(), trace.Xq.rows(), trace.Xq.cols(),
+                     "L_q x d_model, like the block's output");
   problem.G = G;
   const attn::train::BlockProblemResult r = attn::train::solveBlockBackward(problem);
 

@@ -194,7 +194,7 @@ std::vector<IncrementalRow> benchIncremental(const BenchSize& size, int repeats)
   base.heads = size.heads;
   base.dK = base.dV = size.dK();
   base.scaleKind = attn::ScaleKind::Custom;
-  base.customScale = 1.0 / std::sqrt(static_cast<double>(size.dK()));
+  base.customScale = attn::scaleFactor(attn::ScaleKind::InvSqrtDk, size.dK(), 1.0);
 
   using Change = void (*)(attn::Config&, int);
   const std::vector<std::pair<std::string, Change>> changes = {

@@ -11,6 +11,7 @@
 #include "cli/cli_common.h"
 #include "core/config.h"
 #include "core/config_fields.h"
+#include "core/defaults.h"
 #include "core/errors.h"
 #include "core/io/json_io.h"
 #include "core/limits.h"
@@ -32,8 +33,9 @@ constexpr double kMaxPrintedNumbers = 20e6;
 
 struct TraceArgs {
   std::string configFile, preset, text, queryText, tokenizer = "word", mask = "none", scale = "inv-sqrt-dk";
-  std::string seed = "1", format = "json", embeddings = "random", dataDir;
-  int dModel = 8, heads = 2, dK = 4, dV = 4, padTo = 0, indent = -1, precision = 4;
+  std::string seed = std::to_string(attn::defaults::walkthrough.seed), format = "json", embeddings = "random", dataDir;
+  int dModel = attn::defaults::walkthrough.dModel, heads = attn::defaults::walkthrough.heads,
+      dK = attn::defaults::walkthrough.dK, dV = attn::defaults::walkthrough.dV, padTo = 0, indent = -1, precision = 4;
   bool noPe = false, bos = false, dropPunctuation = false;
   bool directionOnly = false;  // --direction-only (core/overrides.h)
   CLI::Option* directionOnlyOpt = nullptr;

@@ -67,7 +67,7 @@ void writeText(const tr::SavedModel& saved, const tr::ModelTrace& t, int precisi
   out << "predicted: " << predicted << "\n\n";
   out << formatMatrix(MatrixTable{"predictions (input -> most probable next token)", "", rows, {"probability"}, precision},
                       probs);
-  for (const tr::LayerTrace& layer : t.layers) {
+  for (const tr::BlockTrace& layer : t.layers) {
     std::vector<std::string> queries, keys;
     for (const attn::Token& tok : layer.trace.queryTokens) queries.push_back(tok.text);
     for (const attn::Token& tok : layer.trace.tokens) keys.push_back(tok.text);

@@ -55,6 +55,7 @@
 
 #include "cli/cli_common.h"
 #include "core/config_fields.h"
+#include "core/defaults.h"
 #include "core/errors.h"
 #include "core/train/model_io.h"
 #include "core/train/session.h"
@@ -69,8 +70,11 @@ using json = nlohmann::ordered_json;  // keys in the documented order
 namespace tr = attn::train;
 
 struct TrainArgs {
-  std::string task, scale = "default", seed = "1", format = "text", save, saveInit, dumpBatches;
-  int layers = 1, heads = 1, dModel = 16, dK = 16, dV = 16, mlpHidden = 0, steps = 1, batch = 1, warmup = 0;
+  std::string task, scale = "default", seed = std::to_string(attn::defaults::train.seed), format = "text", save,
+      saveInit, dumpBatches;
+  int layers = attn::defaults::train.layers, heads = attn::defaults::train.heads,
+      dModel = attn::defaults::train.dModel, dK = attn::defaults::train.dK, dV = attn::defaults::train.dK,
+      mlpHidden = 0, steps = 1, batch = 1, warmup = 0;
   int evalEvery = 0, heldOut = 0, indent = -1;
   double lr = 1e-3, qkInit = 1.0;
   bool mlp = false, noMlp = false, evalFirst = false, f16 = false;
@@ -90,10 +94,10 @@ std::string taskList() {
 std::string fixed(double value, int precision) { return fixedDouble(value, precision); }
 
 std::string scaleText(const tr::ModelConfig& c) {
-  switch (c.scaleMode) {
-    case tr::ScaleMode::InvSqrtDk: return "1/sqrt(d_k) = " + shortestDouble(c.scale());
-    case tr::ScaleMode::None: return "none (1)";
-    case tr::ScaleMode::Custom: return shortestDouble(c.scale());
+  switch (c.scaleKind) {
+    case attn::ScaleKind::InvSqrtDk: return "1/sqrt(d_k) = " + shortestDouble(c.scale());
+    case attn::ScaleKind::None: return "none (1)";
+    case attn::ScaleKind::Custom: return shortestDouble(c.scale());
   }
   return "";
 }
@@ -118,9 +122,7 @@ tr::SessionOptions sessionOptions(const TrainArgs& args) {
   if (given(args.scaleOpt)) {
     attn::Config scratch;  // the Config dialect's scale: default | none | number
     attn::parseScaleText(args.scale, scratch, "--scale");
-    mc.scaleMode = scratch.scaleKind == attn::ScaleKind::None       ? tr::ScaleMode::None
-                   : scratch.scaleKind == attn::ScaleKind::InvSqrtDk ? tr::ScaleMode::InvSqrtDk
-                                                                     : tr::ScaleMode::Custom;
+    mc.scaleKind = scratch.scaleKind;
     mc.customScale = scratch.customScale;
   }
   if (given(args.stepsOpt)) o.steps = args.steps;

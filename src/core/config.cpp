@@ -12,14 +12,7 @@
 
 namespace attn {
 
-double Config::scale() const {
-  switch (scaleKind) {
-    case ScaleKind::InvSqrtDk: return 1.0 / std::sqrt(static_cast<double>(dK));
-    case ScaleKind::None: return 1.0;
-    case ScaleKind::Custom: return customScale;
-  }
-  return 1.0;
-}
+double Config::scale() const { return scaleFactor(scaleKind, dK, customScale); }
 
 // Every row of the Config table (config_fields.cpp) the same: a member without a row fails test_config_table.
 bool Config::operator==(const Config& o) const {

@@ -9,13 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "core/defaults.h"
 #include "core/matrix.h"
+#include "core/scale.h"
 #include "core/text/tokenizer.h"
 
 namespace attn {
 
 enum class MaskKind { None, Causal, Padding };
-enum class ScaleKind { InvSqrtDk, None, Custom };
 enum class EmbeddingSource { Random, Glove };  // seeded N(0,1) rows, or GloVe's word vectors (glove.h)
 inline constexpr int kGloveDims = 100;          // GloVe 6B 100-d: d_model is at most this with GloVe rows
 
@@ -60,13 +61,13 @@ struct Config {
   std::string compareText;  // optional second sentence shown at the Embed step (polysemy); not attended
 
   // --- dimensions ---
-  int dModel = 8;
-  int heads = 2;
-  int dK = 4;
-  int dV = 4;
+  int dModel = defaults::walkthrough.dModel;
+  int heads = defaults::walkthrough.heads;
+  int dK = defaults::walkthrough.dK;
+  int dV = defaults::walkthrough.dV;
 
   // --- numbers ---
-  uint64_t seed = 1;  // every random number (embeddings, weights) derives from this
+  uint64_t seed = defaults::walkthrough.seed;  // every random number (embeddings, weights) derives from this
   bool positional = true;
   MaskKind mask = MaskKind::None;
   ScaleKind scaleKind = ScaleKind::InvSqrtDk;

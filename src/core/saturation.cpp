@@ -8,6 +8,7 @@
 #include "core/kernels/attention_kernels.h"
 #include "core/errors.h"
 #include "core/random.h"
+#include "core/scale.h"
 #include "core/softmax.h"
 
 namespace attn {
@@ -67,7 +68,7 @@ std::vector<SaturationPoint> saturationSweep(const SaturationOptions& o) {
     }
     SaturationPoint p;
     p.dK = dK;
-    const double scale = 1.0 / std::sqrt(static_cast<double>(dK));
+    const double scale = scaleFactor(ScaleKind::InvSqrtDk, dK, 1.0);
     // 2. Variance of the first `samples` dot products, raw and scaled.
     const size_t n = static_cast<size_t>(o.samples);
     p.varianceUnscaled = variance(dot, n);

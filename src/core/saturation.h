@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/defaults.h"
+
 namespace attn {
 
 // A softmax row whose largest weight is above this is called saturated (nearly one-hot): the UI's softmax step,
@@ -20,9 +22,9 @@ struct SaturationPoint {
 
 struct SaturationOptions {
   std::vector<int> dKs = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
-  int samples = 2000;   // q·k samples for the variance; softmax rows = samples / keys
-  int keys = 8;         // L: keys per softmax row (the uniform ceiling is log L)
-  uint64_t seed = 1;
+  int samples = defaults::lab.samples;  // q·k samples for the variance; softmax rows = samples / keys
+  int keys = defaults::lab.keys;        // L: keys per softmax row (the uniform ceiling is log L)
+  uint64_t seed = defaults::lab.seed;
 };
 
 // Deterministic for a given options (same numbers native and WebAssembly). Throws InputError on bad options.

@@ -5,9 +5,19 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/errors.h"
+
 namespace attn {
 
 std::string shapeText(long long rows, long long cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
+
+void requireShape(const std::string& name, long long rows, long long cols, long long wantRows, long long wantCols,
+                  const std::string& meaning) {
+  if (rows == wantRows && cols == wantCols) return;
+  throw InputError(name + " has shape " + shapeText(rows, cols) + ", expected " + shapeText(wantRows, wantCols) + " (" +
+                       meaning + ")",
+                   "ShapeMismatch", {name, shapeText(rows, cols), shapeText(wantRows, wantCols), meaning});
+}
 
 std::string shapeParen(long long rows, long long cols) {
   return "(" + std::to_string(rows) + "\u00D7" + std::to_string(cols) + ")";

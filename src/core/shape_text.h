@@ -8,6 +8,9 @@ namespace attn {
 struct Config;
 
 std::string shapeText(long long rows, long long cols);        // "4x3" (ASCII, for error messages)
+// Throws InputError "NAME has shape 4x3, expected 4x2 (MEANING)" (message id ShapeMismatch) unless the shapes agree.
+void requireShape(const std::string& name, long long rows, long long cols, long long wantRows, long long wantCols,
+                  const std::string& meaning);
 std::string shapeParen(long long rows, long long cols);       // "(4×3)" (for formulas)
 std::string formatNumber(double value);                       // shortest text that reads back as `value`
 

@@ -117,7 +117,7 @@ const LabView& labView(LabState& lab) {
   LabView v;
   v.rawScores = attn::sampleScoreRow(lab.dK, lab.keys, lab.seed);
   v.unscaled = softmaxRow(v.rawScores, 1.0);
-  v.scaled = softmaxRow(v.rawScores, 1.0 / std::sqrt(static_cast<double>(lab.dK)));
+  v.scaled = softmaxRow(v.rawScores, attn::scaleFactor(attn::ScaleKind::InvSqrtDk, lab.dK, 1.0));
   v.multiplierScores = {1, 2, 3, 4};
   v.multiplier = softmaxRow(v.multiplierScores, lab.multiplier);
   c.view = std::move(v);

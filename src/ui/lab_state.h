@@ -11,6 +11,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/defaults.h"
 #include "core/saturation.h"
 #include "core/trace.h"
 
@@ -42,12 +43,12 @@ struct LabView {
 struct LabCache;  // lab_state.cpp: the cached sweep and view (shared by copies of a LabState)
 
 struct LabState {
-  int dK = 64;               // the lab's d_k slider (1..1024, log scale)
-  double multiplier = 1.0;   // multiplier on the fixed score row [1, 2, 3, 4] (0.01..100, log scale)
+  int dK = attn::defaults::lab.dK;                      // the lab's d_k slider (1..1024, log scale)
+  double multiplier = attn::defaults::lab.multiplier;   // on the fixed score row [1, 2, 3, 4] (0.01..100, log scale)
   // The experiment, same meaning and defaults as `attnlab saturation --keys --samples --seed`.
-  int keys = 8;              // L: keys per softmax row
-  int samples = 2000;        // q·k samples per d_k in the sweep
-  uint64_t seed = 1;
+  int keys = attn::defaults::lab.keys;        // L: keys per softmax row
+  int samples = attn::defaults::lab.samples;  // q·k samples per d_k in the sweep
+  uint64_t seed = attn::defaults::lab.seed;
 
   // Set by the lab's plots every frame (not settable): which plot the mouse is over and the d_k it snapped to.
   std::string hoverPlot;  // "" = none; else "variance" | "entropy" | "max_weight" | "jacobian"

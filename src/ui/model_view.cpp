@@ -72,7 +72,7 @@ ModelInputs tokenize(const atr::SavedModel& m, const std::string& source, const 
 std::string show(AppState& s, OpenModel next, int layer) {
   if (layer < 0 || layer >= static_cast<int>(next.trace.layers.size()))
     return s.refuse("layer must be 0.." + std::to_string(next.trace.layers.size() - 1));
-  attn::Config config = next.trace.layers[static_cast<size_t>(layer)].config;
+  attn::Config config = next.trace.layers[static_cast<size_t>(layer)].trace.config;
   if (s.model && s.model->layer == layer) config.focus = s.config().focus;  // keep the focus token on new inputs
   const std::shared_ptr<OpenModel> before = s.model;
   s.model.reset();  // apply() must not close the model it is opening
@@ -238,7 +238,7 @@ json modelToJson(const AppState& s) {
   if (!s.model) return nullptr;
   const OpenModel& m = *s.model;
   json layers = json::array();
-  for (const atr::LayerTrace& l : m.trace.layers) layers.push_back(l.name);
+  for (const atr::BlockTrace& l : m.trace.layers) layers.push_back(l.name);
   json predictions = json::array();
   for (const atr::Prediction& p : m.trace.predictions)
     predictions.push_back({{"position", p.position}, {"input", p.input}, {"token", p.token},

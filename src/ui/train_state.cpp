@@ -11,6 +11,7 @@
 #include "core/config_fields.h"
 #include "core/errors.h"
 #include "core/io/json_io.h"
+#include "core/limits.h"
 #include "ui/i18n/core_texts.h"
 #include "ui/i18n/error_text.h"
 #include "ui/i18n/i18n.h"
@@ -28,7 +29,7 @@ constexpr int kMaxStepsPerSlice = 5000;
 bool sameOptions(const atr::SessionOptions& a, const atr::SessionOptions& b) {
   const atr::ModelConfig &x = a.model, &y = b.model;
   return a.task == b.task && x.layers == y.layers && x.heads == y.heads && x.dModel == y.dModel && x.dK == y.dK &&
-         x.dV == y.dV && x.scaleMode == y.scaleMode && a.adam.learningRate == b.adam.learningRate &&
+         x.dV == y.dV && x.scaleKind == y.scaleKind && a.adam.learningRate == b.adam.learningRate &&
          a.seed == b.seed && a.steps == b.steps;
 }
 
@@ -149,7 +150,7 @@ TrainControls defaultTrainControls(atr::TaskKind task) {
   c.heads = o.model.heads;
   c.dModel = o.model.dModel;
   c.dK = o.model.dK;
-  c.scaled = o.model.scaleMode != atr::ScaleMode::None;
+  c.scaled = o.model.scaleKind != attn::ScaleKind::None;
   c.learningRate = o.adam.learningRate;
   c.seed = 1;
   c.steps = o.steps;
@@ -164,7 +165,7 @@ atr::SessionOptions sessionOptions(const TrainControls& c) {
   o.model.dModel = c.dModel;
   o.model.dK = c.dK;
   o.model.dV = c.dK;
-  o.model.scaleMode = c.scaled ? atr::ScaleMode::InvSqrtDk : atr::ScaleMode::None;
+  o.model.scaleKind = c.scaled ? attn::ScaleKind::InvSqrtDk : attn::ScaleKind::None;
   o.adam.learningRate = c.learningRate;
   o.seed = c.seed;
   o.steps = c.steps;
@@ -339,16 +340,17 @@ std::string applyTrainJson(TrainState& t, const nlohmann::json& partial) {
       const std::string& key = it.key();
       const json& v = it.value();
       if (key == "task") continue;
-      if (key == "layers") c.layers = readInt(v, "layers", 1, 3);
-      else if (key == "heads") c.heads = readInt(v, "heads", 1, 16);
-      else if (key == "d_model") c.dModel = readInt(v, "d_model", 2, 512);
-      else if (key == "d_k") c.dK = readInt(v, "d_k", 1, 1024);
-      else if (key == "steps") c.steps = readInt(v, "steps", 1, 20000);
+      using namespace attn::limits;
+      if (key == "layers") c.layers = readInt(v, "layers", 1, kMaxLayers);
+      else if (key == "heads") c.heads = readInt(v, "heads", 1, kMaxHeads);
+      else if (key == "d_model") c.dModel = readInt(v, "d_model", kMinTrainDModelOnPage, kMaxTrainDModelOnPage);
+      else if (key == "d_k") c.dK = readInt(v, "d_k", 1, kMaxDk);
+      else if (key == "steps") c.steps = readInt(v, "steps", 1, kMaxTrainSteps);
       else if (key == "scaled") {
         if (!v.is_boolean()) throw attn::InputError("train.scaled must be true or false", "TrainScaled", {});
         c.scaled = v.get<bool>();
       } else if (key == "learning_rate") {
-        if (!v.is_number() || !(v.get<double>() > 0 && v.get<double>() <= 1))
+        if (!v.is_number() || !(v.get<double>() > 0 && v.get<double>() <= kMaxLearningRate))
           throw attn::InputError("train.learning_rate must be a number > 0 and <= 1", "TrainLearningRate", {});
         c.learningRate = v.get<double>();
       } else if (key == "seed") {

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/defaults.h"
 #include "core/train/session.h"
 
 namespace ui {
@@ -24,14 +25,14 @@ constexpr double kSliceBudgetMs = 10.0;  // training time per frame
 // What Train / Reset use: the task and the model's sizes (the task's defaults until the learner changes them).
 struct TrainControls {
   attn::train::TaskKind task = attn::train::TaskKind::Reverse;
-  int layers = 1;
-  int heads = 1;
-  int dModel = 16;
-  int dK = 16;
+  int layers = attn::defaults::train.layers;
+  int heads = attn::defaults::train.heads;
+  int dModel = attn::defaults::train.dModel;
+  int dK = attn::defaults::train.dK;
   bool scaled = true;          // scores × 1/√d_k (else no scale)
-  double learningRate = 5e-3;
-  uint64_t seed = 1;
-  int steps = 800;             // planned steps
+  double learningRate = attn::defaults::train.learningRate;
+  uint64_t seed = attn::defaults::train.seed;
+  int steps = attn::defaults::train.steps;  // planned steps
 };
 TrainControls defaultTrainControls(attn::train::TaskKind task);
 // The session options the controls ask for (the task's other defaults: d_v = d_k, batch, warm-up, clipping, MLP).

@@ -106,9 +106,13 @@ TEST(TrainBlock, FullyMaskedRowGivesZeroWeightsAndZeroGradient) {
                     {true, false, false, false}};
   BlockProblem p = makeProblem(c, 7);
   const BlockProblemResult r = solveBlockBackward(p);
-  for (const HeadTraceD& h : r.trace.heads) {
-    EXPECT_TRUE(h.fullyMaskedRows[0]);
-    EXPECT_FALSE(h.fullyMaskedRows[1]);
+  EXPECT_EQ(r.trace.keyPadding, p.keyPadding);
+  EXPECT_EQ(r.trace.config.mask, MaskKind::Causal);
+  for (const HeadTrace& h : r.trace.heads) {
+    ASSERT_EQ(h.rows.size(), 4u);
+    EXPECT_TRUE(h.rows[0].fullyMasked);
+    EXPECT_FALSE(h.rows[1].fullyMasked);
+    EXPECT_EQ(h.rows[1].maxWeight, 1.0);  // query 1 sees keys 0 and 1, key 0 padded: one-hot on key 1
     EXPECT_EQ(h.A.row(0).cwiseAbs().sum(), 0.0);
     EXPECT_EQ(h.O.row(0).cwiseAbs().sum(), 0.0);
     EXPECT_NEAR(h.A.row(1).sum(), 1.0, 1e-15);
@@ -177,8 +181,16 @@ TEST(TrainBlock, ForwardMatchesComputeTrace) {
     EXPECT_LE((r.output - trace.output).cwiseAbs().maxCoeff(), 1e-12);
     EXPECT_LE((r.trace.concat - trace.concat).cwiseAbs().maxCoeff(), 1e-12);
     for (int h = 0; h < k.heads; ++h) {
-      const HeadTraceD& ours = r.trace.heads[static_cast<size_t>(h)];
+      const HeadTrace& ours = r.trace.heads[static_cast<size_t>(h)];
       const HeadTrace& theirs = trace.heads[static_cast<size_t>(h)];
+      // The same type with the same parts: the head's weight slices (the same numbers), each row's saturation.
+      EXPECT_TRUE(ours.Wq == theirs.Wq && ours.Wk == theirs.Wk && ours.Wv == theirs.Wv);
+      ASSERT_EQ(ours.rows.size(), theirs.rows.size());
+      for (size_t i = 0; i < ours.rows.size(); ++i) {
+        EXPECT_EQ(ours.rows[i].fullyMasked, theirs.rows[i].fullyMasked);
+        EXPECT_NEAR(ours.rows[i].entropy, theirs.rows[i].entropy, 1e-9);
+        EXPECT_NEAR(ours.rows[i].maxWeight, theirs.rows[i].maxWeight, 1e-12);
+      }
       EXPECT_LE((ours.Q - theirs.Q).cwiseAbs().maxCoeff(), 1e-12);
       EXPECT_LE((ours.K - theirs.K).cwiseAbs().maxCoeff(), 1e-12);
       EXPECT_LE((ours.V - theirs.V).cwiseAbs().maxCoeff(), 1e-12);

@@ -97,7 +97,7 @@ TEST(TrainModel, EncoderDecoderGradientsMatchFiniteDifferences) {
   c.dV = 3;
   c.mlp = true;
   c.mlpHidden = 4;
-  c.scaleMode = ScaleMode::Custom;
+  c.scaleKind = ScaleKind::Custom;
   c.customScale = 0.8;
   const double worst = checkModel(c, 21, "encoder-decoder (1 enc + 2 dec layers, MLP, custom scale)");
   EXPECT_LE(worst, 1e-6);
@@ -113,7 +113,7 @@ TEST(TrainModel, PlainModelWithoutPositionOrScale) {
   c.dV = 4;
   c.causal = false;
   c.positional = false;
-  c.scaleMode = ScaleMode::None;
+  c.scaleKind = ScaleKind::None;
   checkModel(c, 31, "1 layer, no mask, no position, no scale");
 }
 
@@ -185,21 +185,29 @@ TEST(TrainModel, TracesExposeEveryBlock) {
   ex.target = {1, 2, 3};
   ForwardCache<float> cache;
   model.forward(ex, cache);
-  const std::vector<BlockTraceD> traces = model.traces(cache);
+  const std::vector<BlockTrace> traces = model.traces(cache);
   ASSERT_EQ(traces.size(), 5u);  // encoder 0 self; decoder 0 self, cross; decoder 1 self, cross
   EXPECT_EQ(traces[0].name, "encoder layer 0 self-attention");
   EXPECT_EQ(traces[2].name, "decoder layer 0 cross-attention");
   EXPECT_TRUE(traces[2].cross);
-  EXPECT_EQ(traces[2].heads[0].A.rows(), 3);  // decoder queries
-  EXPECT_EQ(traces[2].heads[0].A.cols(), 5);  // encoder keys
-  EXPECT_EQ(traces[2].heads[1].O.cols(), 5);  // d_v
-  EXPECT_EQ(traces[1].maskAdd(0, 1), -std::numeric_limits<double>::infinity());  // decoder self-attention is causal
-  for (const BlockTraceD& t : traces)
-    for (const HeadTraceD& h : t.heads)
+  EXPECT_EQ(traces[2].trace.heads[0].A.rows(), 3);  // decoder queries
+  EXPECT_EQ(traces[2].trace.heads[0].A.cols(), 5);  // encoder keys
+  EXPECT_EQ(traces[2].trace.heads[1].O.cols(), 5);  // d_v
+  // decoder self-attention is causal
+  EXPECT_EQ(traces[1].trace.maskAdd(0, 1), -std::numeric_limits<double>::infinity());
+  // The trace's Config names the block in the walkthrough's terms.
+  EXPECT_EQ(traces[1].trace.config.mask, MaskKind::Causal);
+  EXPECT_EQ(traces[2].trace.config.mask, MaskKind::None);
+  EXPECT_TRUE(traces[2].trace.config.cross);
+  EXPECT_EQ(traces[2].trace.config.dV, 5);
+  EXPECT_EQ(traces[2].trace.config.scaleKind, c.scaleKind);
+  EXPECT_EQ(traces[2].trace.config.scale(), traces[2].trace.scale);
+  for (const BlockTrace& t : traces)
+    for (const HeadTrace& h : t.trace.heads)
       for (Eigen::Index i = 0; i < h.A.rows(); ++i) EXPECT_NEAR(h.A.row(i).sum(), 1.0, 1e-6);
   // The output of the last decoder block + residuals feeds the read-out: the trace's X of decoder layer 1 is the
   // residual stream after decoder layer 0.
-  EXPECT_LE((traces[3].X - cache.layers[0].y.cast<double>()).cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_LE((traces[3].trace.X - cache.layers[0].y.cast<double>()).cwiseAbs().maxCoeff(), 0.0);
 }
 
 TEST(TrainModel, GroupNormsSplitByLayer) {

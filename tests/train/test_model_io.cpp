@@ -31,7 +31,7 @@ std::vector<ModelConfig> configsToCheck() {
   out.push_back(wide);
   ModelConfig plain = taskInfo(TaskKind::Sort).model;
   plain.mlp = false;
-  plain.scaleMode = ScaleMode::Custom;
+  plain.scaleKind = ScaleKind::Custom;
   plain.customScale = 0.3;
   out.push_back(plain);
   return out;
@@ -119,11 +119,11 @@ TEST(ModelIo, RoundTripIsBitExact) {
   }
   // A custom scale survives too.
   SavedModel custom = savedFor(TaskKind::Reverse, 2);
-  custom.config.scaleMode = ScaleMode::Custom;
+  custom.config.scaleKind = ScaleKind::Custom;
   custom.config.customScale = 0.123;
   EXPECT_EQ(modelFromJson(modelToJson(custom)).config.scale(), 0.123);
-  custom.config.scaleMode = ScaleMode::None;
-  EXPECT_EQ(modelFromJson(modelToJson(custom)).config.scaleMode, ScaleMode::None);
+  custom.config.scaleKind = ScaleKind::None;
+  EXPECT_EQ(modelFromJson(modelToJson(custom)).config.scaleKind, ScaleKind::None);
 }
 
 TEST(ModelIo, DamageIsRefusedWithAClearMessage) {

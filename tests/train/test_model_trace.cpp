@@ -83,11 +83,10 @@ TEST(ModelTrace, EveryLayerConfigReproducesTheEngine) {
       EXPECT_NE(std::find(saved.vocab.begin(), saved.vocab.end(), p.token), saved.vocab.end());
     }
     for (size_t b = 0; b < t.layers.size(); ++b) {
-      const LayerTrace& layer = t.layers[b];
-      const BlockTraceD& engine = t.blocks[b];
+      const BlockTrace& layer = t.layers[b];
+      const Trace& engine = t.blocks[b];
       const std::string what = saved.task + " " + layer.name;
-      EXPECT_EQ(layer.name, engine.name);
-      EXPECT_EQ(layer.cross, engine.cross);
+      EXPECT_EQ(layer.cross, engine.config.cross);
       // The Config reproduces the block: the pipeline's trace (in double, Eigen products, std::exp) vs the engine's
       // own forward (double, fixed-order loops, detExp).
       const Trace& tr = layer.trace;
@@ -99,7 +98,7 @@ TEST(ModelTrace, EveryLayerConfigReproducesTheEngine) {
       EXPECT_EQ(tr.scale, engine.scale) << what;
       for (size_t h = 0; h < tr.heads.size(); ++h) {
         const HeadTrace& a = tr.heads[h];
-        const HeadTraceD& e = engine.heads[h];
+        const HeadTrace& e = engine.heads[h];
         worst = std::max(worst, maxDiff(a.Q, e.Q, what + " Q"));
         worst = std::max(worst, maxDiff(a.K, e.K, what + " K"));
         worst = std::max(worst, maxDiff(a.V, e.V, what + " V"));
@@ -108,19 +107,27 @@ TEST(ModelTrace, EveryLayerConfigReproducesTheEngine) {
         worst = std::max(worst, maxDiff(a.S_masked, e.S_masked, what + " S_masked"));
         worst = std::max(worst, maxDiff(a.A, e.A, what + " A"));
         worst = std::max(worst, maxDiff(a.O, e.O, what + " O"));
+        // The same type, the same parts: the head's weight slices (the very numbers) and each row's saturation.
+        EXPECT_TRUE(a.Wq == e.Wq && a.Wk == e.Wk && a.Wv == e.Wv) << what;
+        ASSERT_EQ(a.rows.size(), e.rows.size()) << what;
+        for (size_t i = 0; i < a.rows.size(); ++i) {
+          EXPECT_EQ(a.rows[i].fullyMasked, e.rows[i].fullyMasked) << what;
+          EXPECT_NEAR(a.rows[i].maxWeight, e.rows[i].maxWeight, 1e-12) << what;
+        }
       }
+      EXPECT_EQ(tr.keyPadding, engine.keyPadding) << what;
       worst = std::max(worst, maxDiff(tr.concat, engine.concat, what + " concat"));
       worst = std::max(worst, maxDiff(tr.output, engine.output, what + " output"));
       EXPECT_LE(worst, 1e-12) << what;
       worstOverall = std::max(worstOverall, worst);
       // The model's tokens label the rows (the decoder's <bos> included).
-      const std::vector<std::string> keys = (engine.cross || engine.name.rfind("encoder", 0) == 0) ? t.sourceTokens
-                                                                                                   : t.tokens;
-      const std::vector<std::string> queries = engine.name.rfind("encoder", 0) == 0 ? t.sourceTokens : t.tokens;
+      const bool encoderBlock = layer.name.rfind("encoder", 0) == 0;
+      const std::vector<std::string> keys = (layer.cross || encoderBlock) ? t.sourceTokens : t.tokens;
+      const std::vector<std::string> queries = encoderBlock ? t.sourceTokens : t.tokens;
       EXPECT_EQ(texts(tr.tokens), keys) << what;
       EXPECT_EQ(texts(tr.queryTokens), queries) << what;
       // The Config JSON the trace carries gives the same trace again.
-      const Config reread = configFromJson(configToJson(layer.config));
+      const Config reread = configFromJson(configToJson(layer.trace.config));
       EXPECT_EQ(traceToJson(computeTrace(reread)), traceToJson(tr)) << what;
     }
   }

@@ -238,7 +238,7 @@ TEST(TrainSession, ScalingSentenceComesFromTheNumbers) {
   a.heldOut = b.heldOut = 20;
   TrainingSession scaled(a), unscaled(b);
   EXPECT_EQ(scaled.options().model.dK, 256);
-  EXPECT_EQ(unscaled.options().model.scaleMode, ScaleMode::None);
+  EXPECT_EQ(unscaled.options().model.scaleKind, ScaleKind::None);
   scaled.advanceSteps(30);
   unscaled.advanceSteps(30);
   const std::string text = describeScalingComparison(scaled, unscaled);

@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
   encDec.dV = 3;
   encDec.mlp = true;
   encDec.mlpHidden = 6;
-  encDec.scaleMode = ScaleMode::Custom;
+  encDec.scaleKind = ScaleKind::Custom;
   encDec.customScale = 0.6;
   out["models"].push_back(modelCase(encDec, seed + 20));
   ModelConfig plain;
@@ -176,7 +176,7 @@ int main(int argc, char** argv) {
   plain.dK = 5;
   plain.dV = 4;
   plain.causal = false;
-  plain.scaleMode = ScaleMode::None;
+  plain.scaleKind = ScaleKind::None;
   out["models"].push_back(modelCase(plain, seed + 30));
 
   std::ofstream file(argv[1]);

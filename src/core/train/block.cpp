@@ -6,6 +6,8 @@
 #include "core/errors.h"
 #include "core/kernels/products.h"
 #include "core/kernels/softmax.h"
+#include "core/shape_text.h"
+#include "core/softmax.h"
 
 namespace attn::train {
 
@@ -13,21 +15,6 @@ using kernels::productFixed;
 using kernels::productFixedTransA;
 using kernels::productFixedTransB;
 using kernels::Sum;
-
-namespace {
-
-std::string shapeString(Eigen::Index rows, Eigen::Index cols) {
-  return std::to_string(rows) + "x" + std::to_string(cols);
-}
-
-void requireShape(const std::string& name, Eigen::Index rows, Eigen::Index cols, Eigen::Index wantRows,
-                  Eigen::Index wantCols, const std::string& meaning) {
-  if (rows != wantRows || cols != wantCols)
-    throw InputError(name + " has shape " + shapeString(rows, cols) + ", expected " + shapeString(wantRows, wantCols) +
-                     " (" + meaning + ")");
-}
-
-}  // namespace
 
 template <typename T>
 void checkBlockShapes(const BlockSpec& spec, const BlockWeights<T>& w, int dModel) {
@@ -134,43 +121,57 @@ void blockBackward(const BlockSpec& spec, const BlockWeights<T>& w, const BlockC
 }
 
 template <typename T>
-BlockTraceD blockTrace(const BlockSpec& spec, const BlockWeights<T>& w, const BlockCache<T>& c,
-                       const std::string& name, bool cross) {
+Trace blockTrace(const BlockSpec& spec, const BlockWeights<T>& w, const BlockCache<T>& c, bool cross) {
   const double negInf = -std::numeric_limits<double>::infinity();
   const Eigen::Index Lq = c.Xq.rows(), Lkv = c.X.rows();
-  BlockTraceD t;
-  t.name = name;
-  t.cross = cross;
-  t.Xq = c.Xq.template cast<double>();
-  t.X = c.X.template cast<double>();
+  Trace t;
+  Config& config = t.config;  // the block in the walkthrough's terms: sizes, mask, scale (its rows are given, no text)
+  config.text.clear();
+  config.cross = cross;
+  config.dModel = static_cast<int>(c.X.cols());
+  config.heads = spec.heads;
+  config.dK = spec.dK;
+  config.dV = spec.dV;
+  config.positional = false;
+  config.mask = spec.causal ? MaskKind::Causal : spec.keyPadding.empty() ? MaskKind::None : MaskKind::Padding;
+  config.scaleKind = ScaleKind::Custom;
+  config.customScale = spec.scale;
+  t.Xq = c.Xq.template cast<double>();  // (L_q,d_model)
+  t.X = c.X.template cast<double>();    // (L_kv,d_model)
   t.Wq = w.Wq.template cast<double>();
   t.Wk = w.Wk.template cast<double>();
   t.Wv = w.Wv.template cast<double>();
   t.Wo = w.Wo.template cast<double>();
   t.scale = spec.scale;
+  t.keyPadding = spec.keyPadding;  // per key: blocked for every query
+  t.keyPadding.resize(static_cast<size_t>(Lkv), false);
   t.maskAdd = Matrix::Zero(Lq, Lkv);  // (L_q,L_kv) of 0 / −inf
   for (Eigen::Index i = 0; i < Lq; ++i)
     for (Eigen::Index j = 0; j < Lkv; ++j)
       if (spec.blocked(static_cast<int>(i), static_cast<int>(j))) t.maskAdd(i, j) = negInf;
   for (int head = 0; head < spec.heads; ++head) {
-    HeadTraceD ht;
-    ht.Q = c.Q.middleCols(head * spec.dK, spec.dK).template cast<double>();
-    ht.K = c.K.middleCols(head * spec.dK, spec.dK).template cast<double>();
-    ht.V = c.V.middleCols(head * spec.dV, spec.dV).template cast<double>();
-    ht.S = c.S[static_cast<size_t>(head)].template cast<double>();
+    HeadTrace ht;
+    ht.Wq = t.Wq.middleCols(head * spec.dK, spec.dK);  // this head's slices : (d_model,d_k)
+    ht.Wk = t.Wk.middleCols(head * spec.dK, spec.dK);  // (d_model,d_k)
+    ht.Wv = t.Wv.middleCols(head * spec.dV, spec.dV);  // (d_model,d_v)
+    ht.Q = c.Q.middleCols(head * spec.dK, spec.dK).template cast<double>();  // (L_q,d_k)
+    ht.K = c.K.middleCols(head * spec.dK, spec.dK).template cast<double>();  // (L_kv,d_k)
+    ht.V = c.V.middleCols(head * spec.dV, spec.dV).template cast<double>();  // (L_kv,d_v)
+    ht.S = c.S[static_cast<size_t>(head)].template cast<double>();            // (L_q,L_kv)
     ht.S_scaled = ht.S * static_cast<double>(static_cast<T>(spec.scale));  // the factor forward used
     ht.S_masked = ht.S_scaled + t.maskAdd;
-    ht.A = c.A[static_cast<size_t>(head)].template cast<double>();
-    ht.O = c.concat.middleCols(head * spec.dV, spec.dV).template cast<double>();
+    ht.A = c.A[static_cast<size_t>(head)].template cast<double>();  // (L_q,L_kv)
+    ht.O = c.concat.middleCols(head * spec.dV, spec.dV).template cast<double>();  // (L_q,d_v)
     for (Eigen::Index i = 0; i < Lq; ++i) {
-      bool all = Lkv > 0;
-      for (Eigen::Index j = 0; j < Lkv && all; ++j) all = t.maskAdd(i, j) == negInf;
-      ht.fullyMaskedRows.push_back(all);
+      bool fullyMasked = Lkv > 0;  // every key of query i blocked: its A row is all 0
+      for (Eigen::Index j = 0; j < Lkv && fullyMasked; ++j) fullyMasked = t.maskAdd(i, j) == negInf;
+      const auto row = ht.A.row(i);
+      ht.rows.push_back(saturationOf(std::vector<double>(row.data(), row.data() + row.size()), fullyMasked));
     }
     t.heads.push_back(std::move(ht));
   }
-  t.concat = c.concat.template cast<double>();
-  t.output = c.output.template cast<double>();
+  t.concat = c.concat.template cast<double>();  // (L_q,h·d_v)
+  t.output = c.output.template cast<double>();  // (L_q,d_model)
   return t;
 }
 
@@ -216,7 +217,7 @@ BlockProblemResult solveBlockBackward(const BlockProblem& p) {
   r.dWk = std::move(dW.Wk);
   r.dWv = std::move(dW.Wv);
   r.dWo = std::move(dW.Wo);
-  r.trace = blockTrace(spec, w, cache, p.Xq ? "cross-attention" : "self-attention", p.Xq.has_value());
+  r.trace = blockTrace(spec, w, cache, p.Xq.has_value());
   return r;
 }
 
@@ -227,8 +228,7 @@ BlockProblemResult solveBlockBackward(const BlockProblem& p) {
   template void blockBackward<T>(const BlockSpec&, const BlockWeights<T>&, const BlockCache<T>&,                 \
                                  const ConstRef<T>&, BlockWeights<T>&, MutRef<T>, MutRef<T>,                     \
                                  std::vector<HeadGradients<T>>*);                                                \
-  template BlockTraceD blockTrace<T>(const BlockSpec&, const BlockWeights<T>&, const BlockCache<T>&,             \
-                                     const std::string&, bool);
+  template Trace blockTrace<T>(const BlockSpec&, const BlockWeights<T>&, const BlockCache<T>&, bool);
 ATTN_TRAIN_INSTANTIATE_BLOCK(float)
 ATTN_TRAIN_INSTANTIATE_BLOCK(double)
 #undef ATTN_TRAIN_INSTANTIATE_BLOCK

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/matrix.h"
+#include "core/trace.h"
 
 namespace attn::train {
 
@@ -76,29 +77,22 @@ void blockBackward(const BlockSpec& spec, const BlockWeights<T>& w, const BlockC
                    const ConstRef<T>& dOut, BlockWeights<T>& dW, MutRef<T> dXq, MutRef<T> dX,
                    std::vector<HeadGradients<T>>* heads = nullptr);
 
-// ---- the walkthrough's intermediates of one block, in double (the lead turns this into an attn::Trace) ----
-struct HeadTraceD {
-  Matrix Q, K, V;                // (L_q,d_k), (L_kv,d_k), (L_kv,d_v): this head's slices
-  Matrix S, S_scaled, S_masked;  // (L_q,L_kv); S_masked holds −inf where blocked
-  Matrix A;                      // (L_q,L_kv)
-  Matrix O;                      // (L_q,d_v)
-  std::vector<bool> fullyMaskedRows;  // per query: every key blocked (A row all 0)
-};
-struct BlockTraceD {
-  std::string name;              // e.g. "layer 0 self-attention", "layer 1 cross-attention", "encoder layer 0 …"
-  bool cross = false;            // X_q and X differ (decoder cross-attention)
-  Matrix Xq, X;                  // (L_q,d_model), (L_kv,d_model): the residual stream entering the block
-  Matrix Wq, Wk, Wv, Wo;         // full weights
-  Matrix maskAdd;                // (L_q,L_kv) of 0 / −inf
-  double scale = 1;
-  std::vector<HeadTraceD> heads;
-  Matrix concat;                 // (L_q,h·d_v)
-  Matrix output;                 // (L_q,d_model): the attention output, before the residual is added
-};
-
+// ---- one block's intermediates as the walkthrough's attn::Trace (trace.h), in double ----
+// What the engine knows of a block: X_q and X (the residual stream entering it), W_q … W_o, maskAdd, scale,
+// keyPadding, per head its weight slices, Q, K, V, S, S_scaled, S_masked, A, O and each row's saturation (softmax.h's
+// saturationOf; fullyMasked for a row whose keys are all blocked), concat and output (the attention output, before
+// the residual is added). trace.config describes the block in the walkthrough's terms: d_model, heads, d_k, d_v,
+// cross, mask, scale (Custom with the factor; Model::traces() names the model's ScaleKind), positional off, no text
+// and no explicit matrices (train/model_trace.h's layerConfig adds those). No tokens: the caller knows their texts.
 template <typename T>
-BlockTraceD blockTrace(const BlockSpec& spec, const BlockWeights<T>& w, const BlockCache<T>& cache,
-                       const std::string& name, bool cross);
+Trace blockTrace(const BlockSpec& spec, const BlockWeights<T>& w, const BlockCache<T>& cache, bool cross);
+
+// A block's Trace and where it sits in the model.
+struct BlockTrace {
+  std::string name;    // "layer 0 self-attention", "decoder layer 1 cross-attention", "encoder layer 0 self-attention"
+  bool cross = false;  // X_q and X differ (decoder cross-attention)
+  Trace trace;
+};
 
 // ---- standalone double API for `attnlab backward` ----
 struct BlockProblem {
@@ -117,7 +111,7 @@ struct BlockProblemResult {
   std::optional<Matrix> dXq;  // (L_q,d_model), cross-attention only
   Matrix dWq, dWk, dWv, dWo;
   std::vector<HeadGradients<double>> heads;  // per head dA, dS_scaled, dS
-  BlockTraceD trace;          // every forward intermediate
+  Trace trace;                // every forward intermediate (blockTrace)
 };
 // Throws attn::InputError naming the matrix and both shapes when something does not fit.
 BlockProblemResult solveBlockBackward(const BlockProblem& problem);

@@ -10,8 +10,10 @@
 #include "core/kernels/products.h"
 #include "core/kernels/softmax.h"
 #include "core/kernels/sum_of_squares.h"
+#include "core/limits.h"
 #include "core/positional.h"
 #include "core/random.h"
+#include "core/weights.h"
 
 namespace attn::train {
 
@@ -25,15 +27,6 @@ using kernels::sumOfSquares;
 
 // ---------------------------------------------------------------- config
 
-double ModelConfig::scale() const {
-  switch (scaleMode) {
-    case ScaleMode::InvSqrtDk: return 1.0 / std::sqrt(static_cast<double>(dK));
-    case ScaleMode::None: return 1.0;
-    case ScaleMode::Custom: return customScale;
-  }
-  return 1.0;
-}
-
 static void requireRange(const char* name, long long value, long long lo, long long hi) {
   if (value < lo || value > hi)
     throw InputError(std::string(name) + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
@@ -42,19 +35,20 @@ static void requireRange(const char* name, long long value, long long lo, long l
 }
 
 void validate(const ModelConfig& c) {
-  requireRange("vocab", c.vocab, 1, 100000);
-  requireRange("d_model", c.dModel, 1, 1024);
-  requireRange("layers", c.layers, 1, 3);
-  requireRange("heads", c.heads, 1, 16);
-  requireRange("d_k", c.dK, 1, 1024);
-  requireRange("d_v", c.dV, 1, 1024);
-  requireRange("mlp hidden width", c.mlpHidden, 0, 4096);
-  requireRange("max length", c.maxLength, 1, 512);
+  requireRange("vocab", c.vocab, 1, limits::kMaxVocab);
+  requireRange("d_model", c.dModel, 1, limits::kMaxDModel);
+  requireRange("layers", c.layers, 1, limits::kMaxLayers);
+  requireRange("heads", c.heads, 1, limits::kMaxHeads);
+  requireRange("d_k", c.dK, 1, limits::kMaxDk);
+  requireRange("d_v", c.dV, 1, limits::kMaxDk);
+  requireRange("mlp hidden width", c.mlpHidden, 0, limits::kMaxMlpHidden);
+  requireRange("max length", c.maxLength, 1, limits::kMaxTokens);
   if (c.encoderDecoder) {
-    requireRange("source vocab", c.sourceVocab, 1, 100000);
-    requireRange("encoder layers", c.encoderLayers, 0, 3);
+    requireRange("source vocab", c.sourceVocab, 1, limits::kMaxVocab);
+    requireRange("encoder layers", c.encoderLayers, 0, limits::kMaxLayers);
   }
-  if (c.scaleMode == ScaleMode::Custom && !(std::isfinite(c.customScale) && std::fabs(c.customScale) <= 1e6))
+  if (c.scaleKind == ScaleKind::Custom &&
+      !(std::isfinite(c.customScale) && std::fabs(c.customScale) <= limits::kMaxAbsValue))
     throw InputError("the custom scale must be a finite number with |scale| <= 1e6");
 }
 
@@ -104,16 +98,15 @@ std::vector<std::pair<std::string, const MatrixT<T>*>> parameterList(const Model
   return listParams<const ModelParams<T>, const MatrixT<T>>(params);
 }
 
+// The walkthrough's Xavier/Glorot uniform (weights.h: the same stream (seed, name, rows, cols), drawn in double),
+// rounded to T : (rows,cols).
 template <typename T>
 static MatrixT<T> xavier(uint64_t seed, const std::string& name, int rows, int cols) {
-  Rng rng(streamSeed(seed, name, (static_cast<uint64_t>(rows) << 32) | static_cast<uint32_t>(cols)));
-  const double limit = std::sqrt(6.0 / (rows + cols));
-  MatrixT<T> W(rows, cols);  // (rows,cols), filled row by row
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) W(r, c) = static_cast<T>(rng.uniform(-limit, limit));
-  return W;
+  return xavierUniform(seed, name, rows, cols).template cast<T>();
 }
 
+// Seeded N(0,1) : (rows,cols), drawn in double row by row from the stream (seed, name, rows, cols), rounded to T.
+// (The walkthrough's seeded embedding rows draw one stream per token instead: embedding.h.)
 template <typename T>
 static MatrixT<T> gaussian(uint64_t seed, const std::string& name, int rows, int cols) {
   Rng rng(streamSeed(seed, name, (static_cast<uint64_t>(rows) << 32) | static_cast<uint32_t>(cols)));
@@ -453,18 +446,23 @@ T Model<T>::loss(const std::vector<Example>& batch) const {
 }
 
 template <typename T>
-std::vector<BlockTraceD> Model<T>::traces(const ForwardCache<T>& cache) const {
-  std::vector<BlockTraceD> out;
+std::vector<BlockTrace> Model<T>::traces(const ForwardCache<T>& cache) const {
+  std::vector<BlockTrace> out;
+  auto add = [&](const std::string& name, bool cross, const BlockSpec& spec, const BlockWeights<T>& w,
+                 const BlockCache<T>& blockCache) {
+    BlockTrace block{name, cross, blockTrace(spec, w, blockCache, cross)};
+    block.trace.config.scaleKind = config_.scaleKind;  // the same factor (spec.scale = config_.scale()), named
+    block.trace.config.customScale = config_.scaleKind == ScaleKind::Custom ? config_.customScale : 1.0;
+    out.push_back(std::move(block));
+  };
   for (size_t l = 0; l < cache.encoder.size(); ++l)
-    out.push_back(blockTrace(selfSpec(true), params_.encoder[l].self, cache.encoder[l].self,
-                             "encoder layer " + std::to_string(l) + " self-attention", false));
+    add("encoder layer " + std::to_string(l) + " self-attention", false, selfSpec(true), params_.encoder[l].self,
+        cache.encoder[l].self);
   for (size_t l = 0; l < cache.layers.size(); ++l) {
     const std::string prefix = (config_.encoderDecoder ? "decoder layer " : "layer ") + std::to_string(l);
-    out.push_back(blockTrace(selfSpec(false), params_.layers[l].self, cache.layers[l].self, prefix + " self-attention",
-                             false));
+    add(prefix + " self-attention", false, selfSpec(false), params_.layers[l].self, cache.layers[l].self);
     if (config_.encoderDecoder)
-      out.push_back(blockTrace(crossSpec(), params_.layers[l].cross, cache.layers[l].cross,
-                               prefix + " cross-attention", true));
+      add(prefix + " cross-attention", true, crossSpec(), params_.layers[l].cross, cache.layers[l].cross);
   }
   return out;
 }

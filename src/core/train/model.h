@@ -18,33 +18,33 @@
 #include <utility>
 #include <vector>
 
+#include "core/defaults.h"
 #include "core/matrix.h"
+#include "core/scale.h"
 #include "core/train/block.h"
 
 namespace attn::train {
 
-enum class ScaleMode { InvSqrtDk, None, Custom };
-
 struct ModelConfig {
   int vocab = 0;          // tokens of the decoder (or only) stack: inputs and outputs
   int sourceVocab = 0;    // tokens of the encoder's input (encoder–decoder only)
-  int dModel = 16;
-  int layers = 1;         // decoder (or only) stack: 1..3
+  int dModel = defaults::model.dModel;
+  int layers = defaults::model.layers;  // decoder (or only) stack: 1..limits::kMaxLayers
   int encoderLayers = 0;  // encoder–decoder: encoder layers (0 = same as layers)
-  int heads = 1;
-  int dK = 8;
-  int dV = 8;
+  int heads = defaults::model.heads;
+  int dK = defaults::model.dK;
+  int dV = defaults::model.dV;
   bool causal = true;          // self-attention mask of the decoder (or only) stack
   bool encoderCausal = false;  // self-attention mask of the encoder
-  ScaleMode scaleMode = ScaleMode::InvSqrtDk;
-  double customScale = 1.0;    // the factor when scaleMode == Custom
+  ScaleKind scaleKind = ScaleKind::InvSqrtDk;
+  double customScale = 1.0;    // the factor when scaleKind == Custom
   bool mlp = false;            // a small MLP (with its own residual) after each layer's attention
   int mlpHidden = 0;           // hidden width (0 = 4·d_model)
   bool positional = true;      // add the sinusoidal encoding to the embeddings
   bool encoderDecoder = false;
-  int maxLength = 64;          // longest sequence (the positional table's rows)
+  int maxLength = defaults::model.maxLength;  // longest sequence (the positional table's rows)
 
-  double scale() const;        // the factor on the scores
+  double scale() const { return scaleFactor(scaleKind, dK, customScale); }  // the factor on the scores (scale.h)
   int hidden() const { return mlpHidden > 0 ? mlpHidden : 4 * dModel; }
   int encoderDepth() const { return encoderLayers > 0 ? encoderLayers : layers; }
 };
@@ -155,8 +155,9 @@ class Model {
 
   BlockSpec selfSpec(bool encoder) const;
   BlockSpec crossSpec() const;
-  // Every attention block of a forward pass in order (encoder layers, then per layer self then cross), in double.
-  std::vector<BlockTraceD> traces(const ForwardCache<T>& cache) const;
+  // Every attention block of a forward pass in order (encoder layers, then per layer self then cross), in double,
+  // as attn::Traces (blockTrace) whose config names the model's scale.
+  std::vector<BlockTrace> traces(const ForwardCache<T>& cache) const;
 
  private:
   void stackForward(const std::vector<LayerParams<T>>& layers, bool encoder, const MatrixT<T>& x0,

@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "core/io/half_float.h"
 #include "core/io/json_io.h"
+#include "core/shape_text.h"
 
 namespace attn::train {
 
@@ -19,8 +20,6 @@ using ojson = nlohmann::ordered_json;  // what we write keeps the documented key
 namespace {
 
 constexpr double kMaxAbsParameter = 1e6;  // the Config JSON's limit: every layer of a model must be a valid Config
-
-std::string shapeString(long long rows, long long cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 
 [[noreturn]] void typeError(const std::string& where, const char* expected, const json& value) {
   std::string shown = value.is_primitive() ? " " + value.dump() : std::string();
@@ -87,10 +86,10 @@ std::vector<std::string> readVocab(const json& v, const std::string& where) {
 }
 
 ojson scaleJson(const ModelConfig& c) {
-  switch (c.scaleMode) {
-    case ScaleMode::InvSqrtDk: return "default";
-    case ScaleMode::None: return "none";
-    case ScaleMode::Custom: return c.customScale;
+  switch (c.scaleKind) {
+    case ScaleKind::InvSqrtDk: return "default";
+    case ScaleKind::None: return "none";
+    case ScaleKind::Custom: return c.customScale;
   }
   return "default";
 }
@@ -98,13 +97,13 @@ ojson scaleJson(const ModelConfig& c) {
 void readScale(const json& v, ModelConfig& c) {
   if (v.is_string()) {
     const std::string s = v.get<std::string>();
-    if (s == "default") c.scaleMode = ScaleMode::InvSqrtDk;
-    else if (s == "none") c.scaleMode = ScaleMode::None;
+    if (s == "default") c.scaleKind = ScaleKind::InvSqrtDk;
+    else if (s == "none") c.scaleKind = ScaleKind::None;
     else typeError("config.scale", "\"default\", \"none\" or a number", v);
     return;
   }
   c.customScale = readNumber(v, "config.scale");
-  c.scaleMode = ScaleMode::Custom;
+  c.scaleKind = ScaleKind::Custom;
 }
 
 const char* const kConfigKeys[] = {"d_model", "layers",    "encoder_layers", "heads",           "d_k",
@@ -151,9 +150,7 @@ Matrix readParameter(const json& v, const ParameterShape& want) {
   const json& data = requireKey(v, "data", "\"" + where + "\"");
   if (!shape.is_array() || shape.size() != 2) typeError(where + ".shape", "[rows, cols]", shape);
   const int rows = readInt(shape[0], where + ".shape[0]"), cols = readInt(shape[1], where + ".shape[1]");
-  if (rows != want.rows || cols != want.cols)
-    throw InputError("model file: parameter " + want.name + " has shape " + shapeString(rows, cols) + ", expected " +
-                     shapeString(want.rows, want.cols) + " (" + want.meaning + ")");
+  requireShape("model file: parameter " + want.name, rows, cols, want.rows, want.cols, want.meaning);
   if (!data.is_array()) typeError(where + ".data", "an array of rows", data);
   if (static_cast<int>(data.size()) != rows)
     throw InputError("model file: parameter " + want.name + " has " + std::to_string(data.size()) +

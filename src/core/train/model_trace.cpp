@@ -80,34 +80,20 @@ std::vector<int> tokenizeForModel(const std::string& text, const std::vector<std
   return ids;
 }
 
-Config layerConfig(const BlockTraceD& block, const ModelConfig& mc, bool encoderBlock,
-                   const std::vector<std::string>& keyTokens, const std::vector<std::string>& queryTokens) {
-  Config c;
-  c.dModel = static_cast<int>(block.X.cols());
-  c.heads = static_cast<int>(block.heads.size());
-  c.dK = mc.dK;
-  c.dV = mc.dV;
-  c.positional = false;  // the rows already hold the model's positional encoding
-  c.mask = (block.cross ? false : (encoderBlock ? mc.encoderCausal : mc.causal)) ? MaskKind::Causal : MaskKind::None;
-  switch (mc.scaleMode) {
-    case ScaleMode::InvSqrtDk: c.scaleKind = ScaleKind::InvSqrtDk; break;
-    case ScaleMode::None: c.scaleKind = ScaleKind::None; break;
-    case ScaleMode::Custom:
-      c.scaleKind = ScaleKind::Custom;
-      c.customScale = mc.customScale;
-      break;
-  }
-  c.X = block.X;  // (L_kv,d_model): the residual stream entering the block (keys/values' source)
-  c.Wq = block.Wq;
-  c.Wk = block.Wk;
-  c.Wv = block.Wv;
-  c.Wo = block.Wo;
+Config layerConfig(const BlockTrace& block, const std::vector<std::string>& keyTokens,
+                   const std::vector<std::string>& queryTokens) {
+  const Trace& engine = block.trace;
+  Config c = engine.config;  // d_model, heads, d_k, d_v, mask, scale; positional off (the rows already hold it)
+  c.X = engine.X;  // (L_kv,d_model): the residual stream entering the block (keys/values' source)
+  c.Wq = engine.Wq;
+  c.Wk = engine.Wk;
+  c.Wv = engine.Wv;
+  c.Wo = engine.Wo;
   // Token texts label the rows (stages.cpp: an explicit X takes the text's tokens when there is one per row). A
   // decoder's "<bos>" is the Config's query_bos, since the word tokenizer would split the text "<bos>".
   const bool bos = !queryTokens.empty() && queryTokens[0] == "<bos>";
   if (block.cross) {
-    c.cross = true;
-    c.Xq = block.Xq;  // (L_q,d_model): the decoder stream (queries' source)
+    c.Xq = engine.Xq;  // (L_q,d_model): the decoder stream (queries' source)
     c.text = joinTokens(keyTokens);
     c.queryText = joinTokens(queryTokens, bos ? 1 : 0);
     c.queryBos = bos;
@@ -148,17 +134,12 @@ ModelTrace traceModel(const SavedModel& saved, const std::vector<int>& source, c
     out.predictions.push_back({static_cast<int>(t), out.tokens[static_cast<size_t>(t)],
                                saved.vocab[static_cast<size_t>(best)], cache.probs(t, best)});
   }
-  out.blocks = model.traces(cache);
-  for (const BlockTraceD& block : out.blocks) {
+  for (BlockTrace& block : model.traces(cache)) {
     const bool encoderBlock = block.name.rfind("encoder", 0) == 0;
     const std::vector<std::string>& keys = (encoderBlock || block.cross) ? out.sourceTokens : out.tokens;
     const std::vector<std::string>& queries = encoderBlock ? out.sourceTokens : out.tokens;
-    LayerTrace layer;
-    layer.name = block.name;
-    layer.cross = block.cross;
-    layer.config = layerConfig(block, mc, encoderBlock, keys, queries);
-    layer.trace = computeTrace(layer.config);
-    out.layers.push_back(std::move(layer));
+    out.layers.push_back({block.name, block.cross, computeTrace(layerConfig(block, keys, queries))});
+    out.blocks.push_back(std::move(block.trace));
   }
   return out;
 }
@@ -199,7 +180,7 @@ std::string modelTraceToJson(const SavedModel& saved, const ModelTrace& t, int i
         {{"position", p.position}, {"input", p.input}, {"token", p.token}, {"probability", p.probability}});
   j["predictions"] = std::move(predictions);
   json layers = json::array();
-  for (const LayerTrace& layer : t.layers)
+  for (const BlockTrace& layer : t.layers)
     layers.push_back({{"name", layer.name}, {"cross", layer.cross}, {"trace", json::parse(traceToJson(layer.trace))}});
   j["layers"] = std::move(layers);
   return j.dump(indent);

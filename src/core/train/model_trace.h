@@ -33,26 +33,23 @@ struct Prediction {
   double probability = 0;  // its softmax probability
 };
 
-struct LayerTrace {
-  std::string name;  // "layer 0 self-attention", "encoder layer 0 self-attention", "decoder layer 1 cross-attention"
-  bool cross = false;
-  Config config;     // reproduces the block: computeTrace(config) == trace
-  Trace trace;
-};
-
 struct ModelTrace {
   std::vector<std::string> sourceTokens;  // encoder input (encoder–decoder only)
   std::vector<std::string> tokens;        // decoder (or only) input
   std::vector<Prediction> predictions;    // one per input position
-  std::vector<LayerTrace> layers;         // every attention block, in Model::traces() order
-  std::vector<BlockTraceD> blocks;        // the engine's own numbers of the same blocks (double)
+  // Every attention block, in Model::traces() order, as the walkthrough computes it: layers[i].trace =
+  // computeTrace(layerConfig(the engine's block i)), and layers[i].trace.config is that Config.
+  std::vector<BlockTrace> layers;
+  std::vector<Trace> blocks;              // the engine's own trace of the same blocks (double; Model::traces())
 };
 
-// The Config of one block (see the top of this file). keyTokens / queryTokens: the texts of its rows.
-Config layerConfig(const BlockTraceD& block, const ModelConfig& config, bool encoderBlock,
-                   const std::vector<std::string>& keyTokens, const std::vector<std::string>& queryTokens);
+// The Config of one block (see the top of this file): the engine trace's config (sizes, mask, scale) with its rows
+// and weights as explicit matrices and the texts of its rows, keyTokens / queryTokens.
+Config layerConfig(const BlockTrace& block, const std::vector<std::string>& keyTokens,
+                   const std::vector<std::string>& queryTokens);
 
-// Runs the model (in double) on one input and traces every block. source: encoder ids (encoder–decoder only).
+// Runs the model (in double) on one input and traces every block (engine and walkthrough). source: encoder ids
+// (encoder–decoder only).
 ModelTrace traceModel(const SavedModel& model, const std::vector<int>& source, const std::vector<int>& input);
 
 // Encoder–decoder: the decoder input "<bos> w1 … wn" chosen greedily (argmax) until "<eos>" or max length.

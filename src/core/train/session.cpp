@@ -6,6 +6,8 @@
 #include <cstdio>
 
 #include "core/errors.h"
+#include "core/limits.h"
+#include "core/shape_text.h"
 #include "core/train/model_trace.h"
 
 namespace attn::train {
@@ -141,7 +143,7 @@ TrainingSession::TrainingSession(const SessionOptions& options, const SessionLim
   const std::vector<Example>& heldOut = data_.heldOut(options_.heldOut);
   ForwardCache<float> cache;
   model_.forward(heldOut.front(), cache);
-  for (const BlockTraceD& b : model_.traces(cache)) blockNames_.push_back(b.name);
+  for (const BlockTrace& b : model_.traces(cache)) blockNames_.push_back(b.name);
   if (options_.evaluateAtStart) startEvaluation();
 }
 
@@ -326,13 +328,13 @@ void TrainingSession::evaluationChunk() {
       snap.step = step_;
       const std::vector<std::string> input = tokenTexts(fixed.input, info.vocab);
       const std::vector<std::string> source = tokenTexts(fixed.source, info.sourceVocab);
-      for (const BlockTraceD& block : model_.traces(cache)) {
+      for (const BlockTrace& block : model_.traces(cache)) {
         const bool encoderBlock = block.name.rfind("encoder", 0) == 0;
         snap.blockNames.push_back(block.name);
         snap.queryTokens.push_back(encoderBlock ? source : input);
         snap.keyTokens.push_back(encoderBlock || block.cross ? source : input);
         snap.weights.emplace_back();
-        for (const HeadTraceD& head : block.heads) snap.weights.back().push_back(head.A);
+        for (const HeadTrace& head : block.trace.heads) snap.weights.back().push_back(head.A);
       }
       for (int i = 0; i < std::min(n, options_.shownExamples); ++i) {
         const Example& ex = heldOut[static_cast<size_t>(i)];
@@ -395,7 +397,7 @@ SessionOptions scalingComparisonOptions(bool scaled, uint64_t seed) {
   o.model.dK = 256;
   o.model.dV = 16;
   o.model.heads = 1;
-  o.model.scaleMode = scaled ? ScaleMode::InvSqrtDk : ScaleMode::None;
+  o.model.scaleKind = scaled ? ScaleKind::InvSqrtDk : ScaleKind::None;
   o.steps = 300;
   o.evalEvery = 20;
   o.heldOut = 100;

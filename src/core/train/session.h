@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/limits.h"
 #include "core/matrix.h"
 #include "core/train/adam.h"
 #include "core/train/model.h"
@@ -67,8 +68,12 @@ struct SessionLimits {
   double maxParameters;
   const char* whoTrains;  // "the page trains" (at most N parameters)
 };
-inline constexpr SessionLimits kPageLimits{20000, 256, 1.0, 10, 2000, 2e6, "the page trains"};
-inline constexpr SessionLimits kCommandLineLimits{1000000, 4096, 10.0, 1, 100000, 20e6, "attnlab train takes"};
+inline constexpr SessionLimits kPageLimits{limits::kMaxTrainSteps,     limits::kMaxBatch,  limits::kMaxLearningRate,
+                                           limits::kMinHeldOut,        limits::kMaxHeldOut,
+                                           limits::kMaxSessionParameters, "the page trains"};
+inline constexpr SessionLimits kCommandLineLimits{
+    limits::kMaxCliTrainSteps, limits::kMaxCliBatch,      limits::kMaxCliLearningRate, limits::kMinCliHeldOut,
+    limits::kMaxCliHeldOut,    limits::kMaxCliParameters, "attnlab train takes"};
 
 // The number of parameters of a model of this config.
 double parameterCount(const ModelConfig& config);

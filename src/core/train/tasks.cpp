@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/defaults.h"
 #include "core/errors.h"
 
 namespace attn::train {
@@ -124,14 +125,14 @@ TaskInfo taskInfo(TaskKind kind) {
                       "3 1 4 1 5 9 2 6 -> _ 3 1 4 1 5 9 2";
       t.expectedPattern = "position t attends to t-1 (layer 0)";
       t.vocab = digits(10);
-      m.layers = 1;
-      m.heads = 1;
-      m.dModel = 16;
-      m.dK = m.dV = 16;
+      m.layers = defaults::train.layers;
+      m.heads = defaults::train.heads;
+      m.dModel = defaults::train.dModel;
+      m.dK = m.dV = defaults::train.dK;
       m.causal = true;
-      t.steps = 800;
-      t.batch = 16;
-      t.adam.learningRate = 5e-3;
+      t.steps = defaults::train.steps;
+      t.batch = defaults::train.batch;
+      t.adam.learningRate = defaults::train.learningRate;
       break;
     case TaskKind::Reverse:
       t.name = "reverse";
@@ -140,14 +141,14 @@ TaskInfo taskInfo(TaskKind kind) {
                       "3 1 4 1 5 9 2 6 -> 6 2 9 5 1 4 1 3";
       t.expectedPattern = "position t attends to 7-t (layer 0)";
       t.vocab = digits(10);
-      m.layers = 1;
-      m.heads = 1;
-      m.dModel = 16;
-      m.dK = m.dV = 16;
+      m.layers = defaults::train.layers;
+      m.heads = defaults::train.heads;
+      m.dModel = defaults::train.dModel;
+      m.dK = m.dV = defaults::train.dK;
       m.causal = false;
-      t.steps = 800;
-      t.batch = 16;
-      t.adam.learningRate = 5e-3;
+      t.steps = defaults::train.steps;
+      t.batch = defaults::train.batch;
+      t.adam.learningRate = defaults::train.learningRate;
       break;
     case TaskKind::Sort:
       t.name = "sort";
@@ -436,19 +437,19 @@ void AttentionMassSum<T>::add(const Model<T>& model, const TaskData& data, const
   const std::vector<ExpectedAttention> expected = data.expectedAttention(ex);
   if (expected.empty()) return;
   model.forward(ex, cache_);
-  const std::vector<BlockTraceD> traces = model.traces(cache_);
+  const std::vector<BlockTrace> traces = model.traces(cache_);
   if (sums_.empty()) {
     for (size_t b = 0; b < traces.size(); ++b) {
       const bool encoderBlock = traces[b].name.rfind("encoder", 0) == 0;
       if (encoderBlock) continue;
-      for (int h = 0; h < static_cast<int>(traces[b].heads.size()); ++h)
+      for (int h = 0; h < static_cast<int>(traces[b].trace.heads.size()); ++h)
         sums_.push_back({static_cast<int>(b), traces[b].name, h, 0.0});
     }
     counts_.assign(sums_.size(), 0);
   }
   for (size_t i = 0; i < sums_.size(); ++i) {
-    const BlockTraceD& block = traces[static_cast<size_t>(sums_[i].block)];
-    const Matrix& A = block.heads[static_cast<size_t>(sums_[i].head)].A;
+    const BlockTrace& block = traces[static_cast<size_t>(sums_[i].block)];
+    const Matrix& A = block.trace.heads[static_cast<size_t>(sums_[i].head)].A;
     for (const ExpectedAttention& e : expected) {
       if (e.cross != block.cross) continue;
       double mass = 0;
@@ -487,14 +488,14 @@ std::vector<std::vector<Matrix>> meanAttention(const Model<T>& model, const std:
     if (!examples.empty() && (ex.input.size() != examples[0].input.size() || ex.source.size() != examples[0].source.size()))
       continue;
     model.forward(ex, cache);
-    const std::vector<BlockTraceD> traces = model.traces(cache);
+    const std::vector<BlockTrace> traces = model.traces(cache);
     if (sum.empty())
-      for (const BlockTraceD& b : traces) {
+      for (const BlockTrace& b : traces) {
         sum.emplace_back();
-        for (const HeadTraceD& h : b.heads) sum.back().push_back(Matrix::Zero(h.A.rows(), h.A.cols()));
+        for (const HeadTrace& h : b.trace.heads) sum.back().push_back(Matrix::Zero(h.A.rows(), h.A.cols()));
       }
     for (size_t b = 0; b < traces.size(); ++b)
-      for (size_t h = 0; h < traces[b].heads.size(); ++h) sum[b][h] += traces[b].heads[h].A;
+      for (size_t h = 0; h < traces[b].trace.heads.size(); ++h) sum[b][h] += traces[b].trace.heads[h].A;
     ++used;
   }
   for (auto& block : sum)

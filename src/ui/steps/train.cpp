@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/limits.h"
 #include "imgui.h"
 #include "ui/i18n/core_texts.h"
 #include "ui/i18n/i18n.h"
@@ -81,13 +82,14 @@ void drawTrainControls(TrainState& t) {
   ImGui::TextWrapped("%s", trf(Key::TrainExample, current.inputFormat.c_str()).c_str());
   ImGui::TextWrapped("%s", trf(Key::TrainExpected, current.expectedPattern.c_str()).c_str());
 
-  intField(tr(Key::TrainLayers), "layers", &c.layers, 1, 3, tr(Key::TrainLayersHelp));
+  using namespace attn::limits;
+  intField(tr(Key::TrainLayers), "layers", &c.layers, 1, kMaxLayers, tr(Key::TrainLayersHelp));
   sameLineIfFits(labelledFieldWidth(tr(Key::TrainHeads), intFieldWidth()));  // a phone wraps the fields
-  intField(tr(Key::TrainHeads), "heads", &c.heads, 1, 16, tr(Key::TrainHeadsHelp));
+  intField(tr(Key::TrainHeads), "heads", &c.heads, 1, kMaxHeads, tr(Key::TrainHeadsHelp));
   sameLineIfFits(labelledFieldWidth("d_model", intFieldWidth()));
-  intField("d_model", "d_model", &c.dModel, 2, 512, tr(Key::TrainDModelHelp));
+  intField("d_model", "d_model", &c.dModel, kMinTrainDModelOnPage, kMaxTrainDModelOnPage, tr(Key::TrainDModelHelp));
   sameLineIfFits(labelledFieldWidth("d_k", intFieldWidth()));
-  intField("d_k", "d_k", &c.dK, 1, 1024, tr(Key::TrainDkHelp));
+  intField("d_k", "d_k", &c.dK, 1, kMaxDk, tr(Key::TrainDkHelp));
   const std::string scaleLabel = std::string(tr(Key::TrainScaleCheckbox)) + "###scaled";
   checkbox(scaleLabel.c_str(), &c.scaled);
   helpMarker(tr(Key::TrainScaleHelp));
@@ -103,7 +105,7 @@ void drawTrainControls(TrainState& t) {
   int seed = static_cast<int>(std::min<uint64_t>(c.seed, 1000000));
   if (intField(tr(Key::TrainSeed), "seed", &seed, 0, 1000000, tr(Key::TrainSeedHelp))) c.seed = seed;
   sameLineIfFits(labelledFieldWidth(tr(Key::TrainSteps), intFieldWidth()));
-  intField(tr(Key::TrainSteps), "steps", &c.steps, 1, 20000, tr(Key::TrainStepsHelp));
+  intField(tr(Key::TrainSteps), "steps", &c.steps, 1, kMaxTrainSteps, tr(Key::TrainStepsHelp));
 }
 
 // A button whose text changes with the language and the state but whose identity does not.
