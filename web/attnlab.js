@@ -865,7 +865,7 @@
   window.attnlab = {
     // Resolves (with window.attnlab) once the first frame is drawn; rejects when the page cannot run.
     ready: ready,
-    // The whole UI state as an object (DESIGN.md "Page").
+    // The whole UI state as an object (src/DESIGN.md "Page").
     getState: function () { return callJson('attnlab_get_state'); },
     // Applies a partial state (object or JSON text). Returns null on success, else the message the UI shows;
     // the previous state is kept then. setState({text: "..."}) changes the sentence exactly as typing it would.

@@ -1,5 +1,6 @@
 // `attnlab softmax NUMBERS... [--scale F]`: one softmax row at full precision, with its saturation (entropy, max
-// weight, ||J||_F), to show how scaling scores up turns the row one-hot (DESIGN.md step 8 and the saturation preset).
+// weight, ||J||_F), to show how scaling scores up turns the row one-hot (src/DESIGN.md step 8 and the saturation
+// preset).
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>

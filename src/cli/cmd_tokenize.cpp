@@ -1,4 +1,4 @@
-// `attnlab tokenize`: text -> tokens -> ids, printed as JSON (DESIGN.md step 1). With --tokenizer gpt2 the ids are
+// `attnlab tokenize`: text -> tokens -> ids, printed as JSON (src/DESIGN.md step 1). With --tokenizer gpt2 the ids are
 // GPT-2's (identical to npm gpt-3-encoder's encode()), and "gpt2" holds each token's text, bytes and merges.
 #include <iostream>
 #include <memory>

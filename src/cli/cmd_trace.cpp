@@ -1,4 +1,4 @@
-// `attnlab trace`: one full attention computation (DESIGN.md steps 1-10) from command-line options, a preset or a
+// `attnlab trace`: one full attention computation (src/DESIGN.md steps 1-10) from command-line options, a preset or a
 // Config JSON file, printed as the Trace JSON of the contract (--format json) or as readable tables (--format text).
 // Options given on the command line override the preset's or the file's values.
 #include <cerrno>
@@ -142,7 +142,7 @@ std::vector<std::string> tokenTexts(const std::vector<attn::Token>& tokens) {
   return labels;
 }
 
-// The ten steps' titles (DESIGN.md); each matrix of the registry is printed under the step that shows it first.
+// The ten steps' titles (src/DESIGN.md); each matrix of the registry is printed under the step that shows it first.
 std::string stepTitle(int step, const attn::Trace& t) {
   switch (step) {
     case 1: return "1. Tokenize";

@@ -101,7 +101,7 @@ struct MatrixInfo {
   MatrixKind kind;
   MatrixRole role;
   Stage stage;                        // the pipeline stage that computes it
-  int step;                           // the walkthrough step (1-10, DESIGN.md) that shows it first
+  int step;                           // the walkthrough step (1-10, src/DESIGN.md) that shows it first
   // The matrix in a Trace: one head's (for PerHead and ColumnBlocks; nullptr if the head is out of range) or the
   // whole model's.
   const Matrix* (*read)(const Trace& trace, int head);

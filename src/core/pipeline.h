@@ -1,4 +1,4 @@
-// The attention pipeline: Config -> Trace, stage by stage (DESIGN.md steps 1-10), recomputing only what a change
+// The attention pipeline: Config -> Trace, stage by stage (src/DESIGN.md steps 1-10), recomputing only what a change
 // of the Config makes stale.
 #pragma once
 #include <array>

@@ -1,4 +1,4 @@
-// The ten steps of DESIGN.md as pipeline stages over a Trace. Each stage reads the Config and the outputs of the
+// The ten steps of src/DESIGN.md as pipeline stages over a Trace. Each stage reads the Config and the outputs of the
 // stages before it (already in the Trace), writes its own outputs, and appends user notes to `notes`.
 // Only runTokenize can throw InputError (caps, empty sentence), and it commits nothing before it has succeeded:
 // the Pipeline relies on this to keep the previous trace on bad input. validate(config) runs before any stage.

@@ -1,4 +1,4 @@
-// getState()/setState() of the page (DESIGN.md "Page") as JSON over AppState.
+// getState()/setState() of the page (src/DESIGN.md "Page") as JSON over AppState.
 #pragma once
 #include <string>
 

@@ -25,7 +25,7 @@ class App {
   // Draws one frame of the whole UI into the current ImGui frame, filling the main viewport.
   void frame(const Fonts& fonts);
 
-  // JS/desktop API (DESIGN.md "Page"). getState: JSON object. setState: partial JSON object; returns "" on success
+  // JS/desktop API (src/DESIGN.md "Page"). getState: JSON object. setState: partial JSON object; returns "" on success
   // or the user-facing error message (the previous state is kept). trace: the Trace JSON (same as the CLI).
   std::string getStateJson();  // not const: the lab computes its numbers on first use
   std::string setStateJson(const std::string& partialJson);

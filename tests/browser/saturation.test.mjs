@@ -10,7 +10,7 @@
 //
 // What it checks: setState({lab: {d_k}}) and a real mouse drag of the d_k slider give the same lab; at d_k = 1024
 // the unscaled row is one-hot (max weight > 0.99) while the scaled row stays spread (< 0.9), at d_k = 4 both are
-// spread; the temperature row at ×1 and ×10 (also clicked with the mouse) gives DESIGN.md's numbers to 1e-6
+// spread; the temperature row at ×1 and ×10 (also clicked with the mouse) gives src/DESIGN.md's numbers to 1e-6
 // relative; the plots' sweep equals the CLI's output for the same options (1e-9 relative: wasm and native libm may
 // differ in the last bits of exp/log) and is not recomputed frame after frame; hovering a plot reports its readout.
 // Every test fails on a console error, a page error or a request that leaves the local server.
@@ -22,7 +22,7 @@ import {
 } from './harness.mjs';
 
 const cliPath = resolve(repo, argValue('--cli', process.env.ATTNLAB_CLI || 'build/native/attnlab'));
-// DESIGN.md "Softmax saturation".
+// src/DESIGN.md "Softmax saturation".
 const TIMES_1 = [0.0320586, 0.08714432, 0.23688282, 0.64391426];
 const TIMES_10 = [9.35719813e-14, 2.06106005e-09, 4.53978686e-05, 9.99954600e-01];
 const SWEEP_KEYS = ['variance_unscaled', 'variance_scaled', 'entropy_unscaled', 'entropy_scaled',
@@ -34,7 +34,7 @@ function relClose(expected, actual, rel) {
 function checkWeights(actual, expected, label) {
   check(Array.isArray(actual) && actual.length === expected.length, `${label}: weights ${JSON.stringify(actual)}`);
   expected.forEach((e, i) => check(relClose(e, actual[i], 1e-6),
-    `${label}: weight ${i} is ${actual[i]}, DESIGN.md says ${e} (1e-6 relative)`));
+    `${label}: weight ${i} is ${actual[i]}, src/DESIGN.md says ${e} (1e-6 relative)`));
 }
 
 // ---------------------------------------------------------------- page helpers (harness.mjs does the rest)
@@ -148,7 +148,7 @@ test('saturation lab: dragging the d_k slider with the mouse equals setState', a
   }
 });
 
-test('saturation lab: temperature ×1 and ×10 give DESIGN.md\'s numbers (setState and buttons)', async () => {
+test('saturation lab: temperature ×1 and ×10 give src/DESIGN.md\'s numbers (setState and buttons)', async () => {
   const { page, problems, close } = await openPage({ height: 1400 });
   try {
     await setState(page, { step: 'saturation', lab: { multiplier: 1 } });

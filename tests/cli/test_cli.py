@@ -99,7 +99,7 @@ class Presets(unittest.TestCase):
             self.assertTrue(trace["tokens"], name)
             self.assertEqual(trace["config"].get("preset"), name)
             configs.append(trace["config"])
-        # Every preset DESIGN.md lists is among them (found by its sentence or its dimensions).
+        # Every preset src/DESIGN.md lists is among them (found by its sentence or its dimensions).
         texts = " | ".join(" ".join(str(c.get(k, "")) for k in ("text", "query_text", "compare_text"))
                            for c in configs)
         for phrase in ("The quick brown fox jumps", "I want to eat sauerkraut fish", "我想吃酸菜鱼", "i love sushi",

@@ -1,4 +1,4 @@
-// Every preset of DESIGN.md computes and reproduces its source material's numbers.
+// Every preset of src/DESIGN.md computes and reproduces its source material's numbers.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The attnlab core against an independent numpy implementation of DESIGN.md's math.
+"""The attnlab core against an independent numpy implementation of src/DESIGN.md's math.
 
 Writes random Config JSON files with every matrix given explicitly (X, X_q, W_q, W_k, W_v, W_o, so neither the
 tokenizer nor the seeded embeddings matter), runs `attnlab trace --config FILE` on each, and compares every
@@ -23,7 +23,7 @@ TOLERANCE = 1e-5
 HEAD_MATRICES = ("Q", "K", "V", "S", "S_scaled", "A", "O")
 
 
-# ---------------------------------------------------------------- the math (DESIGN.md "The walkthrough")
+# ---------------------------------------------------------------- the math (src/DESIGN.md "The walkthrough")
 
 def softmax_rows(scores):
     """Row-wise softmax, stabilised by subtracting the row max; -inf scores get weight 0."""

@@ -1,4 +1,4 @@
-// The saturation lab's logic (src/ui/lab_state.h), no window needed: its numbers against DESIGN.md, the cache of
+// The saturation lab's logic (src/ui/lab_state.h), no window needed: its numbers against src/DESIGN.md, the cache of
 // the sweep, getState/setState JSON, the theory behind the plots, and the same numbers from the `attnlab
 // saturation` CLI run with the lab's options.
 #include <gtest/gtest.h>

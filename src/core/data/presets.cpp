@@ -1,4 +1,4 @@
-// The presets of DESIGN.md "Presets", each a Config reproducing the source material's numbers exactly.
+// The presets of src/DESIGN.md "Presets", each a Config reproducing the source material's numbers exactly.
 #include "core/data/presets.h"
 
 namespace attn {

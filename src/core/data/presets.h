@@ -1,4 +1,4 @@
-// The presets of DESIGN.md, each a Config that reproduces the source material's numbers exactly.
+// The presets of src/DESIGN.md, each a Config that reproduces the source material's numbers exactly.
 #pragma once
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// Config JSON in, Trace JSON out (schema: docs in README "Config JSON" / "Trace JSON"; keys as DESIGN.md).
+// Config JSON in, Trace JSON out (schema: docs in README "Config JSON" / "Trace JSON"; keys as src/DESIGN.md).
 #pragma once
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 // The per-stage math of scaled dot-product attention as templates on the scalar type: the Trace instantiates them
 // with double, the float32 benchmark pass (cli/bench_pass.h) the very same code with float. Row-vector convention:
 // a token is a row. No allocation policy, no notes, no names: just the arithmetic, one function per step of
-// DESIGN.md, on the kernel family: the products of products.h (product<T>: float in the fixed order, double in
+// src/DESIGN.md, on the kernel family: the products of products.h (product<T>: float in the fixed order, double in
 // Eigen's) and the softmax of softmax.h (policy PassExp<T>: expF32 in float, std::exp in double).
 #pragma once
 #include <type_traits>

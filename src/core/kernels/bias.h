@@ -1,6 +1,6 @@
 // Bias add, forward and backward: Y = X + b row by row, and the bias gradient db += Σ_t dY_t. Float and double.
 // Forward: each entry one IEEE add (no order to fix). Backward: the column sums run over rows in order 0..L−1.
-// Users: training's MLP and read-out (core/train/model.cpp); the pretrained models' linear layers (issue 28).
+// Users: training's MLP and read-out (core/train/model.cpp); the pretrained models' linear layers (next: core/models/).
 #pragma once
 #include "core/matrix.h"
 

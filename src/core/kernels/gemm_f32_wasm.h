@@ -1,12 +1,11 @@
 // float32 matrix product for WebAssembly SIMD: C = A·B : (M,K)·(K,N) -> (M,N), all row-major with row strides.
 // Eigen 3.4.0 has no wasm SIMD packet math, so its product falls back to scalar code the compiler autovectorises
-// (~3 GFLOP/s); this register-blocked kernel reaches ~38 GFLOP/s in V8 (tests/bench/RESULTS.md).
+// slowly; this register-blocked kernel is an order of magnitude faster in V8 (figures: tests/bench/RESULTS.md).
 // Pass 1 packs 16 columns of B into a contiguous (K,16) panel (zero padded), so the inner loop reads it in order;
 // pass 2 walks 2 rows of A at a time, keeping the 2x16 block of C in 8 f32x4 accumulators. Every C entry sums its K
 // products in order k = 0..K-1, without FMA, as productFixed (products.h) does natively: the same bits.
-// Why 2x16: V8 (node 20, x64) timed over 64x512x512 … 512x768x768: 2x16 37-41 GFLOP/s, 2x12 34, 4x8 32, 3x8 31,
-// 6x8 (the kernel before) 24-27, 4x12 and 3x16 24 (8 accumulators + 4 panel vectors + 1 broadcast stay in
-// registers; wider blocks spill). A B used many times (a model's weights) can be packed once: PackedF32.
+// Why 2x16: the fastest of the blockings timed in V8 (tests/bench/RESULTS.md): its 8 accumulators + 4 panel vectors
+// + 1 broadcast stay in registers; wider blocks spill. A B used many times (a model's weights) can be packed once: PackedF32.
 #pragma once
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>

@@ -133,7 +133,7 @@ inline void gemmF64Column(int k0, int kc, const double* A, int lda, const double
 
 // The depth block's rows of B, columns 0..N4-1 (N4 = N rounded down to 4), packed as N4/4 panels of (kc,4):
 // panel q holds B(k0 + k, 4q + c) at q·kc·4 + k·4 + c. One pass along B's rows (a row stride of a power of two
-// bytes, read down a column, would hit one cache set: 64x512x512 ran 5x slower per product that way).
+// bytes, read down a column, would hit one cache set).
 inline void packF64Panels(int k0, int kc, int N4, const double* B, int ldb, double* panels) {
   for (int k = 0; k < kc; ++k) {
     const double* b = B + static_cast<size_t>(k0 + k) * ldb;
@@ -155,9 +155,8 @@ inline void gemmF64Rows(int i0, int i1, int N, int k0, int kc, const double* A, 
   for (; j + 4 <= N; j += 4) {
     const double* panel = panels + at(j / 4) * at(kc) * 4;
     int i = i0;
-    // In the split order, 4 rows x 4 columns in two passes (8 f64x2 sums live): 0.23 ms per 64x512·512x64 in V8
-    // (node 20), against 0.31 for the interleaved 3 x 4 block (12 sums), whose 4-row form spills x64's 16 vector
-    // registers. Rows i0..i1 of the split order come in multiples of 4; the rest (M mod 4 rows) takes one sum.
+    // In the split order, 4 rows x 4 columns in two passes (8 f64x2 sums live): faster in V8 than the interleaved
+    // 3 x 4 block (12 sums), whose 4-row form spills x64's 16 vector registers (tests/bench/RESULTS.md). Rows i0..i1 of the split order come in multiples of 4; the rest (M mod 4 rows) takes one sum.
     if (Split)
       for (; i + 4 <= i1; i += 4)
         gemmF64BlockTwoPass<4, 2>(k0, kc, A + at(i) * lda, lda, panel, C + at(i) * ldc + j, ldc);

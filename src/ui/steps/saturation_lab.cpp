@@ -1,7 +1,7 @@
 // Saturation lab: why attention divides by √d_k. A d_k slider (log scale) over one sampled row of scores q·k_j,
 // its softmax with and without the 1/√d_k scale side by side (bars, entropy, max weight, Jacobian norm); four plots
 // over d_k from attn::saturationSweep (variance, entropy, max weight, gradient); and a temperature slider on the
-// fixed row [1, 2, 3, 4] that reproduces DESIGN.md's ×1 and ×10 example. Every number comes from the core through
+// fixed row [1, 2, 3, 4] that reproduces src/DESIGN.md's ×1 and ×10 example. Every number comes from the core through
 // LabState (lab_state.h), which caches it: the sweep runs only when its options change, never per frame.
 #include <algorithm>
 #include <cmath>

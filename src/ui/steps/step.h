@@ -1,4 +1,4 @@
-// The walkthrough: one screen per step (DESIGN.md steps 1-10, then the side views). Each step is one file in this
+// The walkthrough: one screen per step (src/DESIGN.md steps 1-10, then the side views). Each step is one file in this
 // folder with one draw function; steps.cpp lists them in order.
 #pragma once
 #include <string>
