@@ -40,6 +40,7 @@ inline void productFixed(const ConstRef<T>& A, const ConstRef<T>& B, MutRef<T> C
   eigen_assert(B.rows() == K && C.rows() == M && C.cols() == N);
   if (sum == Sum::FromZero) C.setZero();  // every sum starts at +0
   Eigen::Index i = 0;
+#if !defined(__wasm_simd128__)  // wasm: one row per pass (below) runs faster in V8 than four
   for (; i + 4 <= M; i += 4) {  // C(i..i+3, :) += A(i..i+3, k)·B(k, :), k in order
     T* __restrict c0 = C.row(i).data();
     T* __restrict c1 = C.row(i + 1).data();
@@ -56,7 +57,8 @@ inline void productFixed(const ConstRef<T>& A, const ConstRef<T>& B, MutRef<T> C
       }
     }
   }
-  for (; i < M; ++i) {  // the last M mod 4 rows: C(i, :) += A(i, k)·B(k, :)
+#endif
+  for (; i < M; ++i) {  // the last M mod 4 rows (wasm: every row): C(i, :) += A(i, k)·B(k, :)
     T* __restrict c = C.row(i).data();
     for (Eigen::Index k = 0; k < K; ++k) {
       const T a = A(i, k);
