@@ -5,7 +5,6 @@
 #include <cmath>
 #include <sstream>
 
-#include "core/kernels/attention_kernels.h"
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/scale.h"

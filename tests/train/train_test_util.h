@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <string>
 
@@ -49,23 +48,6 @@ inline double finiteDifferenceCheck(Matrix* param, const Matrix& analytic, const
                               << analytic(i, j);
     }
   return worst;
-}
-
-// Ordered integer of a float's bits, so ulp distance = |ordered(a) − ordered(b)|.
-inline int64_t orderedBits(double x) {
-  int64_t i;
-  std::memcpy(&i, &x, sizeof i);
-  return i < 0 ? INT64_MIN - i : i;
-}
-inline int64_t orderedBits(float x) {
-  int32_t i;
-  std::memcpy(&i, &x, sizeof i);
-  return i < 0 ? static_cast<int64_t>(INT32_MIN) - i : i;
-}
-template <typename T>
-int64_t ulpDistance(T a, T b) {
-  const int64_t x = orderedBits(a), y = orderedBits(b);
-  return x > y ? x - y : y - x;
 }
 
 // FNV-1a over the bytes of a matrix: a compact fingerprint for "same bits" checks.
