@@ -34,6 +34,8 @@ Command addSimilarCommand(CLI::App& parent);
 Command addAnalogyCommand(CLI::App& parent);
 Command addTrainCommand(CLI::App& parent);     // cmd_train.cpp
 Command addBackwardCommand(CLI::App& parent);  // cmd_backward.cpp
+Command addInputsCommand(CLI::App& parent);    // cmd_inputs.cpp: the inputs for a learner's own code
+Command addCheckCommand(CLI::App& parent);     // cmd_check.cpp: a learner's result checked, the bug named
 
 // `attnlab trace --model MODEL.json` (cmd_trace_model.cpp): the --model and --source-text options on the trace
 // subcommand, and the run that replaces the usual trace when they are given (--text is trace's own option).
