@@ -221,6 +221,19 @@ TEST(CheckResult, MatchWrongCellAndDiagnoses) {
   ASSERT_FALSE(r.diagnoses.empty());
   EXPECT_EQ(r.diagnoses[0].bug, attn::BugId::HeadsMisordered);
   EXPECT_EQ(r.expectedShape, (std::vector<int64_t>{2, 5, 3}));
+
+  // Two bugs at once: no scale and the softmax over columns.
+  attn::Variant both;
+  both.scale = attn::Variant::Scale::One;
+  both.softmax = attn::Variant::Softmax::Columns;
+  const auto twice = attn::variantResult(t, both, attn::MatrixId::A, {0});
+  ASSERT_TRUE(twice);
+  r = attn::checkResult(c, "A", 0, attn::ndArrayOf((*twice)[0]));
+  ASSERT_EQ(r.diagnoses.size(), 2u);
+  EXPECT_EQ(r.diagnoses[0].bug, attn::BugId::MissingScale);
+  EXPECT_EQ(r.diagnoses[1].bug, attn::BugId::SoftmaxWrongAxis);
+  EXPECT_EQ(r.diagnoses[0].together, 1);
+  EXPECT_NE(attn::checkResultJson(r).find("\"together\": true"), std::string::npos);
 }
 
 TEST(CheckResult, RefusedWithOneClearReason) {

@@ -210,6 +210,23 @@ std::vector<Variant> bugVariants(const Trace& t, MatrixId id) {
   return out;
 }
 
+std::optional<Variant> combineVariants(const Variant& a, const Variant& b) {
+  const Variant right;
+  Variant v = a;
+  auto take = [](auto& into, const auto& from, const auto& unchanged, const auto& other) {
+    if (from == unchanged) return true;   // b leaves this part alone
+    if (other != unchanged) return false;  // both change it
+    into = from;
+    return true;
+  };
+  if (!take(v.scores, b.scores, right.scores, a.scores) || !take(v.scale, b.scale, right.scale, a.scale) ||
+      !take(v.mask, b.mask, right.mask, a.mask) || !take(v.softmax, b.softmax, right.softmax, a.softmax) ||
+      !take(v.heads, b.heads, right.heads, a.heads) || !take(v.headShift, b.headShift, right.headShift, a.headShift) ||
+      !take(v.skipWo, b.skipWo, right.skipWo, a.skipWo))
+    return std::nullopt;
+  return v;
+}
+
 std::optional<std::vector<Matrix>> variantResult(const Trace& t, const Variant& v, MatrixId id,
                                                  const std::vector<int>& heads) {
   const int h = static_cast<int>(t.heads.size());

@@ -50,6 +50,9 @@ struct Variant {
   BugId bug = BugId::Count;  // Count: the right computation
 };
 
+// Both mistakes at once (a learner's code can have two): nullopt when they change the same part of the computation.
+std::optional<Variant> combineVariants(const Variant& a, const Variant& b);
+
 // The matrices a learner's result is checked against: S, S_scaled, A, O (per head), concat, output.
 bool checkableMatrix(MatrixId id);
 // The variants of the bugs that can show in matrix `id` of this trace's configuration (e.g. no mask bug without a

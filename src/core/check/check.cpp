@@ -94,6 +94,14 @@ bool revealsBug(const Trace& t, const MatrixInfo& info, const std::vector<int>& 
   return any;
 }
 
+// Whether the searches (two bugs at once, a configuration that tells) are cheap enough: each recomputes the layer
+// or its heads some tens of times.
+bool smallEnoughToSearch(const Trace& t) {
+  Eigen::Index numbers = t.X.size() + t.Xq.size() + t.Wq.size() + t.Wv.size() + t.Wo.size();
+  for (const HeadTrace& h : t.heads) numbers += h.A.size();
+  return numbers <= 200000;
+}
+
 // A configuration of the same shapes in which `bug` shows: another seed (when anything is seeded), or the inputs X
 // (and X_q) scaled — down to unsaturate a softmax that hides a scale, up to overflow an unshifted exp. The first
 // that reveals it (recomputed and checked) wins; none when nothing tried does.
@@ -240,7 +248,9 @@ CheckResult checkResult(const Config& config, const std::string& matrix, int hea
       if (results[k] && allClose(*results[k], expected) &&
           std::find(hidden.begin(), hidden.end(), variants[k].bug) == hidden.end())
         hidden.push_back(variants[k].bug);
-    for (BugId bug : hidden) r.cannotTell.push_back({bug, separatingConfig(c, t, *info, heads, bug)});
+    for (BugId bug : hidden)
+      r.cannotTell.push_back(
+          {bug, smallEnoughToSearch(t) ? separatingConfig(c, t, *info, heads, bug) : std::optional<Config>()});
     return r;
   }
 
@@ -248,6 +258,18 @@ CheckResult checkResult(const Config& config, const std::string& matrix, int hea
     if (!results[k] || listed(variants[k].bug)) continue;
     if (allClose(*results[k], expected)) continue;  // indistinguishable from the right result here
     if (allClose(mine, *results[k])) r.diagnoses.push_back({variants[k].bug, false});
+  }
+  if (r.diagnoses.empty() && smallEnoughToSearch(t)) {  // two bugs at once: the first pair (in table order) that fits
+    for (size_t a = 0; a < variants.size() && r.diagnoses.empty(); ++a)
+      for (size_t b = a + 1; b < variants.size() && r.diagnoses.empty(); ++b) {
+        if (variants[a].bug == variants[b].bug) continue;
+        const std::optional<Variant> both = combineVariants(variants[a], variants[b]);
+        if (!both) continue;
+        const std::optional<Slices> result = variantResult(t, *both, info->id, heads);
+        if (!result || allClose(*result, expected) || !allClose(mine, *result)) continue;
+        r.diagnoses.push_back({variants[a].bug, false, 1});
+        r.diagnoses.push_back({variants[b].bug, false, 0});
+      }
   }
   if (r.diagnoses.empty() && !shapesEqual) {
     for (size_t k = 0; k < variants.size(); ++k)
@@ -305,6 +327,7 @@ std::string checkResultJson(const CheckResult& r, int indent) {
     fixes[b.name] = b.fix;
   }
   out["diagnoses"] = ids;
+  out["together"] = r.diagnoses.size() == 2 && r.diagnoses[0].together == 1;  // both bugs at once
   out["shape_only"] = shapeOnly;
   out["fixes"] = fixes;
   ojson hidden = ojson::array();
@@ -340,7 +363,8 @@ std::string checkResultText(const CheckResult& r) {
   }
   for (const Diagnosis& d : r.diagnoses) {
     const BugInfo& b = bugInfo(d.bug);
-    out += std::string(d.shapeOnly ? "your shape fits: " : "likely bug: ") + b.name + ": " + b.fix + "\n";
+    out += std::string(d.shapeOnly ? "your shape fits: " : d.together >= 0 ? "likely bug (two at once): " : "likely bug: ") +
+           b.name + ": " + b.fix + "\n";
   }
   if (!r.match && r.diagnoses.empty()) out += "no listed bug explains the difference\n";
   for (const CannotTell& h : r.cannotTell)

@@ -7,7 +7,7 @@
 // Match: |yours − expected| ≤ 1e-6 + 1e-5·|expected| in every cell (float32 results match). The first wrong cell is
 // the first in row-major order (head by head). A diagnosis is a bug whose result, recomputed from the same inputs
 // with the core's kernels, matches yours cell by cell (NaN where it has NaN); several are listed the likeliest
-// first. A wrong shape that a bug gives is diagnosed, not refused; a bug whose recomputed result equals the right
+// first. When no single bug does, two at once are tried (missing-scale and softmax-wrong-axis together). A wrong shape that a bug gives is diagnosed, not refused; a bug whose recomputed result equals the right
 // one within the tolerance cannot be seen in this configuration ("cannot tell") and gets a configuration that can
 // (the same shapes; another seed, or the inputs scaled), verified to separate them.
 #pragma once
@@ -35,6 +35,7 @@ struct WrongCell {
 struct Diagnosis {
   BugId bug;
   bool shapeOnly = false;  // the bug gives your shape, but not your numbers (another mistake may add to it)
+  int together = -1;       // index in diagnoses of the other bug of a pair that, both at once, give your numbers
 };
 
 struct CannotTell {
