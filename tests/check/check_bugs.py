@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -252,7 +253,11 @@ def main():
                     fail(f"README's starter: {name} does not match: {out}")
 
     print(f"{cases} bug results checked; {len(FAILURES)} failures")
-    return 1 if FAILURES else 0
+    if FAILURES:
+        print(f"files kept in {tmp}")
+        return 1
+    shutil.rmtree(tmp, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 #include "core/check/check.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
