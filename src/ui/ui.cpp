@@ -104,6 +104,22 @@ void drawNavigation(AppState& s, const Fonts& fonts) {
   }
 }
 
+// A notice or error describes what the learner just did on the step where it appeared: on another step it is gone
+// (the "dimensions changed … replaced" notice does not follow them into the Train view). An error about a sentence
+// still being typed (the field differs from the trace's text) stays while the field does.
+void clearStaleMessages(AppState& s) {
+  if (s.error.empty() && s.notice.empty()) {
+    s.messageStep = -1;
+    return;
+  }
+  if (s.messageStep < 0) s.messageStep = s.step;
+  if (s.messageStep == s.step) return;
+  s.notice.clear();
+  const bool typing = s.textBuffer != s.config().text || s.queryBuffer != s.config().queryText;
+  if (!typing) s.error.clear();
+  s.messageStep = s.error.empty() ? -1 : s.step;
+}
+
 void drawHelpOverlay(AppState& s) {
   if (!s.showHelp) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -155,6 +171,11 @@ void drawStepArea(AppState& s, const Fonts& fonts, float heightBelow) {
     if (active.valid()) grids.highlights = dependenciesOf(trace, active);
     StepContext ctx{s, trace, fonts, grids, through};
     step.draw(ctx);
+    // The hovered cell's tooltip, now that every grid of the step is placed: within the step's width, down to the
+    // bottom of the page (over the inspector rather than over a matrix).
+    const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    drawCellTooltip(grids, at, ImVec2(at.x + size.x, vp->WorkPos.y + vp->WorkSize.y));
   }
   ImGui::EndChild();
 }
@@ -218,10 +239,15 @@ void App::frame(const Fonts& fonts) {
   s.quietFrame = s.frameTraceVersion == s.traceVersion;
   if (s.quietFrame) s.pipeline.completeNext();
   s.frameTraceVersion = s.traceVersion;
+  clearStaleMessages(s);
   s.hoveredShown = s.hovered;  // highlights follow last frame's hover (grids are drawn in any order)
   s.hovered = CellRef{};
 
   pushTouchStyle(s.layout);  // narrow layout: finger-sized frames everywhere, drawer and sheet included
+  // Tooltips and popups opaque: the numbers and the legend behind a tooltip must not show through its text.
+  ImVec4 popupBg = ImGui::GetStyleColorVec4(ImGuiCol_PopupBg);
+  popupBg.w = 1.0f;
+  ImGui::PushStyleColor(ImGuiCol_PopupBg, popupBg);
   const bool narrow = s.layout.narrow && !s.presentation;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
@@ -242,6 +268,7 @@ void App::frame(const Fonts& fonts) {
   }
   drawHelpOverlay(s);
   drawGoalCard(s, fonts);
+  ImGui::PopStyleColor();  // PopupBg
   popTouchStyle(s.layout);
 
   const CellRef& current = s.pinned.valid() ? s.pinned : s.hovered;  // this frame's, for getState().hover

@@ -88,6 +88,33 @@ test('heads view of a trained model with several layers: one row of maps per lay
   await close();
 });
 
+const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+// Readable at a glance: hovering a cell of `hovered` shows its tooltip beside the cell, over none of the matrices of
+// its equation row (`row`, the grids being read), and opaque with nothing drawn across it: the band inside its top
+// border (its padding, above the first line) is one colour in the screenshot. On 2026-11-26's main the tooltip lay
+// at the cursor over Q (Project) and over S_scaled (Scale), the hovered column's outline crossing its text.
+async function checkCellTooltip(page, step, hovered, row, shot) {
+  await setState(page, { step });
+  const target = await findItem(page, (i) => i.label === `cells ${hovered}`, `cells ${hovered}`);
+  await hoverItem(page, target, 0.3, 0.6);
+  const all = await items(page);
+  const tip = all.find((i) => i.label.startsWith('window ##Tooltip'));
+  check(tip, `${step}: no tooltip while hovering ${hovered}`);
+  for (const name of row) {
+    const cells = all.find((i) => i.visible && i.label === `cells ${name}`);
+    check(cells, `${step}: no cells ${name}`);
+    check(!overlaps(tip, cells), `${step}: the tooltip (${tip.x.toFixed(0)},${tip.y.toFixed(0)} ${tip.width.toFixed(0)}×` +
+      `${tip.height.toFixed(0)}) covers ${name} (${cells.x.toFixed(0)},${cells.y.toFixed(0)} ${cells.width.toFixed(0)}×${cells.height.toFixed(0)})`);
+  }
+  const { png } = await screenshotCanvas(page, shot);
+  const k = png.width / (await page.locator('#canvas').boundingBox()).width;
+  const colours = new Set();
+  for (let y = Math.ceil((tip.y + 2) * k); y <= Math.floor((tip.y + 5) * k); y++)
+    for (let x = Math.ceil((tip.x + 3) * k); x <= Math.floor((tip.x + tip.width - 3) * k); x++) colours.add(px(png, x, y).join(','));
+  check(colours.size === 1, `${step}: the tooltip's top padding shows ${colours.size} colours (see-through or crossed)`);
+}
+
 test('attention lines: one panel per head, every token labelled; hovering a token leaves only its lines', async (ctx) => {
   for (const dpr of [1, 2]) {
     const { page, problems, close } = await ctx.openPage({ dpr, width: 1280, height: 900 });
@@ -125,6 +152,50 @@ test('attention lines: one panel per head, every token labelled; hovering a toke
     const after = await bandsWithLines('views-lines-hover-dpr1.png');
     check(after.length >= 1 && after.every((b) => b === query),
       `hovering query ${query} ("${s.tokens[query]}"): lines start in rows ${after}`);
+    check(problems.length === 0, problems.join('\n'));
+    await close();
+  }
+});
+
+test('readable at a glance: cell tooltips beside the row they explain, opaque; messages in a place of their own (DPR 1 and 2)', async (ctx) => {
+  for (const dpr of [1, 2]) {
+    const { page, problems, close } = await ctx.openPage({ dpr, width: 1280, height: 800 });
+    await checkCellTooltip(page, 'project', 'Q', ['X', 'W_q', 'Q'], `views-tooltip-project-dpr${dpr}.png`);
+    if (dpr === 2) {  // the placement at DPR 2; the messages (no DPR in them) at DPR 1
+      check(problems.length === 0, problems.join('\n'));
+      await close();
+      continue;
+    }
+    await checkCellTooltip(page, 'scale', 'S', ['S', 'S_scaled'], `views-tooltip-scale-dpr${dpr}.png`);
+    // A notice (d_model "+" replaces the preset's numbers) and an error (a refused sentence) appear on a line of
+    // their own: the controls below stay where they were (the step list, Next), so the next click lands where it
+    // was aimed; they clear on another step. On 2026-11-26's main the line pushed the sidebar and the step down,
+    // and the notice stayed in the Train view.
+    await setState(page, { step: 'score' });
+    const where = async () => {
+      const all = await items(page);
+      const y = (label) => all.find((i) => i.visible && i.label === label).y;
+      return { list: y('1. Tokenize'), next: y('Next ▶'), message: all.some((i) => i.label === 'message line') };
+    };
+    const before = await where();
+    await clickItem(page, (await items(page)).filter((i) => i.visible && i.label === '+')[0]);  // d_model's "+"
+    let s = await getState(page);
+    check(s.d_model === 5 && /replaced/.test(s.notice), `after d_model +: d_model ${s.d_model}, notice "${s.notice}"`);
+    let now = await where();
+    check(now.message && now.list === before.list && now.next === before.next,
+      `with the notice: message line ${now.message}, step list y ${before.list} -> ${now.list}, Next y ${before.next} -> ${now.next}`);
+    await setState(page, { step: 'train' });
+    s = await getState(page);
+    check(s.notice === '', `the notice followed into the Train view: "${s.notice}"`);
+    await setState(page, { step: 'score' });
+    const error = await page.evaluate(() => window.attnlab.setState({ text: 'word '.repeat(600) }));
+    check(error, 'an over-long sentence was accepted');
+    await waitFrames(page, 2);
+    now = await where();
+    check(now.message && now.list === before.list, `with the error: step list y ${before.list} -> ${now.list}`);
+    await screenshotCanvas(page, 'views-message-line-dpr1.png');
+    await setState(page, { step: 'softmax' });
+    check((await getState(page)).error === '', 'the error stayed on another step');
     check(problems.length === 0, problems.join('\n'));
     await close();
   }

@@ -459,11 +459,10 @@ void labelPill(ImDrawList* dl, const std::string& text, ImVec2 anchor, bool rowL
 }
 
 // The crosshair on the hovered cell: its row and column outlined across the grid and both labels at the axes, on
-// pills over whatever labels are there (drawn on top of everything, inside the window's clip rectangle).
+// pills over whatever labels are there (on top of the grid, in the step's window: under the tooltip, which is a
+// window above it, so the outline never crosses the tooltip's text).
 void drawCrosshair(const GridSpec& spec, const Layout& l, const Placement& p, int dr, int dc) {
-  ImDrawList* dl = ImGui::GetForegroundDrawList();
-  ImDrawList* window = ImGui::GetWindowDrawList();
-  dl->PushClipRect(window->GetClipRectMin(), window->GetClipRectMax(), false);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 line = IM_COL32(20, 20, 30, 200);
   const float x0 = p.cells0.x + dc * l.cw, y0 = p.cells0.y + dr * l.ch;
   dl->AddRect(ImVec2(p.cells0.x, y0), ImVec2(p.cells1.x, y0 + l.ch), line, 0, 0, 1.0f);
@@ -471,23 +470,23 @@ void drawCrosshair(const GridSpec& spec, const Layout& l, const Placement& p, in
   const float em = ImGui::GetFontSize();
   labelPill(dl, rowText(spec, dr), ImVec2(p.cells0.x - 0.2f * em, y0 + l.ch * 0.5f), true);
   labelPill(dl, columnText(spec, dc), ImVec2(x0 + l.cw * 0.5f, p.cells0.y - 0.15f * em), false);
-  dl->PopClipRect();
 }
 
-// The hovered cell's arithmetic next to the cursor: "row → column" first, then the explanation.
-void drawCellTooltip(const GridSpec& spec, const CellRef& ref, int dr, int dc, GridContext& ctx) {
+// The hovered cell's tooltip, kept for drawCellTooltip (placed once the whole step is laid out).
+void noteCellTooltip(const GridSpec& spec, const CellRef& ref, const Layout& l, const Placement& p, int dr, int dc,
+                     GridContext& ctx) {
   if (!ctx.state.pipeline.hasTrace()) return;
-  const std::string text = explainCell(ctx.state.trace(), ref);
+  std::string text = explainCell(ctx.state.trace(), ref);
   if (text.empty()) return;
-  const float em = ImGui::GetFontSize();
-  ImGui::BeginTooltip();
-  ImGui::PushFont(ctx.fonts.body);
-  ImGui::TextColored(ImVec4(0.55f, 0.3f, 0.0f, 1.0f), "%s[%s, %s]", spec.name.c_str(), rowText(spec, dr).c_str(),
-                     columnText(spec, dc).c_str());
-  wrappedText(text, 34.0f * em);
-  ImGui::TextDisabled("%s", tr(ctx.state.pinned == ref ? Key::GridPinnedBelow : Key::GridClickToPin));
-  ImGui::PopFont();
-  ImGui::EndTooltip();
+  CellTip tip;
+  tip.title = spec.name + "[" + rowText(spec, dr) + ", " + columnText(spec, dc) + "]";
+  tip.text = std::move(text);
+  tip.hint = tr(ctx.state.pinned == ref ? Key::GridPinnedBelow : Key::GridClickToPin);
+  tip.cell0 = ImVec2(p.cells0.x + dc * l.cw, p.cells0.y + dr * l.ch);
+  tip.cell1 = ImVec2(tip.cell0.x + l.cw, tip.cell0.y + l.ch);
+  tip.grid0 = p.origin;
+  tip.grid1 = ImVec2(p.origin.x + gridSize(spec, ctx.fonts).x, p.origin.y + gridSize(spec, ctx.fonts).y);
+  ctx.tip = std::move(tip);
 }
 
 // The cell under the mouse becomes state.hovered (with its crosshair and tooltip); a click pins it (or unpins it
@@ -502,7 +501,7 @@ void hoverAndPin(const GridSpec& spec, const Layout& l, const Placement& p, Cell
   ctx.state.hovered = ref;
   if (cells.clicked) ctx.state.pinned = (ctx.state.pinned == ref) ? CellRef{} : ref;
   drawCrosshair(spec, l, p, dr, dc);
-  if (spec.tooltip) drawCellTooltip(spec, ref, dr, dc, ctx);
+  if (spec.tooltip) noteCellTooltip(spec, ref, l, p, dr, dc, ctx);
 }
 
 }  // namespace
@@ -528,6 +527,8 @@ void drawGrid(const GridSpec& spec, GridContext& ctx) {
   const ColorRange range = rangeOf(spec);
   const ColorScale scale = scaleOf(spec);
   const Placement p = placementOf(l, ImGui::GetCursorScreenPos());
+  const ImVec2 size = gridSize(spec, ctx.fonts);
+  ctx.gridRects.push_back({p.origin, ImVec2(p.origin.x + size.x, p.origin.y + size.y)});
   ImDrawList* dl = ImGui::GetWindowDrawList();
   drawCaption(dl, spec, l, p, ctx.fonts);
   const CellsInteraction cells = addCellsItem(spec, ctx, p, gridSize(spec, ctx.fonts));
@@ -561,6 +562,94 @@ void drawGrid(const GridSpec& spec, GridContext& ctx) {
                  weightLegendText(*coloring), legendWordsWidth(l), ctx.fonts);
   }
   hoverAndPin(spec, l, p, cells, ctx);
+}
+
+namespace {
+
+float overlapArea(ImVec2 a0, ImVec2 a1, ImVec2 b0, ImVec2 b1) {
+  const float w = std::min(a1.x, b1.x) - std::max(a0.x, b0.x), h = std::min(a1.y, b1.y) - std::max(a0.y, b0.y);
+  return w > 0 && h > 0 ? w * h : 0.0f;
+}
+
+// The tooltip's size with its text wrapped at `wrap` px (as drawn: wrapAtSpaces in the body font).
+ImVec2 tipSize(const CellTip& tip, float wrap) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const ImVec2 title = ImGui::CalcTextSize(tip.title.c_str());
+  const ImVec2 text = ImGui::CalcTextSize(wrapAtSpaces(tip.text, wrap).c_str());
+  const ImVec2 hint = ImGui::CalcTextSize(tip.hint.c_str());
+  return ImVec2(std::max({title.x, text.x, hint.x}) + 2 * style.WindowPadding.x + 2,
+                title.y + text.y + hint.y + 2 * style.ItemSpacing.y + 2 * style.WindowPadding.y + 2);
+}
+
+}  // namespace
+
+void drawCellTooltip(GridContext& ctx, ImVec2 bounds0, ImVec2 bounds1) {
+  if (!ctx.tip) return;
+  const CellTip& tip = *ctx.tip;
+  const float em = ImGui::GetFontSize(), gap = 0.6f * em;
+  ImGui::PushFont(ctx.fonts.body);
+  // The equation row of the hovered grid: every grid beside it (overlapping its height).
+  ImVec2 row0 = tip.grid0, row1 = tip.grid1;
+  std::vector<std::pair<ImVec2, ImVec2>> rowGrids;
+  for (const auto& [a, b] : ctx.gridRects)
+    if (std::min(b.y, tip.grid1.y) - std::max(a.y, tip.grid0.y) > 0) {
+      rowGrids.push_back({a, b});
+      row0 = ImVec2(std::min(row0.x, a.x), std::min(row0.y, a.y));
+      row1 = ImVec2(std::max(row1.x, b.x), std::max(row1.y, b.y));
+    }
+  // Candidates, best first: right of the row (level with the cell), below it, above it, left of it (under or over
+  // the cell's column). Each wraps its text to the room it has (at most 34 em, at least 14 em).
+  struct Candidate {
+    ImVec2 pos;
+    float wrap;
+  };
+  std::vector<Candidate> candidates;
+  const float maxWrap = 34.0f * em, minWrap = 14.0f * em;
+  const float pad = 2 * ImGui::GetStyle().WindowPadding.x + 2;
+  auto clampWrap = [&](float room) { return std::clamp(room - pad, minWrap, maxWrap); };
+  {
+    const float wrap = clampWrap(bounds1.x - row1.x - gap);
+    candidates.push_back({ImVec2(row1.x + gap, tip.cell0.y), wrap});
+  }
+  {
+    const float wrap = clampWrap(bounds1.x - bounds0.x);
+    const ImVec2 size = tipSize(tip, wrap);
+    candidates.push_back({ImVec2(tip.cell0.x, row1.y + gap), wrap});
+    candidates.push_back({ImVec2(tip.cell0.x, row0.y - gap - size.y), wrap});
+  }
+  {
+    const float wrap = clampWrap(row0.x - gap - bounds0.x);
+    const ImVec2 size = tipSize(tip, wrap);
+    candidates.push_back({ImVec2(row0.x - gap - size.x, tip.cell0.y), wrap});
+  }
+  // Each kept inside the bounds; the first that covers no grid of the row wins, else the one covering the least
+  // (covering the hovered cell is never chosen while another place exists).
+  float bestCost = -1;
+  Candidate best{};
+  ImVec2 bestPos;
+  for (const Candidate& c : candidates) {
+    const ImVec2 size = tipSize(tip, c.wrap);
+    const ImVec2 pos(std::clamp(c.pos.x, bounds0.x, std::max(bounds0.x, bounds1.x - size.x)),
+                     std::clamp(c.pos.y, bounds0.y, std::max(bounds0.y, bounds1.y - size.y)));
+    const ImVec2 end(pos.x + size.x, pos.y + size.y);
+    float cost = 1e9f * overlapArea(pos, end, tip.cell0, tip.cell1);
+    for (const auto& [a, b] : rowGrids) cost += overlapArea(pos, end, a, b);
+    if (bestCost < 0 || cost < bestCost) {
+      bestCost = cost;
+      best = c;
+      bestPos = pos;
+    }
+    if (cost == 0) break;
+  }
+  ImGui::PopFont();
+  ImGui::SetNextWindowPos(bestPos);
+  ImGui::BeginTooltip();
+  ImGui::PushFont(ctx.fonts.body);
+  ImGui::TextColored(ImVec4(0.55f, 0.3f, 0.0f, 1.0f), "%s", tip.title.c_str());
+  wrappedText(tip.text, best.wrap);
+  ImGui::TextDisabled("%s", tip.hint.c_str());
+  ImGui::PopFont();
+  ImGui::EndTooltip();
 }
 
 namespace {
