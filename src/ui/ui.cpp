@@ -155,6 +155,25 @@ void drawHelpOverlay(AppState& s) {
 }
 
 
+// The narrow layout: a tap pins a cell and its arithmetic opens in a sheet over the bottom of the screen. Once per
+// pinned cell, the step scrolls so the cell lies above the sheet (room to scroll is added below the step while a
+// cell is pinned), so the learner reads the cell and its arithmetic together. Call inside the step's child window.
+void keepPinnedCellAboveSheet(AppState& s, const GridContext& grids) {
+  if (!s.pinned.valid()) {
+    s.sheetScrolledFor = CellRef{};
+    return;
+  }
+  ImGui::Dummy(ImVec2(1.0f, inspectorSheetHeight()));  // room to scroll the last rows above the sheet
+  if (s.pinned == s.sheetScrolledFor || !grids.pinnedCell) return;
+  s.sheetScrolledFor = s.pinned;
+  const float margin = 0.5f * ImGui::GetFontSize();
+  const float top = ImGui::GetWindowPos().y;
+  const float below = grids.pinnedCell->second.y - (inspectorSheetTop(s) - margin);  // > 0: under the sheet
+  const float above = top + margin - grids.pinnedCell->first.y;                       // > 0: above the window
+  if (below > 0) ImGui::SetScrollY(ImGui::GetScrollY() + below);
+  else if (above > 0) ImGui::SetScrollY(ImGui::GetScrollY() - above);
+}
+
 // The current step, in a child `heightBelow` short of the window's bottom (the inspector's or the sticky bar's
 // room). No horizontal scrolling unless a pinch zoomed in: grids size their cells to the width (wrapped text would
 // chase a growing width).
@@ -171,6 +190,7 @@ void drawStepArea(AppState& s, const Fonts& fonts, float heightBelow) {
     if (active.valid()) grids.highlights = dependenciesOf(trace, active);
     StepContext ctx{s, trace, fonts, grids, through};
     step.draw(ctx);
+    if (s.layout.narrow) keepPinnedCellAboveSheet(s, grids);
     // The hovered cell's tooltip, now that every grid of the step is placed: within the step's width, down to the
     // bottom of the page (over the inspector rather than over a matrix).
     const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
