@@ -444,14 +444,15 @@ void drawCellNumbers(ImDrawList* dl, const GridSpec& spec, const Layout& l, cons
   ImGui::PushFont(fonts.mono);
   const ImFont* font = ImGui::GetFont();
   const float monoPx = ImGui::GetFontSize();
-  // The type size: the largest at which every number fits its cell (and the row's height).
+  // The type size: the largest at which every number fits its cell with a margin (and the row's height).
+  const float margin = std::max(3.0f, 0.25f * monoPx);  // both sides together; scales with the pixel ratio
   float px = std::min(monoPx, l.ch - 2);
   if (static_cast<long>(l.rows) * l.cols <= 4096) {
     for (int r = 0; r < l.rows; ++r)
       for (int c = 0; c < l.cols; ++c) {
         const double v = (*spec.values)(spec.transposed ? c : r, spec.transposed ? r : c);
         const float w = ImGui::CalcTextSize(formatCell(v, l.cw, spec.decimals, kNumberShrink).c_str()).x;
-        if (w > 0) px = std::min(px, monoPx * (l.cw - 2) / w);
+        if (w > 0) px = std::min(px, monoPx * (l.cw - margin) / w);
       }
   }
   if (px < minPx) px = monoPx;  // too small for all: the numbers that fit at full size
@@ -461,7 +462,7 @@ void drawCellNumbers(ImDrawList* dl, const GridSpec& spec, const Layout& l, cons
       const double v = (*spec.values)(mr, mc);
       const std::string t = formatCell(v, l.cw, spec.decimals, kNumberShrink);
       const ImVec2 ts = textSizeAt(font, px, t);
-      if (ts.x > l.cw - 2 || ts.y > l.ch) continue;  // never spill into the neighbour
+      if (ts.x > l.cw - margin || ts.y > l.ch) continue;  // never spill into the neighbour
       double tpos = 0.5;
       bool hatched = !std::isfinite(v);
       if (coloring) {
