@@ -20,8 +20,9 @@ namespace app {
 namespace {
 
 // Body text: Latin, Latin-1, Latin Extended-A, Greek, and the math/UI symbols the walkthrough uses
-// (ᵀ ᵢ ⱼ, – — ‖ … ′, superscripts/subscripts, ← →, √ Σ ∞ − ≈ ≤ ≥ ⋅, ⌈⌉⌊⌋, ■ ▶ ▼ ●, ✓ ✗, ⟨⟩, U+FFFD).
-// src/app/CMakeLists.txt subsets the TTFs to (a superset of) these ranges: keep the two lists in step.
+// (ᵀ ᵢ ⱼ, – — ‖ … ′, superscripts/subscripts, ← →, √ Σ ∞ − ≈ ≤ ≥ ⋅, ⌈⌉⌊⌋, ■ ▶ ▼ ●, ✓ ✗, ❚ of "❚❚ Pause", ⟨⟩,
+// U+FFFD). src/app/CMakeLists.txt subsets the TTFs to (a superset of) these ranges: keep the two lists in step.
+// A character of the string tables outside them shows in frameStats().missingGlyphs (the browser suites check 0).
 const ImWchar kBodyRanges[] = {
     0x0020, 0x017F,  // Basic Latin, Latin-1 Supplement (× · ²), Latin Extended-A
     0x0370, 0x03FF,  // Greek (θ σ Σ)
@@ -36,6 +37,7 @@ const ImWchar kBodyRanges[] = {
     0x2308, 0x230B,  // ⌈ ⌉ ⌊ ⌋
     0x25A0, 0x25FF,  // geometric shapes (■ ▶ ▼ ●)
     0x2713, 0x2717,  // ✓ ✗
+    0x2758, 0x275A,  // ❘ ❙ ❚ (the pause sign "❚❚")
     0x27E8, 0x27E9,  // ⟨ ⟩
     0xFFFD, 0xFFFD,  // replacement character (shown for characters no font has)
     0,
@@ -132,7 +134,11 @@ void FontManager::noteTextsInUse(const std::string& utf8) {
     int n = ImTextCharFromUtf8(&c, p, end);
     if (n <= 0) break;
     p += n;
-    if (c < 0x20 || isBuiltIn(c) || c > 0xFFFF) continue;  // ImWchar is 16-bit: beyond the BMP shows U+FFFD
+    if (c < 0x20 || c > 0xFFFF) continue;  // ImWchar is 16-bit: beyond the BMP shows U+FFFD
+    if (isBuiltIn(c)) {
+      if (c >= 0x80) builtInUsed_.insert(c);
+      continue;
+    }
     chars.insert(c);
     if (uiChars_.count(c) && !uiFontFailed_) ui = true;  // the UI font's to draw: no need of the 5 MB font
     else cjk = cjk || isCjk(c);
@@ -147,6 +153,14 @@ void FontManager::noteTextsInUse(const std::string& utf8) {
       dirty_ = true;
       break;
     }
+}
+
+int FontManager::missingGlyphCount() const {
+  int missing = static_cast<int>(inUse_.size() - merged_.size());
+  if (fonts_.body)  // the atlas built (the embedded subset may still lack a character of its ranges)
+    for (unsigned int c : builtInUsed_)
+      if (fonts_.body->FindGlyphNoFallback(static_cast<ImWchar>(c)) == nullptr) ++missing;
+  return missing;
 }
 
 void FontManager::setFallbackFont(std::vector<unsigned char> data, int faceIndex) {
@@ -253,6 +267,12 @@ void FontManager::rebuild() {
     merged_ = inUse_;
   }
   atlas->Build();
+  // A font asked for a character may not have it (pyftsubset and the atlas builder skip it silently: the glyph then
+  // draws as a box). Only what the atlas really holds counts as merged, so missingGlyphCount() tells the truth.
+  for (auto it = merged_.begin(); it != merged_.end();) {
+    if (fonts_.body->FindGlyphNoFallback(static_cast<ImWchar>(*it)) == nullptr) it = merged_.erase(it);
+    else ++it;
+  }
   if (!custom.empty()) {
     unsigned char* pixels = nullptr;
     int texWidth = 0, texHeight = 0;

@@ -77,8 +77,9 @@ class FontManager {
 
   const ui::Fonts& fonts() const { return fonts_; }
   int extraGlyphCount() const { return static_cast<int>(merged_.size()); }
-  // Characters in use that the atlas does not hold (shown as U+FFFD until a font provides them).
-  int missingGlyphCount() const { return static_cast<int>(inUse_.size() - merged_.size()); }
+  // Characters in use that the atlas does not hold (shown as U+FFFD until a font provides them): those no font
+  // was found for, those a font was asked for but lacks, and built-in ones the embedded font lacks.
+  int missingGlyphCount() const;
 
  private:
   float scale_ = 1.0f;
@@ -96,6 +97,7 @@ class FontManager {
   int fallbackFace_ = 0;
   std::vector<unsigned char> fallback_;
   std::set<unsigned int> inUse_;   // characters in use that are not built in
+  std::set<unsigned int> builtInUsed_;  // non-ASCII characters in use in the built-in ranges (checked in the atlas)
   std::set<unsigned int> merged_;  // of those, the ones the current atlas holds from the fallback font
   ImVector<ImWchar> extraRanges_;  // glyph ranges of merged_ (must outlive the atlas build)
   GlyphRasterizer rasterizer_;

@@ -27,6 +27,12 @@ std::vector<ItemRecord> g_lastFrame;
 void enableItemHooks() { ImGui::GetCurrentContext()->TestEngineHookItems = true; }
 
 void endFrameItems() {
+  // The windows shown this frame as items too, labelled "window <name>" (a tooltip is "window ##Tooltip_00", the
+  // phone's sheet "window Inspector sheet"): tests check where tooltips and sheets lie against the cells.
+  for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+    if (w->Active && !w->Hidden && !(w->Flags & ImGuiWindowFlags_ChildWindow))
+      g_building.push_back({w->ID, ImRect(w->Pos, ImVec2(w->Pos.x + w->Size.x, w->Pos.y + w->Size.y)), true,
+                            std::string("window ") + w->Name});
   g_lastFrame.swap(g_building);
   g_building.clear();
 }

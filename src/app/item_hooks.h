@@ -11,6 +11,7 @@ void enableItemHooks();
 // Call after ImGui::Render: the items of the frame just built become "the last frame".
 void endFrameItems();
 // [{label, id, x, y, width, height, visible}], coordinates divided by pixelsPerUnit (the DPR on the web: CSS px).
+// The frame's top-level windows come last, labelled "window <name>" (tooltips: "window ##Tooltip_00").
 std::string itemsJson(float pixelsPerUnit);
 // Labels of the item under the mouse and of the active item (being clicked or edited); "" if none.
 std::string hoveredItemLabel();

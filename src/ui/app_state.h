@@ -94,6 +94,9 @@ struct AppState {
   ShareState share;           // the Share panel
   InspectorState inspector;   // the inspector's edit field
   DataFiles data;             // GloVe vectors and GPT-2 merges, loaded when a Config needs them (data_files.h)
+  // ---- readable at a glance (helper grid): the message line's step, the phone's scroll to a tapped cell
+  int messageStep = -1;       // the step on which `error`/`notice` appeared (App::frame clears them on another)
+  CellRef sheetScrolledFor;   // the pinned cell the narrow layout last scrolled above the inspector sheet
 
   // The Config of the current Trace (default Config before the first apply).
   const attn::Config& config() const;

@@ -126,15 +126,29 @@ void drawPresetMenu(AppState& state, float width) {
   ImGui::EndCombo();
 }
 
+// The error or notice, on a line of its own that is always there (empty when there is nothing to say): a message
+// that appears never moves the controls below it, so a click aimed at one does not land on its neighbour. A message
+// longer than the line ends in "…" and shows whole in a tooltip when hovered (or tapped). The line clears itself
+// when the state it describes is gone (App::frame: another step shown).
 void drawMessageLine(const AppState& state) {
-  if (!state.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(190, 30, 30, 255));
-    ImGui::TextWrapped("%s", trf(Key::ErrorLine, state.error.c_str()).c_str());
-    ImGui::PopStyleColor();
-  } else if (!state.notice.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(120, 80, 0, 255));
-    ImGui::TextWrapped("%s", state.notice.c_str());
-    ImGui::PopStyleColor();
+  const bool isError = !state.error.empty();
+  const std::string message = isError ? trf(Key::ErrorLine, state.error.c_str()) : state.notice;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize());
+  if (message.empty()) {
+    ImGui::Dummy(ImVec2(width, ImGui::GetTextLineHeight()));
+    return;
+  }
+  ImGui::InvisibleButton("##message", ImVec2(width, ImGui::GetTextLineHeight()));
+  ImGuiContext& g = *ImGui::GetCurrentContext();  // the macro reads `g`
+  IMGUI_TEST_ENGINE_ITEM_INFO(ImGui::GetItemID(), "message line", 0);  // tests find the line through the item hooks
+  const std::string shown = ellipsize(message, width);
+  ImGui::GetWindowDrawList()->AddText(at, isError ? IM_COL32(190, 30, 30, 255) : IM_COL32(120, 80, 0, 255),
+                                      shown.c_str());
+  if (shown != message && ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    wrappedText(message, 36.0f * ImGui::GetFontSize());
+    ImGui::EndTooltip();
   }
 }
 

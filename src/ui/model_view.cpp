@@ -201,9 +201,8 @@ void drawModelPanel(AppState& s) {
     const attn::Config& c = s.config();
     if (c.Wq && c.Wk) return;  // a preset's own numbers (the source's example, identity weights on GloVe…)
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(150, 90, 0, 255));
-    ImGui::TextWrapped("%s", tr(Key::ModelRandomWeights));
+    wrappedTextWithHelp(tr(Key::ModelRandomWeights), tr(Key::ModelRandomHelp));  // wrapped, "(?)" not cut off
     ImGui::PopStyleColor();
-    helpMarker(tr(Key::ModelRandomHelp));
     return;
   }
   const OpenModel& m = *s.model;

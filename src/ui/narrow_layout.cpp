@@ -98,12 +98,20 @@ void drawDrawer(AppState& s, const Fonts& fonts) {
   ImGui::End();
 }
 
+float inspectorSheetHeight() {
+  return std::min(ImGui::GetMainViewport()->WorkSize.y * 0.42f, 16.0f * ImGui::GetFontSize());
+}
+
+float inspectorSheetTop(const AppState& s) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  return vp->WorkPos.y + vp->WorkSize.y - stickyBarHeight(s) - inspectorSheetHeight();
+}
+
 void drawInspectorSheet(AppState& s, const Fonts& fonts) {
   if (!s.pinned.valid() || !s.pipeline.hasTrace() || s.drawerOpen) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float barH = stickyBarHeight(s);
-  const float sheetH = std::min(vp->WorkSize.y * 0.42f, 16.0f * ImGui::GetFontSize());
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + vp->WorkSize.y - barH - sheetH));
+  const float sheetH = inspectorSheetHeight();
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, inspectorSheetTop(s)));
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, sheetH));
   ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(255, 252, 244, 255));
   ImGui::PushStyleColor(ImGuiCol_Border, IM_COL32(210, 140, 40, 255));

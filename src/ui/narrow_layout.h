@@ -16,5 +16,8 @@ void drawStickyBar(AppState& s, const Fonts& fonts);
 void drawDrawer(AppState& s, const Fonts& fonts);
 // The pinned cell's arithmetic and its edit field in a sheet above the sticky bar, while a cell is pinned.
 void drawInspectorSheet(AppState& s, const Fonts& fonts);
+// The sheet's height and the screen y of its top edge (where it begins to cover the step).
+float inspectorSheetHeight();
+float inspectorSheetTop(const AppState& s);
 
 }  // namespace ui

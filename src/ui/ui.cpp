@@ -104,6 +104,22 @@ void drawNavigation(AppState& s, const Fonts& fonts) {
   }
 }
 
+// A notice or error describes what the learner just did on the step where it appeared: on another step it is gone
+// (the "dimensions changed … replaced" notice does not follow them into the Train view). An error about a sentence
+// still being typed (the field differs from the trace's text) stays while the field does.
+void clearStaleMessages(AppState& s) {
+  if (s.error.empty() && s.notice.empty()) {
+    s.messageStep = -1;
+    return;
+  }
+  if (s.messageStep < 0) s.messageStep = s.step;
+  if (s.messageStep == s.step) return;
+  s.notice.clear();
+  const bool typing = s.textBuffer != s.config().text || s.queryBuffer != s.config().queryText;
+  if (!typing) s.error.clear();
+  s.messageStep = s.error.empty() ? -1 : s.step;
+}
+
 void drawHelpOverlay(AppState& s) {
   if (!s.showHelp) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -139,6 +155,25 @@ void drawHelpOverlay(AppState& s) {
 }
 
 
+// The narrow layout: a tap pins a cell and its arithmetic opens in a sheet over the bottom of the screen. Once per
+// pinned cell, the step scrolls so the cell lies above the sheet (room to scroll is added below the step while a
+// cell is pinned), so the learner reads the cell and its arithmetic together. Call inside the step's child window.
+void keepPinnedCellAboveSheet(AppState& s, const GridContext& grids) {
+  if (!s.pinned.valid()) {
+    s.sheetScrolledFor = CellRef{};
+    return;
+  }
+  ImGui::Dummy(ImVec2(1.0f, inspectorSheetHeight()));  // room to scroll the last rows above the sheet
+  if (s.pinned == s.sheetScrolledFor || !grids.pinnedCell) return;
+  s.sheetScrolledFor = s.pinned;
+  const float margin = 0.5f * ImGui::GetFontSize();
+  const float top = ImGui::GetWindowPos().y;
+  const float below = grids.pinnedCell->second.y - (inspectorSheetTop(s) - margin);  // > 0: under the sheet
+  const float above = top + margin - grids.pinnedCell->first.y;                       // > 0: above the window
+  if (below > 0) ImGui::SetScrollY(ImGui::GetScrollY() + below);
+  else if (above > 0) ImGui::SetScrollY(ImGui::GetScrollY() - above);
+}
+
 // The current step, in a child `heightBelow` short of the window's bottom (the inspector's or the sticky bar's
 // room). No horizontal scrolling unless a pinch zoomed in: grids size their cells to the width (wrapped text would
 // chase a growing width).
@@ -155,6 +190,12 @@ void drawStepArea(AppState& s, const Fonts& fonts, float heightBelow) {
     if (active.valid()) grids.highlights = dependenciesOf(trace, active);
     StepContext ctx{s, trace, fonts, grids, through};
     step.draw(ctx);
+    if (s.layout.narrow) keepPinnedCellAboveSheet(s, grids);
+    // The hovered cell's tooltip, now that every grid of the step is placed: within the step's width, down to the
+    // bottom of the page (over the inspector rather than over a matrix).
+    const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    drawCellTooltip(grids, at, ImVec2(at.x + size.x, vp->WorkPos.y + vp->WorkSize.y));
   }
   ImGui::EndChild();
 }
@@ -218,10 +259,15 @@ void App::frame(const Fonts& fonts) {
   s.quietFrame = s.frameTraceVersion == s.traceVersion;
   if (s.quietFrame) s.pipeline.completeNext();
   s.frameTraceVersion = s.traceVersion;
+  clearStaleMessages(s);
   s.hoveredShown = s.hovered;  // highlights follow last frame's hover (grids are drawn in any order)
   s.hovered = CellRef{};
 
   pushTouchStyle(s.layout);  // narrow layout: finger-sized frames everywhere, drawer and sheet included
+  // Tooltips and popups opaque: the numbers and the legend behind a tooltip must not show through its text.
+  ImVec4 popupBg = ImGui::GetStyleColorVec4(ImGuiCol_PopupBg);
+  popupBg.w = 1.0f;
+  ImGui::PushStyleColor(ImGuiCol_PopupBg, popupBg);
   const bool narrow = s.layout.narrow && !s.presentation;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
@@ -242,6 +288,7 @@ void App::frame(const Fonts& fonts) {
   }
   drawHelpOverlay(s);
   drawGoalCard(s, fonts);
+  ImGui::PopStyleColor();  // PopupBg
   popTouchStyle(s.layout);
 
   const CellRef& current = s.pinned.valid() ? s.pinned : s.hovered;  // this frame's, for getState().hover
@@ -258,9 +305,10 @@ std::string App::textsInUse() const {
   const attn::Config& c = state_->config();
   std::string texts =
       c.text + "\n" + c.queryText + "\n" + c.compareText + "\n" + state_->textBuffer + "\n" + state_->queryBuffer;
-  // The whole table of a non-Latin language at once: its glyphs enter the atlas in one rebuild per switch, not
-  // one per text that appears as the learner walks on.
-  if (language() != Lang::En) texts += "\n" + allTexts(language());
+  // The whole table of the language at once: its glyphs enter the atlas in one rebuild per switch, not one per
+  // text that appears as the learner walks on; and a character of the table that no font has is counted missing
+  // (frameStats().missingGlyphs) even in English, where the built-in ranges are meant to hold every one.
+  texts += "\n" + allTexts(language());
   return texts;
 }
 

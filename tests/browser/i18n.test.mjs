@@ -3,7 +3,8 @@
 // its glyphs come from fonts/zh-ui.ttf without the 5 MB CJK font and in one atlas rebuild, the switch in the
 // sidebar works both ways, the language travels in the link (?lang > the link's > the browser's language), and the
 // whole walkthrough in Chinese at DPR 1 and 2 with every character in the atlas (no tofu): the suites' one walk of
-// every step at DPR 2 (walkthrough.test.mjs screenshots every step at DPR 1).
+// every step at DPR 2 (walkthrough.test.mjs screenshots every step at DPR 1). missingGlyphs counts a character of
+// the string tables or the texts that no font in the atlas really has (fed two such characters, it counts them).
 //
 //   node tests/browser/i18n.test.mjs [--web DIR] [--only SUBSTRING]
 //
@@ -88,6 +89,16 @@ test('the sidebar switch: 中文 then English; setState({lang}) and bad input', 
     check((await getState(page)).lang === 'en', 'a refused language changed the language');
     await setState(page, { lang: 'zh' });
     check((await getState(page)).lang === 'zh', 'setState({lang:"zh"})');
+    // The missing-glyph count tells the truth: fed two characters no font here has, it counts both, the one no
+    // font was asked for (runic ᚠ) and the one the CJK fallback font was asked for but lacks (Extension A 㐀,
+    // which on 2026-11-26's main counted as present and drew as a box, as "❚❚ Pause" did).
+    await setState(page, { text: 'ᚠ 㐀 ok' });
+    await page.waitForFunction(() => ['loaded', 'unavailable'].includes(window.attnlab.frameStats().fallbackFont),
+                               null, { timeout: 30000 });
+    await waitFrames(page, 3);
+    const fed = await page.evaluate(() => window.attnlab.frameStats());
+    check(fed.fallbackFont === 'loaded', `fonts/cjk.ttc: ${fed.fallbackFont}`);
+    check(fed.missingGlyphs === 2, `${fed.missingGlyphs} characters counted without glyph for "ᚠ 㐀" (2 have none)`);
     check(problems.length === 0, problems.join('\n'));
   } finally {
     await close();

@@ -251,6 +251,32 @@ test('phone: a tap on a cell pins it in the inspector sheet; ✕ Close unpins', 
   await tap(page, closeButton);
   s = await getState(page);
   check(!s.pin, `✕ Close left the pin ${JSON.stringify(s.pin)}`);
+  // The cells are wide enough for two significant digits (0.098 in the 15 px mono type, at most 15% smaller: 41 CSS
+  // px); on 2026-11-26's main they were ~37 px and 0.098 and 0.133 both read "0.1".
+  const cellW = grid.width / 5;
+  check(cellW >= 41, `S's cells are ${cellW.toFixed(1)} CSS px wide: too narrow for two significant digits`);
+  // A tap on a cell where the sheet will open: the step scrolls so the tapped cell stays visible above the sheet.
+  const grids = (await items(page)).filter((i) => i.visible && i.label.startsWith('cells '));
+  let low = 0, target = null;
+  for (let y = 580; y <= 760 && !target; y += 10) {
+    target = grids.find((i) => i.y < y - 8 && i.y + i.height > y + 8);
+    low = y;
+  }
+  check(target, `no grid between y 580 and 760 to tap: ${grids.map((i) => `${i.label} ${i.y.toFixed(0)}+${i.height.toFixed(0)}`)}`);
+  const rows = target.label === 'cells Kᵀ' ? 2 : 5, rowH = target.height / rows;
+  const row = Math.floor((low - target.y) / rowH);
+  await tap(page, target, 0.2, (row + 0.5) / rows);
+  await waitFrames(page, 4);
+  s = await getState(page);
+  check(s.pin, `a tap at y ${low} on ${target.label} pinned nothing`);
+  const all = await items(page);
+  const moved = all.find((i) => i.label === target.label);
+  const sheet = all.find((i) => i.label === 'window Inspector sheet');
+  check(sheet, 'no inspector sheet');
+  const cellBottom = moved.y + (row + 1) * rowH;
+  check(cellBottom <= sheet.y, `the tapped cell (bottom ${cellBottom.toFixed(0)}) lies under the sheet (top ${sheet.y.toFixed(0)})`);
+  check(moved.y + row * rowH >= 0, 'the tapped cell scrolled off the top');
+  await shot(page, 'phone-sheet-low-cell.png');
   check(problems.length === 0, problems.join('\n'));
   await close();
 });

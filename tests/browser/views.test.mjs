@@ -88,7 +88,125 @@ test('heads view of a trained model with several layers: one row of maps per lay
   await close();
 });
 
-test('attention lines: one panel per head, every token labelled; hovering a token leaves only its lines', async (ctx) => {
+const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+// Readable at a glance: hovering a cell of `hovered` shows its tooltip beside the cell, over none of the matrices of
+// its equation row (`row`, the grids being read), and opaque with nothing drawn across it: the band inside its top
+// border (its padding, above the first line) is one colour in the screenshot. On 2026-11-26's main the tooltip lay
+// at the cursor over Q (Project) and over S_scaled (Scale), the hovered column's outline crossing its text.
+async function checkCellTooltip(page, step, hovered, row, shot) {
+  await setState(page, { step });
+  const target = await findItem(page, (i) => i.label === `cells ${hovered}`, `cells ${hovered}`);
+  await hoverItem(page, target, 0.3, 0.6);
+  const all = await items(page);
+  const tip = all.find((i) => i.label.startsWith('window ##Tooltip'));
+  check(tip, `${step}: no tooltip while hovering ${hovered}`);
+  for (const name of row) {
+    const cells = all.find((i) => i.visible && i.label === `cells ${name}`);
+    check(cells, `${step}: no cells ${name}`);
+    check(!overlaps(tip, cells), `${step}: the tooltip (${tip.x.toFixed(0)},${tip.y.toFixed(0)} ${tip.width.toFixed(0)}×` +
+      `${tip.height.toFixed(0)}) covers ${name} (${cells.x.toFixed(0)},${cells.y.toFixed(0)} ${cells.width.toFixed(0)}×${cells.height.toFixed(0)})`);
+  }
+  const { png } = await screenshotCanvas(page, shot);
+  const k = png.width / (await page.locator('#canvas').boundingBox()).width;
+  const colours = new Set();
+  for (let y = Math.ceil((tip.y + 2) * k); y <= Math.floor((tip.y + 5) * k); y++)
+    for (let x = Math.ceil((tip.x + 3) * k); x <= Math.floor((tip.x + tip.width - 3) * k); x++) colours.add(px(png, x, y).join(','));
+  check(colours.size === 1, `${step}: the tooltip's top padding shows ${colours.size} colours (see-through or crossed)`);
+}
+
+// Labels on real sentences: at 26 tokens every row and every column of S has its label (turned, in smaller type,
+// >= 9 CSS px) — dark label pixels beside each row and above each column; on 2026-11-26's main S only said "hover a
+// cell for its labels" in grey. And at 7 tokens with a padding mask in a 1024 px window the cells of S show their
+// values (text pixels in >= 90% of the cells; main showed none).
+async function checkLabelsAndValues(page) {
+  await setState(page, { text: 'The old lighthouse keeper watched the storm roll in over the grey harbour while the ' +
+    'children slept and the boats rocked gently in the rain tonight.', step: 'score' });
+  const L = (await getState(page)).tokens.length;
+  let S = await findItem(page, (i) => i.label === 'cells S', 'cells S');
+  let { png } = await screenshotCanvas(page, 'views-labels-26-tokens-dpr1.png');
+  const dark = (x0, x1, y0, y1) => {  // any label-dark pixel in the box (CSS px)
+    for (let y = Math.ceil(y0); y < y1; y++)
+      for (let x = Math.ceil(x0); x < x1; x++) {
+        const [r, g, b] = px(png, x, y);
+        if (r + g + b < 360) return true;
+      }
+    return false;
+  };
+  const cw = S.width / L, ch = S.height / L;
+  const bareColumns = [], bareRows = [];
+  for (let c = 0; c < L; c++) if (!dark(S.x + c * cw + 1, S.x + (c + 1) * cw - 1, S.y - 40, S.y - 3)) bareColumns.push(c);
+  const bottom = page.viewportSize().height - 120;  // the inspector's top
+  const shown = Math.min(L, Math.floor((bottom - S.y) / (S.height / L)));
+  for (let r = 0; r < shown; r++) if (!dark(S.x - 60, S.x - 4, S.y + r * ch + 1, S.y + (r + 1) * ch - 1)) bareRows.push(r);
+  check(bareColumns.length === 0 && bareRows.length === 0,
+    `S at ${L} tokens (cells ${cw.toFixed(1)}×${ch.toFixed(1)} px): columns ${bareColumns} and rows ${bareRows} (of ${shown} shown) have no label`);
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await setState(page, { text: 'The quick brown fox jumps.', pad_to: 7, mask: 'padding', step: 'score' });
+  S = await findItem(page, (i) => i.label === 'cells S', 'cells S');
+  ({ png } = await screenshotCanvas(page, 'views-values-7-padded-1024-dpr1.png'));
+  let withText = 0;
+  for (let r = 0; r < 7; r++)
+    for (let c = 0; c < 7; c++) {
+      const colours = new Set();
+      for (let y = Math.ceil(S.y + (r + 0.15) * S.height / 7); y < S.y + (r + 0.85) * S.height / 7; y++)
+        for (let x = Math.ceil(S.x + (c + 0.1) * S.width / 7); x < S.x + (c + 0.9) * S.width / 7; x++) colours.add(px(png, x, y).join(','));
+      if (colours.size >= 4) withText++;
+    }
+  check(withText >= 45, `7 padded tokens at 1024 px: ${withText} of 49 cells of S show a value (cells ${(S.width / 7).toFixed(1)} px)`);
+}
+
+// The checks of "readable at a glance" (issue 27), on the attention-lines test's pages (no page of their own): at
+// DPR 1 and 2 the Project tooltip's placement and Project's formulas; at DPR 1 also the Scale tooltip, the message
+// line, the labels of 26 tokens and the values of 7 padded tokens.
+async function checkReadableAtAGlance(page, dpr) {
+  await setState(page, { preset: 'quick-fox' });
+  await checkCellTooltip(page, 'project', 'Q', ['X', 'W_q', 'Q'], `views-tooltip-project-dpr${dpr}.png`);
+  // Project: each formula is the title of its own row, above it (on 2026-11-26's main it sat under its row, just
+  // above the next one).
+  const all = await items(page);
+  const rowsX = all.filter((i) => i.label === 'cells X'), rowsOut = all.filter((i) => /^cells [QKV]$/.test(i.label));
+  const formulas = all.filter((i) => /^formula [QKV] = /.test(i.label));
+  check(formulas.length === 3 && rowsX.length === 3, `${formulas.length} formulas for ${rowsX.length} rows`);
+  formulas.forEach((f, r) => {
+    check(f.y + f.height <= rowsX[r].y && (r === 0 || f.y >= rowsOut[r - 1].y + rowsOut[r - 1].height),
+      `"${f.label}" (y ${f.y.toFixed(0)}) is not between row ${r}'s cells (y ${rowsX[r].y.toFixed(0)}) and the row above`);
+  });
+  if (dpr === 2) return;  // the placement at DPR 2; the messages (no DPR in them) at DPR 1
+  await checkCellTooltip(page, 'scale', 'S', ['S', 'S_scaled'], `views-tooltip-scale-dpr${dpr}.png`);
+  // A notice (d_model "+" replaces the preset's numbers) and an error (a refused sentence) appear on a line of
+  // their own: the controls below stay where they were (the step list, Next), so the next click lands where it
+  // was aimed; they clear on another step. On 2026-11-26's main the line pushed the sidebar and the step down,
+  // and the notice stayed in the Train view.
+  await setState(page, { step: 'score' });
+  const where = async () => {
+    const all = await items(page);
+    const y = (label) => all.find((i) => i.visible && i.label === label).y;
+    return { list: y('1. Tokenize'), next: y('Next ▶'), message: all.some((i) => i.label === 'message line') };
+  };
+  const before = await where();
+  await clickItem(page, (await items(page)).filter((i) => i.visible && i.label === '+')[0]);  // d_model's "+"
+  let s = await getState(page);
+  check(s.d_model === 5 && /replaced/.test(s.notice), `after d_model +: d_model ${s.d_model}, notice "${s.notice}"`);
+  let now = await where();
+  check(now.message && now.list === before.list && now.next === before.next,
+    `with the notice: message line ${now.message}, step list y ${before.list} -> ${now.list}, Next y ${before.next} -> ${now.next}`);
+  await setState(page, { step: 'train' });
+  s = await getState(page);
+  check(s.notice === '', `the notice followed into the Train view: "${s.notice}"`);
+  await setState(page, { step: 'score' });
+  const error = await page.evaluate(() => window.attnlab.setState({ text: 'word '.repeat(600) }));
+  check(error, 'an over-long sentence was accepted');
+  await waitFrames(page, 2);
+  now = await where();
+  check(now.message && now.list === before.list, `with the error: step list y ${before.list} -> ${now.list}`);
+  await screenshotCanvas(page, 'views-message-line-dpr1.png');
+  await setState(page, { step: 'softmax' });
+  check((await getState(page)).error === '', 'the error stayed on another step');
+  await checkLabelsAndValues(page);
+}
+
+test('attention lines: one panel per head, every token labelled; hovering a token leaves only its lines; readable at a glance', async (ctx) => {
   for (const dpr of [1, 2]) {
     const { page, problems, close } = await ctx.openPage({ dpr, width: 1280, height: 900 });
     await setState(page, { preset: 'dog-thief', step: 'lines', focus: 1 });
@@ -97,7 +215,12 @@ test('attention lines: one panel per head, every token labelled; hovering a toke
     const panels = (await items(page)).filter((i) => /^lines head \d+$/.test(i.label));
     check(panels.length === s.heads, `${panels.length} panels for ${s.heads} heads`);
     await checkDrawn(page, `views-lines-dpr${dpr}.png`);
-    if (dpr === 2) { await close(); continue; }
+    if (dpr === 2) {
+      await checkReadableAtAGlance(page, dpr);
+      check(problems.length === 0, problems.join('\n'));
+      await close();
+      continue;
+    }
     const panel = panels.find((p) => p.label === 'lines head 1');
     const rowH = panel.height / L;
     // Row bands (device px) in which head 1's lines start, at the left end of the lines.
@@ -125,10 +248,12 @@ test('attention lines: one panel per head, every token labelled; hovering a toke
     const after = await bandsWithLines('views-lines-hover-dpr1.png');
     check(after.length >= 1 && after.every((b) => b === query),
       `hovering query ${query} ("${s.tokens[query]}"): lines start in rows ${after}`);
+    await checkReadableAtAGlance(page, dpr);
     check(problems.length === 0, problems.join('\n'));
     await close();
   }
 });
+
 
 test('geometric view: dragging q is a Config override the core computes; direction only (DPR 1 and 2)', async (ctx) => {
   for (const dpr of [1, 2]) {

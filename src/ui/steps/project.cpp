@@ -22,7 +22,7 @@ void drawProjection(StepContext& ctx, const std::string& resultName, const attn:
   w.showLegend = false;
   drawEquation(ctx, {x, "·", w, "=", tokenRowsGrid(ctx, resultName, result, queries, head)},
                resultName + " = X·" + weightName + " : " + shape(X) + "·" + shape(weights) + " → " + shape(result));
-  ImGui::Spacing();
+  ImGui::Dummy(ImVec2(0, 1.2f * ImGui::GetFontSize()));  // rows apart, each formula close above its own grids
 }
 
 }  // namespace

@@ -22,6 +22,16 @@ void formulaLine(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(20, 70, 150, 255));
   wrappedText(text);  // breaks at spaces only: never inside a number
   ImGui::PopStyleColor();
+  // Reported to the item hooks as "formula <text>" (tests check it sits with its row): an item over the text just
+  // drawn, without layout of its own.
+  const ImRect drawn(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  const std::string label = "formula " + text;
+  const ImGuiID id = ImGui::GetID(label.c_str());
+  if (ImGui::ItemAdd(drawn, id)) {
+    ImGuiContext& g = *ImGui::GetCurrentContext();  // the macro reads `g`
+    IMGUI_TEST_ENGINE_ITEM_INFO(id, label.c_str(), 0);
+    (void)g;
+  }
 }
 
 void noteLine(const std::string& text, bool warning) {
@@ -31,13 +41,34 @@ void noteLine(const std::string& text, bool warning) {
 }
 
 void helpMarker(const char* text) {
-  ImGui::SameLine();
+  // After the item on its line; but after a text wrapped over several lines to the whole width (whose first line
+  // SameLine would follow, at the window's edge, cutting the marker off) on a line of its own.
+  const float markerW = ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x;
+  const bool severalLines = ImGui::GetItemRectSize().y > 1.5f * ImGui::GetTextLineHeightWithSpacing();
+  if (!severalLines ||
+      ImGui::GetItemRectMax().x + markerW <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+    ImGui::SameLine();
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     wrappedText(text, ImGui::GetFontSize() * 30.0f);
     ImGui::EndTooltip();
   }
+}
+
+void wrappedTextWithHelp(const std::string& text, const char* help) {
+  // Wrapped to leave the marker room on every line; each line an item, so the marker follows the last one.
+  const float markerW = ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x;
+  const std::string wrapped = wrapAtSpaces(text, std::max(ImGui::GetContentRegionAvail().x - markerW, 4.0f * ImGui::GetFontSize()));
+  size_t start = 0;
+  while (true) {
+    const size_t end = wrapped.find('\n', start);
+    const std::string line = wrapped.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    ImGui::TextUnformatted(line.c_str());
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  helpMarker(help);
 }
 
 void headPicker(StepContext& ctx) {
@@ -189,6 +220,7 @@ void stackedOperator(const std::string& op, float width, const Fonts& fonts) {
 // them, so a phone scrolls down the equation instead of squeezing it into one row.
 void drawStackedEquation(StepContext& ctx, std::initializer_list<EquationTerm> terms, const std::string& formula,
                          float marginEm) {
+  if (!formula.empty()) formulaLine(formula);  // the row's title, above it
   float lastGridWidth = 0;  // the operator is centred under the grid above it (or the column, first)
   for (const EquationTerm& term : terms) {
     if (!term.grid) {
@@ -198,12 +230,20 @@ void drawStackedEquation(StepContext& ctx, std::initializer_list<EquationTerm> t
     }
     GridSpec grid = *term.grid;
     RowFit fit = fitRow({displayedColumns(grid)}, marginEm);
+    // One grid to a line: its cells share the width its own row labels leave (fitRow's estimate keeps room for
+    // operators beside it), at most 3.4 em, so a phone's cells fit two significant digits where they can.
+    const float em = ImGui::GetFontSize();
+    const float exact = (ImGui::GetContentRegionAvail().x - rowLabelWidth(grid, ctx.fonts) - 0.5f * em) /
+                        std::max(displayedColumns(grid), 1);
+    if (exact >= 6.0f) {
+      fit.widths[0] = std::min(exact, 3.4f * em);
+      fit.height = std::min(fit.widths[0], 1.45f * em);
+    }
     fit.zoom = ctx.state.contentZoom;
     fit.apply(grid, 0);
     drawGrid(grid, ctx.grids);
     lastGridWidth = gridSize(grid, ctx.fonts).x;
   }
-  if (!formula.empty()) formulaLine(formula);
 }
 
 }  // namespace
@@ -214,7 +254,9 @@ void drawEquation(StepContext& ctx, std::initializer_list<EquationTerm> terms, c
     drawStackedEquation(ctx, terms, formula, marginEm);
     return;
   }
-  // 1. Size the cells: every grid of the row shares the width.
+  // 1. The formula with the shapes: the row's title, directly above its grids.
+  if (!formula.empty()) formulaLine(formula);
+  // 2. Size the cells: every grid of the row shares the width.
   std::vector<GridSpec> grids;
   std::vector<int> columns;
   for (const EquationTerm& term : terms)
@@ -225,7 +267,7 @@ void drawEquation(StepContext& ctx, std::initializer_list<EquationTerm> terms, c
   RowFit fit = fitRow(columns, marginEm);
   fit.zoom = ctx.state.contentZoom;
   for (int i = 0; i < static_cast<int>(grids.size()); ++i) fit.apply(grids[i], i);
-  // 2. Grids and operators. The operators are centred on the first grid: in A·B = C (and A + B = C) the result has
+  // 3. Grids and operators. The operators are centred on the first grid: in A·B = C (and A + B = C) the result has
   //    A's rows, so they sit level with the rows of both, however tall B is.
   const float firstHeight = grids.empty() ? 0.0f : gridSize(grids.front(), ctx.fonts).y;
   int next = 0;
@@ -235,8 +277,6 @@ void drawEquation(StepContext& ctx, std::initializer_list<EquationTerm> terms, c
     else
       operatorText(term.op, firstHeight);
   }
-  // 3. The formula with the shapes.
-  if (!formula.empty()) formulaLine(formula);
 }
 
 }  // namespace ui

@@ -19,6 +19,8 @@ void explanation(const char* text);                 // wrapped paragraph in the 
 void formulaLine(const std::string& text);          // highlighted formula, e.g. "(5×4)·(4×2) → (5×2)"
 void noteLine(const std::string& text, bool warning = false);
 void helpMarker(const char* text);                  // "(?)" on the same line, `text` (the math) in its tooltip
+// `text` wrapped to the width with "(?)" after its last line (never cut off at the window's edge), `help` in its tooltip.
+void wrappedTextWithHelp(const std::string& text, const char* help);
 void headPicker(StepContext& ctx);                  // radio row "head 1 2 3 …" when heads > 1
 const attn::HeadTrace& shownHead(StepContext& ctx); // the head the per-head steps show (the picker's choice)
 // The top of a per-head step: its explanation (steps.cpp) and the head picker. Returns the head shown.
@@ -58,10 +60,12 @@ struct EquationTerm {
 };
 
 // Draws `terms` left to right as one row, e.g. drawEquation(ctx, {q, "·", kt, "=", s}, "S = Q·Kᵀ : …"):
-//   1. sizes the cells with fitRow over the grids' displayed columns (keeping `marginEm` free on the right),
-//   2. draws each grid with its caption, and each operator vertically centred on the first grid (the result of
-//      A·B or A + B has A's rows, so the operators sit level with both),
-//   3. writes `formula` underneath ("" for none).
+//   1. writes `formula` above the row, as its title ("" for none): a caption under a row would read as the title of
+//      the row below it,
+//   2. sizes the cells with fitRow over the grids' displayed columns (keeping `marginEm` free on the right),
+//   3. draws each grid with its caption, and each operator vertically centred on the first grid (the result of
+//      A·B or A + B has A's rows, so the operators sit level with both).
+// The narrow layout stacks the same: the formula, then each grid and operator on a line of its own.
 void drawEquation(StepContext& ctx, std::initializer_list<EquationTerm> terms, const std::string& formula = "",
                   float marginEm = 4.0f);
 

@@ -3,6 +3,7 @@
 #include "ui/widgets/matrix_grid.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -25,19 +26,36 @@ constexpr ImU32 kActiveOutline = IM_COL32(20, 20, 20, 255);
 constexpr ImU32 kDim = IM_COL32(250, 250, 250, 100);  // light enough that the other rows' colours still read
 constexpr ImU32 kLabelText = IM_COL32(60, 60, 70, 255);
 
-// How the column labels are drawn: all across (they fit), all turned upright (token columns narrower than their
-// words but at least a line high), every k-th (index columns: 0, 100, 200 … of 768 dims), or none (token columns
-// too thin for any text: the hovered column's label appears at the cursor instead). A token is never shown for
-// some columns and not for others.
+// How the column labels are drawn: all across (they fit, index labels in a smaller type if need be), all turned
+// upright (token columns narrower than their words; the type as large as the column is wide), every k-th (index
+// columns too thin for any type: 0, 100, 200 … of 768 dims), or none (token columns too thin for type of
+// kMinLabelEm: the hovered column's label appears at the cursor instead). A token is never shown for some columns
+// and not for others.
 enum class ColumnLabels { Across, Upright, Stride, HoverOnly };
+
+// The smallest type a label or a number is drawn in: 9 CSS px (of the 16 px body font's em).
+constexpr float kMinLabelEm = 9.0f / 16.0f;
+// A cell's number may be drawn this much smaller than the mono font to show two significant digits (formatCell).
+constexpr float kNumberShrink = 0.85f;
 
 struct Layout {
   int rows = 0, cols = 0;
   float cw = 0, ch = 0, labelW = 0, captionH = 0, headerH = 0, legendH = 0;
   ColumnLabels columnLabels = ColumnLabels::Across;
-  float widestColumnLabel = 0;  // mono font
-  bool rowLabels = true;        // rows tall enough for their labels
+  float widestColumnLabel = 0;  // mono font, at its own size
+  float columnLabelPx = 0;      // the column labels' type size (mono font)
+  bool rowLabels = true;        // rows tall enough for their labels (at rowLabelPx)
+  float rowLabelPx = 0;         // the row labels' type size (body font)
 };
+
+// Text size of `text` in `font` at `px`.
+ImVec2 textSizeAt(const ImFont* font, float px, const std::string& text) {
+  return font->CalcTextSizeA(px, FLT_MAX, 0.0f, text.c_str());
+}
+// `text` cut with "…" to `maxWidth` px when drawn at `px` in the current font.
+std::string ellipsizeAt(const std::string& text, float px, float maxWidth) {
+  return ellipsize(text, maxWidth * ImGui::GetFontSize() / px);
+}
 
 bool isIndexAxis(const std::vector<std::string>& labels) {
   for (size_t i = 0; i < labels.size(); ++i)
@@ -65,36 +83,47 @@ Layout layoutOf(const GridSpec& spec, const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
   l.cw = spec.cellWidth > 0 ? spec.cellWidth : 3.4f * em;
   l.ch = spec.cellHeight > 0 ? spec.cellHeight : std::max(std::min(l.cw, 1.45f * em), 1.0f);
-  // Row labels: as wide as the widest, at most 7 em; none when rows are thinner than a line of text.
-  l.rowLabels = l.ch >= 0.8f * em;
+  // Row labels: as wide as the widest, at most 7 em; in type as tall as the row where rows are thinner than a line
+  // of text, none where that type would be smaller than kMinLabelEm.
+  const float minPx = kMinLabelEm * em;
+  l.rowLabelPx = l.ch >= 0.8f * em ? em : l.ch;
+  l.rowLabels = l.rowLabelPx >= minPx;
   if (l.rowLabels) {
+    const float k = l.rowLabelPx / em;
     float widest = 0;
     if (spec.rowLabels.empty())
       widest = ImGui::CalcTextSize(std::to_string(l.rows - 1).c_str()).x;
     for (const auto& s : spec.rowLabels) widest = std::max(widest, ImGui::CalcTextSize(s.c_str()).x);
-    l.labelW = std::min(widest, 7.0f * em) + 0.5f * em;
+    l.labelW = std::min(widest * k, 7.0f * em) + 0.5f * em;
   } else {
     l.labelW = 0.5f * em;
   }
   // Column labels (mono font, as drawn).
   ImGui::PushFont(fonts.mono);
-  const float textH = ImGui::GetTextLineHeight();
+  const float monoPx = ImGui::GetFontSize();
   float widest = ImGui::CalcTextSize(columnText(spec, l.cols - 1).c_str()).x;
   for (int c = 0; c < l.cols && c < 512; ++c) widest = std::max(widest, ImGui::CalcTextSize(columnText(spec, c).c_str()).x);
   ImGui::PopFont();
   l.widestColumnLabel = widest;
   const bool indexAxis = isIndexAxis(spec.colLabels);
-  if (widest + 0.3f * em <= l.cw)
+  const float acrossPx = widest > 0 ? std::min(monoPx, monoPx * (l.cw - 0.3f * em) / widest) : monoPx;
+  const float uprightPx = std::min(monoPx, l.cw / 0.95f);  // a turned line as tall as the column is wide
+  l.columnLabelPx = monoPx;
+  if (widest + 0.3f * em <= l.cw) {
     l.columnLabels = ColumnLabels::Across;
-  else if (!indexAxis && l.cw >= 0.95f * textH)
+  } else if (indexAxis && acrossPx >= minPx) {  // numbers read best upright: smaller type rather than turned
+    l.columnLabels = ColumnLabels::Across;
+    l.columnLabelPx = acrossPx;
+  } else if (uprightPx >= minPx) {
     l.columnLabels = ColumnLabels::Upright;
-  else if (indexAxis)
-    l.columnLabels = ColumnLabels::Stride;
-  else
-    l.columnLabels = ColumnLabels::HoverOnly;
+    l.columnLabelPx = uprightPx;
+  } else {
+    l.columnLabels = indexAxis ? ColumnLabels::Stride : ColumnLabels::HoverOnly;
+  }
   l.captionH = spec.caption.empty() ? 0 : ImGui::GetTextLineHeightWithSpacing();
-  l.headerH = l.columnLabels == ColumnLabels::Upright ? std::min(widest, kUprightMaxEm * em) + 0.5f * em
-                                                      : ImGui::GetTextLineHeight() + 2;
+  l.headerH = l.columnLabels == ColumnLabels::Upright
+                  ? std::min(widest * l.columnLabelPx / monoPx, kUprightMaxEm * em) + 0.5f * em
+                  : ImGui::GetTextLineHeight() + 2;
   const float legendLine = ImGui::GetTextLineHeightWithSpacing();
   l.legendH = spec.showLegend ? legendLine + 4 : 0;
   if (spec.showLegend && spec.weights) {  // the words under the bar, wrapped to the grid's width
@@ -218,15 +247,25 @@ std::string fixedHonest(double v, int d, float maxWidth) {
 
 }  // namespace
 
-std::string formatCell(double v, float cellWidth, int decimals) {
+std::string formatCell(double v, float cellWidth, int decimals, float shrink) {
   if (std::isinf(v)) return v < 0 ? "\u2212\u221e" : "\u221e";
   if (std::isnan(v)) return "NaN";
   const float em = ImGui::GetFontSize();
   char buf[32];
   const double a = std::abs(v);
   int d = decimals;
-  if (d < 0) d = cellWidth >= 3.3f * em ? 3 : cellWidth >= 2.6f * em ? 2 : 1;
   const float room = cellWidth > 0 ? cellWidth - 0.15f * em : 0.0f;
+  if (d < 0) {
+    d = cellWidth >= 3.3f * em ? 3 : cellWidth >= 2.6f * em ? 2 : 1;
+    // At least two significant digits where the cell fits them (0.098 and 0.133 are not both "0.1"; 0.028 not "≈0").
+    if (a > 0 && a < 1 && room > 0) {
+      const int need = std::min(4, 1 - static_cast<int>(std::floor(std::log10(a))));
+      if (need > d) {
+        std::snprintf(buf, sizeof buf, "%.*f", need, v);
+        if (ImGui::CalcTextSize(replaceMinus(buf).c_str()).x * shrink <= room) d = need;
+      }
+    }
+  }
   if (a != 0 && (a >= 1e4 || a < std::pow(10.0, -d) * 0.5)) {
     std::snprintf(buf, sizeof buf, "%.0e", v);
     if (a < 1 && room > 0 && ImGui::CalcTextSize(buf).x > room) return v < 0 ? "\u2248\u22120" : "\u22480";
@@ -242,6 +281,8 @@ std::string formatCell(double v, float cellWidth, int decimals) {
   }
   return replaceMinus(fixedHonest(v, d, room));
 }
+
+float rowLabelWidth(const GridSpec& spec, const Fonts& fonts) { return layoutOf(spec, fonts).labelW; }
 
 ImVec2 gridSize(const GridSpec& spec, const Fonts& fonts) {
   const Layout l = layoutOf(spec, fonts);
@@ -316,12 +357,13 @@ int columnLabelStride(float widestLabel, float cellWidth, float em) {
 // Text turned a quarter turn anticlockwise (read bottom to top), its start at `bottom` and centred on x = `centreX`.
 // Dear ImGui 1.86 draws text only upright: the glyphs are laid out somewhere inside the clip rectangle (glyphs
 // outside it are culled on the CPU), then their vertices are rotated into place.
-void addUprightText(ImDrawList* dl, float centreX, float bottom, ImU32 col, const std::string& text) {
-  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+void addUprightText(ImDrawList* dl, const ImFont* font, float px, float centreX, float bottom, ImU32 col,
+                    const std::string& text) {
+  const ImVec2 size = textSizeAt(font, px, text);
   const ImVec4 clip = dl->_ClipRectStack.back();
   const ImVec2 origin(std::max(clip.x, std::min(centreX, clip.z - size.x - 1)), std::max(clip.y, bottom - size.y));
   const int first = dl->VtxBuffer.Size;
-  dl->AddText(origin, col, text.c_str());
+  dl->AddText(font, px, origin, col, text.c_str());
   for (int i = first; i < dl->VtxBuffer.Size; ++i) {
     ImVec2& v = dl->VtxBuffer[i].pos;
     const float rx = v.x - origin.x, ry = v.y - origin.y;
@@ -334,17 +376,22 @@ void drawColumnHeaders(ImDrawList* dl, const GridSpec& spec, const Layout& l, co
   const float em = ImGui::GetFontSize();
   ImGui::PushFont(fonts.mono);
   switch (l.columnLabels) {
-    case ColumnLabels::Across:
+    case ColumnLabels::Across: {
+      const ImFont* font = ImGui::GetFont();
+      const float y = p.headerY + (ImGui::GetFontSize() - l.columnLabelPx);  // smaller type sits on the cells
       for (int c = 0; c < l.cols; ++c) {
         const std::string t = columnText(spec, c);
-        const float tw = ImGui::CalcTextSize(t.c_str()).x;
-        dl->AddText(ImVec2(p.cells0.x + c * l.cw + (l.cw - tw) * 0.5f, p.headerY), kLabelText, t.c_str());
+        const float tw = textSizeAt(font, l.columnLabelPx, t).x;
+        dl->AddText(font, l.columnLabelPx, ImVec2(p.cells0.x + c * l.cw + (l.cw - tw) * 0.5f, y), kLabelText,
+                    t.c_str());
       }
       break;
-    case ColumnLabels::Upright:
+    }
+    case ColumnLabels::Upright:  // every column, cut with "…" past kUprightMaxEm (the crosshair's pill has it whole)
       for (int c = 0; c < l.cols; ++c)
-        addUprightText(dl, p.cells0.x + (c + 0.5f) * l.cw, p.cells0.y - 0.25f * em, kLabelText,
-                       ellipsize(columnText(spec, c), kUprightMaxEm * em));
+        addUprightText(dl, ImGui::GetFont(), l.columnLabelPx, p.cells0.x + (c + 0.5f) * l.cw,
+                       p.cells0.y - 0.25f * em, kLabelText,
+                       ellipsizeAt(columnText(spec, c), l.columnLabelPx, kUprightMaxEm * em));
       break;
     case ColumnLabels::Stride: {
       const int every = columnLabelStride(l.widestColumnLabel, l.cw, em);
@@ -363,6 +410,19 @@ void drawColumnHeaders(ImDrawList* dl, const GridSpec& spec, const Layout& l, co
   ImGui::PopFont();
 }
 
+// A label's whole text when the mouse is on it (a column label turned, cut with "…" or in small type; a row label
+// cut at 7 em), as the crosshair's pills show it for the hovered cell.
+void labelTooltip(const GridSpec& spec, const Layout& l, const Placement& p) {
+  if (!ImGui::IsWindowHovered()) return;
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const bool columnBand = m.y >= p.headerY && m.y < p.cells0.y && m.x >= p.cells0.x && m.x < p.cells1.x;
+  const bool rowBand = l.rowLabels && m.x >= p.origin.x && m.x < p.cells0.x && m.y >= p.cells0.y && m.y < p.cells1.y;
+  if (columnBand && l.columnLabels != ColumnLabels::Stride)
+    ImGui::SetTooltip("%s", columnText(spec, std::min(static_cast<int>((m.x - p.cells0.x) / l.cw), l.cols - 1)).c_str());
+  else if (rowBand)
+    ImGui::SetTooltip("%s", rowText(spec, std::min(static_cast<int>((m.y - p.cells0.y) / l.ch), l.rows - 1)).c_str());
+}
+
 // White lines between cells, when cells are at least 6 px.
 void drawGridLines(ImDrawList* dl, const Layout& l, const Placement& p) {
   if (l.cw < 6 || l.ch < 6) return;
@@ -372,21 +432,37 @@ void drawGridLines(ImDrawList* dl, const Layout& l, const Placement& p) {
     dl->AddLine(ImVec2(p.cells0.x, p.cells0.y + r * l.ch), ImVec2(p.cells1.x, p.cells0.y + r * l.ch), kGridLine);
 }
 
-// Each cell's value, centred, dark or white against its colour; only when cells are big enough to read and the
-// number fits its cell.
+// Each cell's value, centred, dark or white against its colour, whenever the cell fits it: in the mono font's size,
+// or in one smaller size for the whole grid (down to kMinLabelEm) that fits every number; a number that fits in
+// neither is left out (never spilling into the neighbour).
 void drawCellNumbers(ImDrawList* dl, const GridSpec& spec, const Layout& l, const Placement& p, ColorRange range,
                      const WeightColoring* coloring, const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
-  if (l.cw < 1.9f * em || l.ch < 1.05f * em) return;
+  const float minPx = kMinLabelEm * em;
+  if (l.cw < 2.0f * minPx || l.ch < minPx + 2) return;  // not even "0" fits
   const ColorScale scale = scaleOf(spec);
   ImGui::PushFont(fonts.mono);
+  const ImFont* font = ImGui::GetFont();
+  const float monoPx = ImGui::GetFontSize();
+  // The type size: the largest at which every number fits its cell with a margin (and the row's height).
+  const float margin = std::max(3.0f, 0.25f * monoPx);  // both sides together; scales with the pixel ratio
+  float px = std::min(monoPx, l.ch - 2);
+  if (static_cast<long>(l.rows) * l.cols <= 4096) {
+    for (int r = 0; r < l.rows; ++r)
+      for (int c = 0; c < l.cols; ++c) {
+        const double v = (*spec.values)(spec.transposed ? c : r, spec.transposed ? r : c);
+        const float w = ImGui::CalcTextSize(formatCell(v, l.cw, spec.decimals, kNumberShrink).c_str()).x;
+        if (w > 0) px = std::min(px, monoPx * (l.cw - margin) / w);
+      }
+  }
+  if (px < minPx) px = monoPx;  // too small for all: the numbers that fit at full size
   for (int r = 0; r < l.rows; ++r)
     for (int c = 0; c < l.cols; ++c) {
       const int mr = spec.transposed ? c : r, mc = spec.transposed ? r : c;
       const double v = (*spec.values)(mr, mc);
-      const std::string t = formatCell(v, l.cw, spec.decimals);
-      const ImVec2 ts = ImGui::CalcTextSize(t.c_str());
-      if (ts.x > l.cw - 2) continue;  // never spill into the neighbour
+      const std::string t = formatCell(v, l.cw, spec.decimals, kNumberShrink);
+      const ImVec2 ts = textSizeAt(font, px, t);
+      if (ts.x > l.cw - margin || ts.y > l.ch) continue;  // never spill into the neighbour
       double tpos = 0.5;
       bool hatched = !std::isfinite(v);
       if (coloring) {
@@ -398,21 +474,25 @@ void drawCellNumbers(ImDrawList* dl, const GridSpec& spec, const Layout& l, cons
       const ImU32 col = hatched                                             ? IM_COL32(70, 70, 70, 255)
                         : darkTextOn(scale, static_cast<float>(tpos)) ? IM_COL32(20, 20, 25, 255)
                                                                             : IM_COL32(255, 255, 255, 255);
-      dl->AddText(ImVec2(p.cells0.x + c * l.cw + (l.cw - ts.x) * 0.5f, p.cells0.y + r * l.ch + (l.ch - ts.y) * 0.5f),
+      dl->AddText(font, px,
+                  ImVec2(p.cells0.x + c * l.cw + (l.cw - ts.x) * 0.5f, p.cells0.y + r * l.ch + (l.ch - ts.y) * 0.5f),
                   col, t.c_str());
     }
   ImGui::PopFont();
 }
 
-// Token (or index) labels right-aligned left of the rows; none when rows are thinner than a line of text.
+// Token (or index) labels right-aligned left of the rows, in type as tall as a row (at most the body's); none when
+// that type would be smaller than kMinLabelEm.
 void drawRowLabels(ImDrawList* dl, const GridSpec& spec, const Layout& l, const Placement& p) {
   const float em = ImGui::GetFontSize();
   if (!l.rowLabels) return;
+  const ImFont* font = ImGui::GetFont();
   for (int r = 0; r < l.rows; ++r) {
-    const std::string t = ellipsize(rowText(spec, r), l.labelW - 0.5f * em);
-    const ImVec2 ts = ImGui::CalcTextSize(t.c_str());
+    const std::string t = ellipsizeAt(rowText(spec, r), l.rowLabelPx, l.labelW - 0.5f * em);
+    const ImVec2 ts = textSizeAt(font, l.rowLabelPx, t);
     const ImU32 col = r == spec.focusRow ? kFocusOutline : kLabelText;
-    dl->AddText(ImVec2(p.cells0.x - 0.35f * em - ts.x, p.cells0.y + r * l.ch + (l.ch - ts.y) * 0.5f), col, t.c_str());
+    dl->AddText(font, l.rowLabelPx, ImVec2(p.cells0.x - 0.35f * em - ts.x, p.cells0.y + r * l.ch + (l.ch - ts.y) * 0.5f),
+                col, t.c_str());
   }
 }
 
@@ -426,7 +506,7 @@ void drawFocusRow(ImDrawList* dl, const GridSpec& spec, const Layout& l, const P
 }
 
 // Orange outlines on the cells (rows, columns) the active cell depends on, a black one on the active cell itself.
-void drawOutlines(ImDrawList* dl, const GridSpec& spec, const Layout& l, const Placement& p, const GridContext& ctx) {
+void drawOutlines(ImDrawList* dl, const GridSpec& spec, const Layout& l, const Placement& p, GridContext& ctx) {
   const float thick = std::max(2.0f, 0.12f * ImGui::GetFontSize());
   for (const CellRef& h : ctx.highlights) {
     if (h.matrix != spec.name || h.head != spec.head) continue;
@@ -435,6 +515,15 @@ void drawOutlines(ImDrawList* dl, const GridSpec& spec, const Layout& l, const P
     const float x0 = dc >= 0 ? p.cells0.x + dc * l.cw : p.cells0.x, x1 = dc >= 0 ? x0 + l.cw : p.cells1.x;
     const float y0 = dr >= 0 ? p.cells0.y + dr * l.ch : p.cells0.y, y1 = dr >= 0 ? y0 + l.ch : p.cells1.y;
     dl->AddRect(ImVec2(x0, y0), ImVec2(x1, y1), kDependencyOutline, 0, 0, thick);
+  }
+  const CellRef& pinned = ctx.state.pinned;
+  if (pinned.valid() && pinned.matrix == spec.name && pinned.head == spec.head && !ctx.pinnedCell) {
+    int pr, pc;
+    toDisplay(spec, pinned.row, pinned.col, &pr, &pc);
+    if (pr >= 0 && pr < l.rows && pc >= 0 && pc < l.cols) {
+      const ImVec2 a(p.cells0.x + pc * l.cw, p.cells0.y + pr * l.ch);
+      ctx.pinnedCell = std::make_pair(a, ImVec2(a.x + l.cw, a.y + l.ch));
+    }
   }
   const CellRef& active = ctx.state.activeCell();
   if (active.matrix != spec.name || active.head != spec.head || active.row < 0 || active.col < 0) return;
@@ -459,11 +548,10 @@ void labelPill(ImDrawList* dl, const std::string& text, ImVec2 anchor, bool rowL
 }
 
 // The crosshair on the hovered cell: its row and column outlined across the grid and both labels at the axes, on
-// pills over whatever labels are there (drawn on top of everything, inside the window's clip rectangle).
+// pills over whatever labels are there (on top of the grid, in the step's window: under the tooltip, which is a
+// window above it, so the outline never crosses the tooltip's text).
 void drawCrosshair(const GridSpec& spec, const Layout& l, const Placement& p, int dr, int dc) {
-  ImDrawList* dl = ImGui::GetForegroundDrawList();
-  ImDrawList* window = ImGui::GetWindowDrawList();
-  dl->PushClipRect(window->GetClipRectMin(), window->GetClipRectMax(), false);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 line = IM_COL32(20, 20, 30, 200);
   const float x0 = p.cells0.x + dc * l.cw, y0 = p.cells0.y + dr * l.ch;
   dl->AddRect(ImVec2(p.cells0.x, y0), ImVec2(p.cells1.x, y0 + l.ch), line, 0, 0, 1.0f);
@@ -471,23 +559,23 @@ void drawCrosshair(const GridSpec& spec, const Layout& l, const Placement& p, in
   const float em = ImGui::GetFontSize();
   labelPill(dl, rowText(spec, dr), ImVec2(p.cells0.x - 0.2f * em, y0 + l.ch * 0.5f), true);
   labelPill(dl, columnText(spec, dc), ImVec2(x0 + l.cw * 0.5f, p.cells0.y - 0.15f * em), false);
-  dl->PopClipRect();
 }
 
-// The hovered cell's arithmetic next to the cursor: "row → column" first, then the explanation.
-void drawCellTooltip(const GridSpec& spec, const CellRef& ref, int dr, int dc, GridContext& ctx) {
+// The hovered cell's tooltip, kept for drawCellTooltip (placed once the whole step is laid out).
+void noteCellTooltip(const GridSpec& spec, const CellRef& ref, const Layout& l, const Placement& p, int dr, int dc,
+                     GridContext& ctx) {
   if (!ctx.state.pipeline.hasTrace()) return;
-  const std::string text = explainCell(ctx.state.trace(), ref);
+  std::string text = explainCell(ctx.state.trace(), ref);
   if (text.empty()) return;
-  const float em = ImGui::GetFontSize();
-  ImGui::BeginTooltip();
-  ImGui::PushFont(ctx.fonts.body);
-  ImGui::TextColored(ImVec4(0.55f, 0.3f, 0.0f, 1.0f), "%s[%s, %s]", spec.name.c_str(), rowText(spec, dr).c_str(),
-                     columnText(spec, dc).c_str());
-  wrappedText(text, 34.0f * em);
-  ImGui::TextDisabled("%s", tr(ctx.state.pinned == ref ? Key::GridPinnedBelow : Key::GridClickToPin));
-  ImGui::PopFont();
-  ImGui::EndTooltip();
+  CellTip tip;
+  tip.title = spec.name + "[" + rowText(spec, dr) + ", " + columnText(spec, dc) + "]";
+  tip.text = std::move(text);
+  tip.hint = tr(ctx.state.pinned == ref ? Key::GridPinnedBelow : Key::GridClickToPin);
+  tip.cell0 = ImVec2(p.cells0.x + dc * l.cw, p.cells0.y + dr * l.ch);
+  tip.cell1 = ImVec2(tip.cell0.x + l.cw, tip.cell0.y + l.ch);
+  tip.grid0 = p.origin;
+  tip.grid1 = ImVec2(p.origin.x + gridSize(spec, ctx.fonts).x, p.origin.y + gridSize(spec, ctx.fonts).y);
+  ctx.tip = std::move(tip);
 }
 
 // The cell under the mouse becomes state.hovered (with its crosshair and tooltip); a click pins it (or unpins it
@@ -502,7 +590,7 @@ void hoverAndPin(const GridSpec& spec, const Layout& l, const Placement& p, Cell
   ctx.state.hovered = ref;
   if (cells.clicked) ctx.state.pinned = (ctx.state.pinned == ref) ? CellRef{} : ref;
   drawCrosshair(spec, l, p, dr, dc);
-  if (spec.tooltip) drawCellTooltip(spec, ref, dr, dc, ctx);
+  if (spec.tooltip) noteCellTooltip(spec, ref, l, p, dr, dc, ctx);
 }
 
 }  // namespace
@@ -528,10 +616,13 @@ void drawGrid(const GridSpec& spec, GridContext& ctx) {
   const ColorRange range = rangeOf(spec);
   const ColorScale scale = scaleOf(spec);
   const Placement p = placementOf(l, ImGui::GetCursorScreenPos());
+  const ImVec2 size = gridSize(spec, ctx.fonts);
+  ctx.gridRects.push_back({p.origin, ImVec2(p.origin.x + size.x, p.origin.y + size.y)});
   ImDrawList* dl = ImGui::GetWindowDrawList();
   drawCaption(dl, spec, l, p, ctx.fonts);
   const CellsInteraction cells = addCellsItem(spec, ctx, p, gridSize(spec, ctx.fonts));
   drawColumnHeaders(dl, spec, l, p, cells.hovered, ctx.fonts);
+  labelTooltip(spec, l, p);
   HeatmapCache& heatmaps = ctx.state.views.heatmaps;
   std::string key = spec.name + "#" + std::to_string(spec.head);
   const WeightColoring* coloring = nullptr;
@@ -561,6 +652,94 @@ void drawGrid(const GridSpec& spec, GridContext& ctx) {
                  weightLegendText(*coloring), legendWordsWidth(l), ctx.fonts);
   }
   hoverAndPin(spec, l, p, cells, ctx);
+}
+
+namespace {
+
+float overlapArea(ImVec2 a0, ImVec2 a1, ImVec2 b0, ImVec2 b1) {
+  const float w = std::min(a1.x, b1.x) - std::max(a0.x, b0.x), h = std::min(a1.y, b1.y) - std::max(a0.y, b0.y);
+  return w > 0 && h > 0 ? w * h : 0.0f;
+}
+
+// The tooltip's size with its text wrapped at `wrap` px (as drawn: wrapAtSpaces in the body font).
+ImVec2 tipSize(const CellTip& tip, float wrap) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const ImVec2 title = ImGui::CalcTextSize(tip.title.c_str());
+  const ImVec2 text = ImGui::CalcTextSize(wrapAtSpaces(tip.text, wrap).c_str());
+  const ImVec2 hint = ImGui::CalcTextSize(tip.hint.c_str());
+  return ImVec2(std::max({title.x, text.x, hint.x}) + 2 * style.WindowPadding.x + 2,
+                title.y + text.y + hint.y + 2 * style.ItemSpacing.y + 2 * style.WindowPadding.y + 2);
+}
+
+}  // namespace
+
+void drawCellTooltip(GridContext& ctx, ImVec2 bounds0, ImVec2 bounds1) {
+  if (!ctx.tip) return;
+  const CellTip& tip = *ctx.tip;
+  const float em = ImGui::GetFontSize(), gap = 0.6f * em;
+  ImGui::PushFont(ctx.fonts.body);
+  // The equation row of the hovered grid: every grid beside it (overlapping its height).
+  ImVec2 row0 = tip.grid0, row1 = tip.grid1;
+  std::vector<std::pair<ImVec2, ImVec2>> rowGrids;
+  for (const auto& [a, b] : ctx.gridRects)
+    if (std::min(b.y, tip.grid1.y) - std::max(a.y, tip.grid0.y) > 0) {
+      rowGrids.push_back({a, b});
+      row0 = ImVec2(std::min(row0.x, a.x), std::min(row0.y, a.y));
+      row1 = ImVec2(std::max(row1.x, b.x), std::max(row1.y, b.y));
+    }
+  // Candidates, best first: right of the row (level with the cell), below it, above it, left of it (under or over
+  // the cell's column). Each wraps its text to the room it has (at most 34 em, at least 14 em).
+  struct Candidate {
+    ImVec2 pos;
+    float wrap;
+  };
+  std::vector<Candidate> candidates;
+  const float maxWrap = 34.0f * em, minWrap = 14.0f * em;
+  const float pad = 2 * ImGui::GetStyle().WindowPadding.x + 2;
+  auto clampWrap = [&](float room) { return std::clamp(room - pad, minWrap, maxWrap); };
+  {
+    const float wrap = clampWrap(bounds1.x - row1.x - gap);
+    candidates.push_back({ImVec2(row1.x + gap, tip.cell0.y), wrap});
+  }
+  {
+    const float wrap = clampWrap(bounds1.x - bounds0.x);
+    const ImVec2 size = tipSize(tip, wrap);
+    candidates.push_back({ImVec2(tip.cell0.x, row1.y + gap), wrap});
+    candidates.push_back({ImVec2(tip.cell0.x, row0.y - gap - size.y), wrap});
+  }
+  {
+    const float wrap = clampWrap(row0.x - gap - bounds0.x);
+    const ImVec2 size = tipSize(tip, wrap);
+    candidates.push_back({ImVec2(row0.x - gap - size.x, tip.cell0.y), wrap});
+  }
+  // Each kept inside the bounds; the first that covers no grid of the row wins, else the one covering the least
+  // (covering the hovered cell is never chosen while another place exists).
+  float bestCost = -1;
+  Candidate best{};
+  ImVec2 bestPos;
+  for (const Candidate& c : candidates) {
+    const ImVec2 size = tipSize(tip, c.wrap);
+    const ImVec2 pos(std::clamp(c.pos.x, bounds0.x, std::max(bounds0.x, bounds1.x - size.x)),
+                     std::clamp(c.pos.y, bounds0.y, std::max(bounds0.y, bounds1.y - size.y)));
+    const ImVec2 end(pos.x + size.x, pos.y + size.y);
+    float cost = 1e9f * overlapArea(pos, end, tip.cell0, tip.cell1);
+    for (const auto& [a, b] : rowGrids) cost += overlapArea(pos, end, a, b);
+    if (bestCost < 0 || cost < bestCost) {
+      bestCost = cost;
+      best = c;
+      bestPos = pos;
+    }
+    if (cost == 0) break;
+  }
+  ImGui::PopFont();
+  ImGui::SetNextWindowPos(bestPos);
+  ImGui::BeginTooltip();
+  ImGui::PushFont(ctx.fonts.body);
+  ImGui::TextColored(ImVec4(0.55f, 0.3f, 0.0f, 1.0f), "%s", tip.title.c_str());
+  wrappedText(tip.text, best.wrap);
+  ImGui::TextDisabled("%s", tip.hint.c_str());
+  ImGui::PopFont();
+  ImGui::EndTooltip();
 }
 
 namespace {

@@ -40,20 +40,44 @@ struct GridSpec {
   bool tooltip = true;     // the hovered cell's arithmetic in a tooltip at the cursor
 };
 
+// The hovered cell's tooltip, drawn once every grid of the step is laid out (drawCellTooltip), so it can be placed
+// where it covers none of the matrices being read.
+struct CellTip {
+  std::string title;   // "Q[brown, 0]"
+  std::string text;    // the arithmetic (explainCell)
+  std::string hint;    // "click to pin it below"
+  ImVec2 cell0, cell1; // the hovered cell on screen
+  ImVec2 grid0, grid1; // its grid (labels and legend included)
+};
+
 // Per-frame context shared by every grid of a step.
 struct GridContext {
   AppState& state;
   const Fonts& fonts;
   std::vector<CellRef> highlights;  // cells/rows/cols the active cell depends on
   std::map<std::string, int> drawn; // grids drawn so far this frame, by name (a matrix may appear twice)
+  std::vector<std::pair<ImVec2, ImVec2>> gridRects;  // where each grid of the frame lies (tooltip placement)
+  std::optional<CellTip> tip;       // the hovered cell's tooltip, drawn by drawCellTooltip
+  std::optional<std::pair<ImVec2, ImVec2>> pinnedCell;  // where the pinned cell was drawn this frame (first place)
 };
 
 ImVec2 gridSize(const GridSpec& spec, const Fonts& fonts);
 void drawGrid(const GridSpec& spec, GridContext& ctx);
 
-// Short text for a value in a cell of the given width (px), e.g. "0.54", "-1.2", "−∞". A value that would round to
-// exactly ±1 or 0 without being it gets more digits when they fit (0.99995), else "≈1" / "≈0": never "1.000".
-std::string formatCell(double v, float cellWidth, int decimals = -1);
+// The hovered cell's arithmetic in an opaque tooltip beside the cell, where it covers none of the grids of the
+// cell's equation row (the matrices being read): to the right of the row, else below it, above it or left of it;
+// where none of those has room, where it covers the least of them (never the cell itself). Call once, after the
+// step's grids; `bounds` is the area it should stay in (the step's).
+void drawCellTooltip(GridContext& ctx, ImVec2 bounds0, ImVec2 bounds1);
+
+// Short text for a value in a cell of the given width (px), e.g. "0.54", "-1.2", "−∞": with automatic decimals,
+// as many as the width allows and at least two significant digits where they fit when drawn `shrink` times the
+// current font's size (0.098, not "0.1"). A value that would round to exactly ±1 or 0 without being it gets more
+// digits when they fit (0.99995), else "≈1" / "≈0": never "1.000".
+std::string formatCell(double v, float cellWidth, int decimals = -1, float shrink = 1.0f);
+
+// Width of a grid's row labels (with their margin): what a grid needs beside its cells.
+float rowLabelWidth(const GridSpec& spec, const Fonts& fonts);
 
 // A weight matrix (rows of softmax probabilities) as a heatmap in p0..p1 coloured by `scale` (masked keys, −∞ in
 // `mask`, hatched): what drawGrid draws for a weights grid, for views that draw maps without a grid (all heads).
