@@ -154,6 +154,18 @@ void validate(const Config& c) {
     checkMatrixValues(name, **matrix);
   }
 
+  for (const auto* vocabulary : {&c.vocabulary, &c.queryVocabulary})
+    for (const std::string& token : *vocabulary)
+      if (token.empty() || token.find_first_of(" \t\n\r") != std::string::npos)
+        throw InputError("a vocabulary token must be non-empty without spaces, got \"" + token + "\"");
+  if (c.positions) {
+    const Matrix& p = *c.positions;
+    if (p.rows() < 1 || p.cols() != c.dModel)
+      throw InputError("positions has shape " + shapeText(p.rows(), p.cols()) + ", expected at least one row and " +
+                       "d_model = " + std::to_string(c.dModel) + " columns (positions x d_model)");
+    checkMatrixValues("positions", p);
+  }
+
   for (const auto& [token, row] : c.embeddingTable) {
     if (static_cast<int>(row.size()) != c.dModel) {
       std::ostringstream os;

@@ -59,6 +59,13 @@ struct Config {
   bool queryBos = false;  // prepend <bos> to the queries (decoder side)
   int padTo = 0;          // pad the keys/values sentence to this length with <pad> (0 = off)
   std::string compareText;  // optional second sentence shown at the Embed step (polysemy); not attended
+  // A model's own vocabulary (a trained or pretrained model's block: train/model_trace.h). When given, the text is
+  // that model's tokens separated by whitespace — each piece must be one of these (an InputError names the first
+  // that is not) — and a token's id is its index here, not its first appearance; the tokenizer choice and
+  // keep_punctuation do not apply. queryVocabulary: the queries' side of cross-attention when it has its own
+  // (empty: the same vocabulary). "<bos>" and "<pad>" in the text are the model's own tokens (marked special).
+  std::vector<std::string> vocabulary;
+  std::vector<std::string> queryVocabulary;
 
   // --- dimensions ---
   int dModel = defaults::walkthrough.dModel;
@@ -69,6 +76,10 @@ struct Config {
   // --- numbers ---
   uint64_t seed = defaults::walkthrough.seed;  // every random number (embeddings, weights) derives from this
   bool positional = true;
+  // A model's own positional encoding (its rows for positions 0, 1, …; e.g. the training engine's
+  // detSinusoidalPositions): with positional on, PE is its first L rows instead of the walkthrough's
+  // sinusoidalPositions (positional.h). At least as many rows as tokens, d_model columns.
+  std::optional<Matrix> positions;
   MaskKind mask = MaskKind::None;
   ScaleKind scaleKind = ScaleKind::InvSqrtDk;
   double customScale = 1.0;  // used when scaleKind == Custom

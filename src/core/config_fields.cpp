@@ -271,6 +271,9 @@ std::vector<ConfigMember> buildMembers() {
       {"X", "X", {Stage::Tokenize, SAME_BITS(X)}},
       {"X_q", "Xq", {Stage::Tokenize, SAME_BITS(Xq)}},
       // GPT-2's merge table arrived (or changed): compared by identity, and only under the GPT-2 tokenizer.
+      // A model's own vocabulary: the tokens and their ids.
+      {"vocabulary", "vocabulary", {Stage::Tokenize, SAME(vocabulary)}},
+      {"query_vocabulary", "queryVocabulary", {Stage::Tokenize, SAME(queryVocabulary)}},
       {"gpt2", "gpt2",
        {Stage::Tokenize, SAME(gpt2),
         [](const Config& a, const Config& b) { return a.tokenizer != TokenizerKind::Gpt2 || a.gpt2 == b.gpt2; }}},
@@ -284,6 +287,9 @@ std::vector<ConfigMember> buildMembers() {
         [](const Config& a, const Config& b) {
           return a.embeddingSource != EmbeddingSource::Glove || a.glove == b.glove;
         }}},
+      // Position: a model's own positional rows (used only with positional on, and only for a side without an
+      // explicit X / X_q).
+      {"positions", "positions", {Stage::Position, SAME_BITS(positions)}},
       // Project: the weights.
       {"W_q", "Wq", {Stage::Project, SAME_BITS(Wq)}},
       {"W_k", "Wk", {Stage::Project, SAME_BITS(Wk)}},

@@ -22,13 +22,59 @@ namespace {
 
 int L(const Matrix& m) { return static_cast<int>(m.rows()); }
 
+// A model's own tokens (Config::vocabulary): `text` split at whitespace, each piece one of `vocabulary`'s tokens with
+// its index there as id ("<bos>" first when addBos); "<bos>" and "<pad>" are marked special. InputError naming the
+// pieces the vocabulary lacks.
+std::vector<Token> vocabularyTokens(const std::string& text, const std::vector<std::string>& vocabulary, bool addBos,
+                                    const char* what) {
+  std::vector<std::string> pieces;
+  if (addBos) pieces.push_back(kBosToken);
+  const char* space = " \t\n\r";
+  for (size_t at = text.find_first_not_of(space); at != std::string::npos; at = text.find_first_not_of(space, at)) {
+    const size_t end = std::min(text.find_first_of(space, at), text.size());
+    pieces.push_back(text.substr(at, end - at));
+    at = end;
+  }
+  std::vector<Token> tokens;
+  std::string unknown;
+  int unknownCount = 0;
+  for (const std::string& piece : pieces) {
+    const auto found = std::find(vocabulary.begin(), vocabulary.end(), piece);
+    if (found == vocabulary.end()) {
+      if (unknownCount++ < 5) unknown += (unknown.empty() ? "\"" : ", \"") + piece + "\"";
+      continue;
+    }
+    Token tok;
+    tok.text = piece;
+    tok.id = static_cast<int>(found - vocabulary.begin());
+    tok.special = piece == kBosToken || piece == kPadToken;
+    tokens.push_back(std::move(tok));
+  }
+  if (unknownCount > 0) {
+    std::string known;
+    for (size_t i = 0; i < vocabulary.size() && i < 12; ++i) known += (i ? ", " : "") + vocabulary[i];
+    if (vocabulary.size() > 12) known += ", … (" + std::to_string(vocabulary.size()) + " tokens)";
+    throw InputError(std::string(what) + ": " + unknown + (unknownCount == 1 ? " is" : " are") +
+                         " not in the model's vocabulary (known tokens: " + known + ")",
+                     unknownCount == 1 ? "NotInVocabOne" : "NotInVocabMany", {what, unknown, known});
+  }
+  return tokens;
+}
+
 // Tokens standing for the rows of an explicit X / X_q: the text's tokens when it has exactly one per row (how a
-// trained model's layer carries its words: src/core/train/model_trace.h), else "x0", "x1", … / "q0", …. The default
-// sentence never labels rows, so a Config JSON with X and no "text" keeps x0, x1, ….
+// trained model's layer carries its words: src/core/train/model_trace.h; with the model's vocabulary when the Config
+// has one), else "x0", "x1", … / "q0", …. The default sentence never labels rows, so a Config JSON with X and no
+// "text" keeps x0, x1, ….
 std::vector<Token> rowTokens(const Matrix& m, const char* prefix, Vocabulary& vocab, const std::string& text = {},
-                             TokenizeOptions options = {}) {
+                             TokenizeOptions options = {}, const std::vector<std::string>& modelVocabulary = {}) {
   if (!text.empty() || options.addBos) {
-    if (text != Config().text) {
+    if (!modelVocabulary.empty()) {
+      try {
+        std::vector<Token> tokens = vocabularyTokens(text, modelVocabulary, options.addBos, "the text");
+        if (static_cast<int>(tokens.size()) == L(m)) return tokens;
+      } catch (const InputError&) {  // a word the vocabulary lacks: generic labels
+      }
+    } else if (text != Config().text) {
       options.padTo = 0;
       Vocabulary trial = vocab;
       try {
@@ -86,15 +132,20 @@ void runTokenize(const Config& c, Trace& t, Notes& notes) {
   std::vector<bool> keyPadding;
   bool replaced = false;
   bool unmerged = false;  // GPT-2 tokens without the merge table (yet)
+  const std::vector<std::string>& queryVocabulary = c.queryVocabulary.empty() ? c.vocabulary : c.queryVocabulary;
   if (c.X) {
     TokenizeOptions labels;
     labels.kind = c.tokenizer;
     labels.gpt2 = c.gpt2.get();
     labels.keepPunctuation = c.keepPunctuation;
     labels.addBos = c.queryBos && !c.cross;
-    tokens = rowTokens(*c.X, "x", vocab, c.text, labels);
+    tokens = rowTokens(*c.X, "x", vocab, c.text, labels, c.vocabulary);
     keyPadding.assign(tokens.size(), false);
     if (c.padTo > 0) notes.push_back("pad_to is ignored: X was given explicitly");
+  } else if (!c.vocabulary.empty()) {  // a model's own tokens and ids
+    tokens = vocabularyTokens(c.text, c.vocabulary, c.queryBos && !c.cross, "the text");
+    if (tokens.empty()) throw InputError("the sentence has no tokens", "NoTokens", {});
+    for (const Token& tok : tokens) keyPadding.push_back(tok.text == kPadToken);
   } else {
     TokenizeOptions options;
     options.kind = c.tokenizer;
@@ -117,7 +168,10 @@ void runTokenize(const Config& c, Trace& t, Notes& notes) {
     labels.gpt2 = c.gpt2.get();
     labels.keepPunctuation = c.keepPunctuation;
     labels.addBos = c.queryBos;
-    queryTokens = rowTokens(*c.Xq, "q", vocab, c.queryText, labels);
+    queryTokens = rowTokens(*c.Xq, "q", vocab, c.queryText, labels, queryVocabulary);
+  } else if (!queryVocabulary.empty()) {  // a model's own tokens and ids
+    queryTokens = vocabularyTokens(c.queryText, queryVocabulary, c.queryBos, "the query sentence");
+    if (queryTokens.empty()) throw InputError("the query sentence has no tokens", "QueryNoTokens", {});
   } else {
     TokenizeOptions options;
     options.kind = c.tokenizer;
@@ -163,15 +217,27 @@ void runEmbed(const Config& c, Trace& t, Notes& notes) {
   if (c.embeddingSource == EmbeddingSource::Glove) noteGloveRows(c, t, notes);
 }
 
+// The PE a side gets: zeros when positions are off or its X is explicit, else the Config's own positional rows (a
+// model's: their first L) or the walkthrough's sinusoidal encoding : (L,d_model).
+Matrix positionsFor(const Config& c, int length, bool explicitRows) {
+  const bool enabled = c.positional && !explicitRows;
+  if (!enabled || !c.positions) return sinusoidalPositions(length, c.dModel, enabled);
+  if (L(*c.positions) < length)
+    throw InputError("the model's positional encoding has " + std::to_string(L(*c.positions)) + " rows; the input has " +
+                         std::to_string(length) + " tokens",
+                     "ModelInputTooLong", {std::to_string(length), std::to_string(L(*c.positions))});
+  return c.positions->topRows(length);  // (max_len,d_model) -> (L,d_model)
+}
+
 void runPosition(const Config& c, Trace& t, Notes&) {
   // PE : (L,d_model); X = E + PE : (L,d_model)+(L,d_model) -> (L,d_model). Positions from 0 in each sentence.
-  t.PE = sinusoidalPositions(L(t.E), c.dModel, c.positional && !c.X);
+  t.PE = positionsFor(c, L(t.E), c.X.has_value());
   t.X = t.E + t.PE;
   if (!c.cross) {
     t.PEq = t.PE;
     t.Xq = t.X;
   } else {
-    t.PEq = sinusoidalPositions(L(t.Eq), c.dModel, c.positional && !c.Xq);
+    t.PEq = positionsFor(c, L(t.Eq), c.Xq.has_value());
     t.Xq = t.Eq + t.PEq;
   }
 }

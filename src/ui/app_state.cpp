@@ -37,7 +37,7 @@ attn::Config withPresetName(const attn::Config& next) {
 
 std::string AppState::apply(const attn::Config& requested, const std::string& noticeText) {
   try {
-    attn::Config next = withPresetName(requested);
+    attn::Config next = withPresetName(leavingModel(*this, requested));  // a model's own parts leave with it
     attachLoadedData(data, next);  // the GloVe / GPT-2 files loaded so far (data_files.h)
     const attn::Config& before = config();
     const bool gloveBefore = pipeline.hasTrace() && needsGlove(before), gpt2Before = pipeline.hasTrace() && needsGpt2(before);

@@ -382,25 +382,49 @@ void advancedControls(AppState& state) {
   if (!ImGui::TreeNodeEx("##advanced", state.layout.narrow ? ImGuiTreeNodeFlags_Framed : ImGuiTreeNodeFlags_None, "%s",
                          tr(Key::Advanced)))
     return;
+  beginModelLock(state);
   dimensionControls(state, true);
+  endModelLock(state, ModelLock::Dimensions);
+  beginModelLock(state);
   seedControl(state);
+  endModelLock(state, ModelLock::Seed);
+  beginModelLock(state);
   maskControl(state, true);
+  endModelLock(state, ModelLock::Mask);
+  beginModelLock(state);
   scaleControl(state, true);
+  endModelLock(state, ModelLock::Scale);
   ImGui::TreePop();
 }
 
 }  // namespace
 
+// With a trained model open, every control that would change the model (not the focus token) is disabled, the
+// hover saying why (model_view.h's ModelLock).
 void drawModelControls(AppState& state) {
+  beginModelLock(state);
   tokenizerControl(state);
+  endModelLock(state, ModelLock::Tokenizer);
+  beginModelLock(state);
   embeddingSourceControl(state);
+  endModelLock(state, ModelLock::Embeddings);
+  beginModelLock(state);
   dimensionControls(state, false);
+  endModelLock(state, ModelLock::Dimensions);
+  beginModelLock(state);
   bool positional = state.config().positional;
   if (checkbox(tr(Key::PositionalEncoding), &positional))
     state.change([&](attn::Config& c) { c.positional = positional; });
+  endModelLock(state, ModelLock::Positional);
+  beginModelLock(state);
   maskControl(state, false);
+  endModelLock(state, ModelLock::Mask);
+  beginModelLock(state);
   scaleControl(state, false);
+  endModelLock(state, ModelLock::Scale);
+  beginModelLock(state);
   crossControl(state);
+  endModelLock(state, ModelLock::Cross);
   focusControl(state);
   advancedControls(state);
 }

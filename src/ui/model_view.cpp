@@ -9,6 +9,7 @@
 #include "core/config_fields.h"
 #include "core/errors.h"
 #include "imgui.h"
+#include "ui/explain.h"
 #include "ui/i18n/i18n.h"
 #include "ui/app_state.h"
 #include "ui/controls.h"
@@ -137,7 +138,10 @@ std::string setModelInput(AppState& s, const std::string& source, const std::str
   } catch (const attn::InputError& e) {
     return s.refuse(errorText(e));
   }
-  return show(s, std::move(next), std::min(s.model->layer, static_cast<int>(next.trace.layers.size()) - 1));
+  // The layer before `next` is moved: arguments are evaluated in an unspecified order (em++ left to right, GCC right
+  // to left), so reading next.trace in the same call found it moved-from (layer −1) in the page.
+  const int layer = std::min(s.model->layer, static_cast<int>(next.trace.layers.size()) - 1);
+  return show(s, std::move(next), layer);
 }
 
 std::string showModelLayer(AppState& s, int layer) {
@@ -150,6 +154,15 @@ void keepOrCloseModel(AppState& s) {
   if (comparable(s.config(), s.model->shown) == s.model->shown) return;
   s.model.reset();
   s.notice = tr(Key::ModelLeft);
+}
+
+attn::Config leavingModel(const AppState& s, const attn::Config& requested) {
+  if (!s.model || comparable(requested, s.model->shown) == s.model->shown) return requested;
+  attn::Config out = requested;
+  out.vocabulary.clear();
+  out.queryVocabulary.clear();
+  out.positions.reset();
+  return out;
 }
 
 float openInWalkthroughButtonWidth() {
@@ -231,6 +244,50 @@ void drawModelPanel(AppState& s) {
     s.model.reset();
     s.notice = tr(Key::ModelClosed);
   }
+}
+
+std::string modelLockReason(const AppState& s, ModelLock what) {
+  const attn::Config& c = s.config();
+  switch (what) {
+    case ModelLock::Tokenizer: {
+      const std::vector<std::string>& vocab = s.model ? s.model->model->vocab : c.vocabulary;
+      std::string shown;
+      for (size_t i = 0; i < vocab.size() && i < 12; ++i) shown += (i ? " " : "") + vocab[i];
+      if (vocab.size() > 12) shown += " …";
+      return trf(Key::ModelLockTokenizer, static_cast<int>(vocab.size()), shown.c_str());
+    }
+    case ModelLock::Embeddings: return tr(Key::ModelLockEmbeddings);
+    case ModelLock::Dimensions: return trf(Key::ModelLockDimensions, c.dModel, c.heads, c.dK, c.dV);
+    case ModelLock::Positional: return tr(c.positional ? Key::ModelLockPositionalOn : Key::ModelLockPositionalOff);
+    case ModelLock::Mask:
+      return trf(Key::ModelLockMask, tr(c.mask == attn::MaskKind::Causal    ? Key::MaskCausal
+                                        : c.mask == attn::MaskKind::Padding ? Key::MaskPadding
+                                                                            : Key::MaskNone));
+    case ModelLock::Scale: return trf(Key::ModelLockScale, num(c.scale(), 4).c_str());
+    case ModelLock::Cross: return tr(Key::ModelLockCross);
+    case ModelLock::Seed: return tr(Key::ModelLockSeed);
+  }
+  return "";
+}
+
+void beginModelLock(const AppState& s) {
+  ImGui::BeginGroup();
+  ImGui::BeginDisabled(s.model != nullptr);
+}
+
+void modelLockTooltip(const AppState& s, ModelLock what) {
+  if (!s.model || !ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+  ImGui::TextUnformatted(modelLockReason(s, what).c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+void endModelLock(const AppState& s, ModelLock what) {
+  ImGui::EndDisabled();
+  ImGui::EndGroup();
+  modelLockTooltip(s, what);
 }
 
 json modelToJson(const AppState& s) {

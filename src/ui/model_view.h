@@ -45,6 +45,10 @@ const attn::train::TrainedPreset* trainedPresetShown(const AppState& s);
 std::string showModelLayer(AppState& s, int layer);
 // Whether the walkthrough still shows the open model's block; closes it (and says so) when not. apply() calls it.
 void keepOrCloseModel(AppState& s);
+// `requested` as apply() should compute it: when a model is open and `requested` is not its block any more (a
+// setting changed), without the model's own vocabulary and positions, which would refuse another size or make
+// ids of a model no longer shown. apply() calls it first.
+attn::Config leavingModel(const AppState& s, const attn::Config& requested);
 
 // The Train view's "Open in walkthrough" button (the session's first held-out example as the input).
 void drawOpenInWalkthroughButton(AppState& s);
@@ -53,6 +57,16 @@ float openInWalkthroughButtonWidth();  // the button's width in this language (a
 void drawModelInputs(AppState& s, float width);
 // The side panel in model mode: what is open, the layer picker, "Close".
 void drawModelPanel(AppState& s);
+
+// The settings a trained model fixes: their controls (the sidebar's, the Position step's toggle) are disabled while
+// it is open, and the hover says why.
+enum class ModelLock { Tokenizer, Embeddings, Dimensions, Positional, Mask, Scale, Cross, Seed };
+std::string modelLockReason(const AppState& s, ModelLock what);  // in the page's language
+// Around a control: disabled (as a group) while a model is open; endModelLock shows the reason when it is hovered.
+void beginModelLock(const AppState& s);
+void endModelLock(const AppState& s, ModelLock what);
+// The reason as a wrapped tooltip when the last item is hovered (even disabled) and a model is open.
+void modelLockTooltip(const AppState& s, ModelLock what);
 
 // getState().model: null, or {origin, task, layer, layers: [names], source, input, tokens, predictions:
 // [{position, input, token, probability}]}.

@@ -11,13 +11,15 @@
 // What it checks: pressing Train (a real click) trains reverse to >= 99% held-out accuracy in slices, each slice
 // running the steps it planned; the trained model opened in the walkthrough has the same Trace as
 // `attnlab trace --model` on the model `attnlab train` makes with the same task and seed (the page trains the same
-// bits); a word outside the vocabulary is refused with its name and the numbers stay; the comparison trains both
+// bits); its first block shows the model's own ids, E rows and PE (X = E + PE exactly, PE the same bits as the native
+// CLI's); a word outside the vocabulary is refused with its name and the numbers stay; a new input is taken through
+// setState and through the model panel's own field; the comparison trains both
 // copies to the same step and the unscaled one ends behind, with a sentence made from the numbers.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { argValue, check, checkDrawn, clickItem, items, repo, setState, suite, waitFrames } from './harness.mjs';
+import { argValue, check, checkDrawn, clickItem, clickTextField, items, repo, setState, suite, waitFrames } from './harness.mjs';
 
 const cliPath = resolve(repo, argValue('--cli', process.env.ATTNLAB_CLI || 'build/native/attnlab'));
 const { test, run, ctx } = suite('train view');
@@ -121,6 +123,29 @@ test('open in walkthrough: the same Trace as attnlab trace --model; out-of-vocab
     const error = await page.evaluate(() => window.attnlab.setState({ model: { input: '3 1 cat 1' } }));
     check(error && error.includes('cat'), `out-of-vocabulary input: ${JSON.stringify(error)}`);
     check(before === await page.evaluate(() => JSON.stringify(window.attnlab.trace())), 'the trace changed on a refused input');
+
+    // The model's own truth in the page: its ids, E[id] rows (equal for equal tokens), its PE (the training engine's
+    // deterministic rows: the same bits as the native CLI's) and X = E + PE exactly; positional on.
+    check(JSON.stringify(pageTrace.tokens.map((t) => t.id)) === '[3,1,4,1,5,9,2,6]', `ids ${JSON.stringify(pageTrace.tokens.map((t) => t.id))}`);
+    check(JSON.stringify(pageTrace.E.data[1]) === JSON.stringify(pageTrace.E.data[3]), 'the two 1s have different rows of E');
+    check(maxAbsDiff(pageTrace.PE, cli.layers[0].trace.PE, 'PE') === 0, 'PE differs from the native engine\'s');
+    check(pageTrace.X.data.every((row, i) => row.every((x, j) => x === pageTrace.E.data[i][j] + pageTrace.PE.data[i][j])), 'X is not E + PE');
+    check(state.positional === true, `positional ${state.positional}`);
+    // A new input to the open model (model_view.cpp read `next` after moving it in the same call: em++ evaluates
+    // left to right, so every new input was refused in the page with "layer must be 0..0").
+    const newInput = '2 0 2 5 9 8 4 9';
+    const refused = await page.evaluate((i) => window.attnlab.setState({ model: { input: i } }), newInput);
+    check(!refused, `setState({model: {input}}) refused: ${JSON.stringify(refused)}`);
+    let s = await page.evaluate(() => window.attnlab.getState());
+    const texts = (st) => st.tokens.map((t) => (typeof t === 'string' ? t : t.text)).join(' ');
+    check(s.model && s.model.input === newInput && texts(s) === newInput, `after a new input: ${s.model && s.model.input} / ${texts(s)}`);
+    await setState(page, { step: 'tokenize' });
+    await clickTextField(page, '##model-input');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('0 0 7 7', { delay: 15 });
+    await waitFrames(page, 3);
+    s = await page.evaluate(() => window.attnlab.getState());
+    check(s.model && s.model.input === '0 0 7 7' && texts(s) === '0 0 7 7', `typed in the model's field: ${s.model && s.model.input} / ${texts(s)} (${s.error})`);
     check(problems.length === 0, problems.join('\n'));
     return `max |diff| vs CLI ${diff.toExponential(1)}`;
   } finally {

@@ -24,9 +24,9 @@ namespace {
 // Every member of Config in declaration order. The structured binding in EveryMemberHasARow stops compiling when a
 // member is added or removed: then give it a row in config_fields.cpp, its name here and a change in sampleChanges.
 #define CONFIG_MEMBERS                                                                                              \
-  text, cross, queryText, tokenizer, keepPunctuation, queryBos, padTo, compareText, dModel, heads, dK, dV, seed,    \
-      positional, mask, scaleKind, customScale, embeddingTable, embeddingSource, glove, gpt2, X, Xq, Wq, Wk, Wv, Wo, \
-      edits, queryOverride, directionOnly, preset, focus
+  text, cross, queryText, tokenizer, keepPunctuation, queryBos, padTo, compareText, vocabulary, queryVocabulary,   \
+      dModel, heads, dK, dV, seed, positional, positions, mask, scaleKind, customScale, embeddingTable,             \
+      embeddingSource, glove, gpt2, X, Xq, Wq, Wk, Wv, Wo, edits, queryOverride, directionOnly, preset, focus
 #define NAMES_OF(...) NAMES_OF_(__VA_ARGS__)
 #define NAMES_OF_(...) #__VA_ARGS__
 
@@ -95,6 +95,11 @@ const std::map<std::string, SampleChange>& sampleChanges() {
       {"query_override", {[](Config& c) { c.queryOverride = QueryOverride{1, 2, {0.5, -1.0, 2.0}}; }}},
       {"X", {[](Config& c) { c.X = filled(4, 6, 0.0); }}},
       {"X_q", {[](Config& c) { c.Xq = filled(2, 6, 0.5); }}},
+      {"vocabulary", {[](Config& c) { c.vocabulary = {"mat", "the", "cat", "sat", "on", "a", "dog", "ran"}; }}},
+      {"query_vocabulary",
+       {[](Config& c) { c.queryVocabulary = {"ran", "dog", "a"}; },
+        [](Config& c) { c.vocabulary = {"mat", "the", "cat", "sat", "on", "a", "dog", "ran"}; }}},
+      {"positions", {[](Config& c) { c.positions = filled(10, 6, 0.0); }}},
       {"gpt2",
        {[](Config& c) { c.gpt2 = unreadFile<Gpt2Bpe>(); }, [](Config& c) { c.tokenizer = TokenizerKind::Gpt2; },
         false}},
@@ -160,7 +165,7 @@ TEST(ConfigTable, EveryMemberHasARow) {
   std::set<std::string> listed;
   std::istringstream names(NAMES_OF(CONFIG_MEMBERS));
   for (std::string name; std::getline(names >> std::ws, name, ',');) listed.insert(name);
-  ASSERT_EQ(listed.size(), 32u);
+  ASSERT_EQ(listed.size(), 35u);
 
   std::set<std::string> withRows;
   for (const Row& row : allRows()) withRows.insert(row.member);

@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/io/json_io.h"
 #include "core/pipeline.h"
+#include "core/positional.h"  // detSinusoidalPositions
 #include "core/train/model_trace.h"
 #include "core/train/tasks.h"
 #include "train_test_util.h"
@@ -133,6 +134,69 @@ TEST(ModelTrace, EveryLayerConfigReproducesTheEngine) {
   }
   std::cout << "largest relative difference, pipeline vs engine, over every block of every task: " << worstOverall
             << "\n";
+}
+
+// The block that reads the embedding (the first of each stack) shows the model's own truth: its tokens with the
+// model's ids (not first-appearance ids), E[id] as E (equal rows for equal tokens), the engine's own PE
+// (detSinusoidalPositions, positional on) and X = E + PE bit for bit the x_0 the engine feeds that block. Every other
+// block keeps the model's ids and reads its explicit X. Fails before the model's vocabulary and positions reached
+// the Config (ids 2, 3, 2, 4 …, E = X with positions folded in, PE zeros and positional off).
+TEST(ModelTrace, FirstBlockShowsTheModelsTokensIdsEmbeddingAndPositions) {
+  for (TaskKind kind : {TaskKind::Reverse, TaskKind::KeyValue, TaskKind::Translation}) {
+    const SavedModel saved = trainedModel(kind, 21, 3);
+    const ModelConfig& mc = saved.config;
+    TaskData data(kind, 21);
+    Example ex = data.heldOut(2)[0];
+    if (kind == TaskKind::Reverse) ex.input = tokenizeForModel("2 0 2 5 9 8 4 9", saved.vocab, "input");
+    const ModelTrace t = traceModel(saved, ex.source, ex.input);
+    const Model<double> engine(mc, saved.params);
+    ForwardCache<double> cache;
+    Example forward = ex;
+    forward.target.assign(ex.input.size(), 0);
+    forward.lossMask.assign(ex.input.size(), 0);
+    engine.forward(forward, cache);
+    const size_t encoderBlocks = mc.encoderDecoder ? static_cast<size_t>(mc.encoderDepth()) : 0;
+    for (size_t b = 0; b < t.layers.size(); ++b) {
+      const BlockTrace& layer = t.layers[b];
+      const Trace& tr = layer.trace;
+      const std::string what = saved.task + " " + layer.name;
+      const bool encoderBlock = b < encoderBlocks;
+      const std::vector<int>& keyIds = (encoderBlock || layer.cross) ? ex.source : ex.input;
+      const std::vector<int>& queryIds = encoderBlock ? ex.source : ex.input;
+      // The model's ids on both sides.
+      ASSERT_EQ(tr.tokens.size(), keyIds.size()) << what;
+      for (size_t i = 0; i < keyIds.size(); ++i) EXPECT_EQ(tr.tokens[i].id, keyIds[i]) << what << " key " << i;
+      ASSERT_EQ(tr.queryTokens.size(), queryIds.size()) << what;
+      for (size_t i = 0; i < queryIds.size(); ++i) EXPECT_EQ(tr.queryTokens[i].id, queryIds[i]) << what << " query " << i;
+      EXPECT_EQ(tr.config.positional, mc.positional) << what;
+      if (b != 0 && b != encoderBlocks) {
+        EXPECT_TRUE(tr.config.X.has_value()) << what << ": reads the residual stream, given explicitly";
+        continue;
+      }
+      // The embedding-reading block: no explicit rows; E[id], the engine's PE, X = E + PE = x_0 bit for bit.
+      EXPECT_FALSE(tr.config.X.has_value()) << what;
+      const Matrix& table = encoderBlock ? saved.params.Esrc : saved.params.E;
+      const Matrix& x0 = encoderBlock ? cache.encoder[0].x : cache.layers[0].x;
+      const int L = static_cast<int>(keyIds.size());
+      for (int i = 0; i < L; ++i)
+        EXPECT_TRUE(sameBits(Matrix(tr.E.row(i)), Matrix(table.row(keyIds[static_cast<size_t>(i)])))) << what << " E row " << i;
+      for (int i = 0; i < L; ++i)
+        for (int j = 0; j < L; ++j)
+          if (keyIds[static_cast<size_t>(i)] == keyIds[static_cast<size_t>(j)])
+            EXPECT_TRUE(sameBits(Matrix(tr.E.row(i)), Matrix(tr.E.row(j)))) << what << ": equal tokens, equal rows";
+      ASSERT_TRUE(mc.positional);
+      EXPECT_TRUE(sameBits(tr.PE, detSinusoidalPositions(L, mc.dModel))) << what << ": the engine's PE";
+      EXPECT_TRUE(sameBits(tr.PE, Matrix(engine.positions().topRows(L)))) << what;
+      EXPECT_TRUE(sameBits(tr.X, x0)) << what << ": X = E + PE is the engine's x_0";
+      EXPECT_TRUE(sameBits(tr.X, t.blocks[b].X)) << what;
+    }
+    if (kind == TaskKind::Reverse) {  // "2 0 2 5 …": the vocabulary's ids 2, 0, 2, 5, not first appearance 2, 3, 2, 4
+      const Trace& tr = t.layers[0].trace;
+      EXPECT_EQ(tr.tokens[1].id, 0);
+      EXPECT_EQ(tr.tokens[3].id, 5);
+      EXPECT_TRUE(sameBits(Matrix(tr.E.row(0)), Matrix(tr.E.row(2))));
+    }
+  }
 }
 
 TEST(ModelTrace, ExplicitRowsTakeTheTextAsLabelsOnlyWhenItFits) {

@@ -30,6 +30,10 @@
 //   "custom_scale"    number   the remembered custom factor while "scale" is not a number (written only when it
 //                              differs from 1; ignored when "scale" is a number)
 //   "embeddings"      {token: [number × d_model]}  fixed embedding rows (others are seeded N(0,1))
+//   "vocabulary"      [string]  a model's own tokens: the text is split at whitespace, ids are indexes here
+//   "query_vocabulary" [string] the queries' own vocabulary in cross-attention (absent: "vocabulary")
+//   "positions"       [[number]]  a model's own positional rows (≥ L × d_model), PE = their first L rows
+//                     (these three written only when set; config.h)
 //   "edits"           [{"matrix": "E"|"W_q"|"W_k"|"W_v"|"W_o", "token": string (E only), "row": int,
 //                       "col": int, "value": number}]  applied in order on top of the weights / embedding rows;
 //                      W_* coordinates are in the whole matrix (head i's columns start at i·d_k); the registry's
@@ -86,7 +90,7 @@ const char* const kMatrixKeys[] = {"X", "X_q", "W_q", "W_k", "W_v", "W_o"};
 
 const std::set<std::string>& knownKeys() {
   static const std::set<std::string> keys = [] {
-    std::set<std::string> k = {"embeddings", "edits"};
+    std::set<std::string> k = {"embeddings", "edits", "vocabulary", "query_vocabulary", "positions"};
     for (const ConfigField& f : configFields()) k.insert(f.key);
     for (const char* m : kMatrixKeys) k.insert(m);
     return k;
@@ -156,6 +160,10 @@ json configObject(const Config& c) {
     const std::optional<Matrix>& m = configMatrix(c, key);
     if (m) j[key] = matrixRows(*m);
   }
+  // A model's own vocabularies and positional rows (config.h), written only when set.
+  if (!c.vocabulary.empty()) j["vocabulary"] = c.vocabulary;
+  if (!c.queryVocabulary.empty()) j["query_vocabulary"] = c.queryVocabulary;
+  if (c.positions) j["positions"] = matrixRows(*c.positions);
   json table = json::object();
   for (const auto& [token, row] : c.embeddingTable) table[token] = row;
   j["embeddings"] = table;
@@ -249,6 +257,13 @@ Config configFromJson(const std::string& text, std::vector<std::string>* warning
     if (j.contains(f.key)) f.read(j[f.key], c);
   inferAbsentFields(j, c);
   if (j.contains("embeddings")) readEmbeddings(j["embeddings"], c);
+  for (const auto& [key, vocabulary] : {std::pair{"vocabulary", &c.vocabulary}, {"query_vocabulary", &c.queryVocabulary}})
+    if (j.contains(key)) {
+      const json& v = j[key];
+      if (!v.is_array()) typeError(key, "an array of token strings", v);
+      for (const json& token : v) vocabulary->push_back(readStringValue(token, key));
+    }
+  if (j.contains("positions")) c.positions = readMatrix(j["positions"], "positions");
   if (j.contains("edits")) {
     const json& edits = j["edits"];
     if (!edits.is_array()) typeError("edits", "an array of {matrix, token, row, col, value}", edits);

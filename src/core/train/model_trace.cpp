@@ -81,25 +81,34 @@ std::vector<int> tokenizeForModel(const std::string& text, const std::vector<std
 }
 
 Config layerConfig(const BlockTrace& block, const std::vector<std::string>& keyTokens,
-                   const std::vector<std::string>& queryTokens) {
+                   const std::vector<std::string>& queryTokens, const LayerSource& source) {
   const Trace& engine = block.trace;
-  Config c = engine.config;  // d_model, heads, d_k, d_v, mask, scale; positional off (the rows already hold it)
-  c.X = engine.X;  // (L_kv,d_model): the residual stream entering the block (keys/values' source)
+  Config c = engine.config;  // d_model, heads, d_k, d_v, mask, scale
   c.Wq = engine.Wq;
   c.Wk = engine.Wk;
   c.Wv = engine.Wv;
   c.Wo = engine.Wo;
-  // Token texts label the rows (stages.cpp: an explicit X takes the text's tokens when there is one per row). A
-  // decoder's "<bos>" is the Config's query_bos, since the word tokenizer would split the text "<bos>".
-  const bool bos = !queryTokens.empty() && queryTokens[0] == "<bos>";
+  // The model's tokens label the rows, with the model's ids: its vocabulary splits the text at spaces, so "<bos>"
+  // stays one token.
+  if (source.keyVocabulary) c.vocabulary = *source.keyVocabulary;
+  if (source.queryVocabulary && block.cross && *source.queryVocabulary != c.vocabulary)
+    c.queryVocabulary = *source.queryVocabulary;
+  c.positional = source.positions != nullptr;
+  if (source.positions) c.positions = *source.positions;  // (max_len,d_model): the engine's own PE
+  c.text = joinTokens(keyTokens);
   if (block.cross) {
+    c.queryText = joinTokens(queryTokens);
+    c.X = engine.X;    // (L_kv,d_model): the encoder's output (keys/values' source)
     c.Xq = engine.Xq;  // (L_q,d_model): the decoder stream (queries' source)
-    c.text = joinTokens(keyTokens);
-    c.queryText = joinTokens(queryTokens, bos ? 1 : 0);
-    c.queryBos = bos;
+  } else if (source.embedding && source.keyVocabulary) {
+    // The stack's first block: X = E[ids] + PE, computed by the walkthrough from the model's rows (x_0 bit for bit).
+    for (const std::string& token : keyTokens) {
+      const int id = idOf(*source.keyVocabulary, token);
+      const auto row = source.embedding->row(id);  // E[id] : (1,d_model)
+      c.embeddingTable[token] = std::vector<double>(row.data(), row.data() + row.size());
+    }
   } else {
-    c.text = joinTokens(keyTokens, bos ? 1 : 0);
-    c.queryBos = bos;
+    c.X = engine.X;  // (L_kv,d_model): the residual stream entering the block
   }
   return c;
 }
@@ -134,11 +143,21 @@ ModelTrace traceModel(const SavedModel& saved, const std::vector<int>& source, c
     out.predictions.push_back({static_cast<int>(t), out.tokens[static_cast<size_t>(t)],
                                saved.vocab[static_cast<size_t>(best)], cache.probs(t, best)});
   }
-  for (BlockTrace& block : model.traces(cache)) {
-    const bool encoderBlock = block.name.rfind("encoder", 0) == 0;
+  // Blocks in traces() order: the encoder's (encoder–decoder), then the decoder's (or only) stack; the first block
+  // of each stack reads its embedding.
+  const size_t encoderBlocks = mc.encoderDecoder ? static_cast<size_t>(mc.encoderDepth()) : 0;
+  std::vector<BlockTrace> blocks = model.traces(cache);
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    BlockTrace& block = blocks[b];
+    const bool encoderBlock = b < encoderBlocks;
     const std::vector<std::string>& keys = (encoderBlock || block.cross) ? out.sourceTokens : out.tokens;
     const std::vector<std::string>& queries = encoderBlock ? out.sourceTokens : out.tokens;
-    out.layers.push_back({block.name, block.cross, computeTrace(layerConfig(block, keys, queries))});
+    LayerSource source;
+    source.keyVocabulary = (encoderBlock || block.cross) ? &saved.sourceVocab : &saved.vocab;
+    source.queryVocabulary = encoderBlock ? &saved.sourceVocab : &saved.vocab;
+    if (b == 0 || b == encoderBlocks) source.embedding = encoderBlock ? &saved.params.Esrc : &saved.params.E;
+    if (mc.positional) source.positions = &model.positions();
+    out.layers.push_back({block.name, block.cross, computeTrace(layerConfig(block, keys, queries, source))});
     out.blocks.push_back(std::move(block.trace));
   }
   return out;

@@ -3,6 +3,8 @@
 // the file's status, the cosine-similarity matrix of the sentence's tokens, each token's nearest words, the
 // analogy panel (a − b + c) and the PCA view (how much variance d_model = k keeps). Every number comes from the
 // core (core/glove.h, core/similarity.h); the searches over the vocabulary are cached in state.views.glove.
+// A model's first block shows the model's own rows (E[id] of its trained table); a block that reads the residual
+// stream (an explicit X) shows that X as what it is, not as E.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -249,13 +251,40 @@ void sharedWordNote(StepContext& ctx) {
       }
 }
 
+// An explicit X: the rows are given (a model's later block: the residual stream), there is no embedding to show.
+void drawGivenRows(StepContext& ctx) {
+  const attn::Trace& t = ctx.trace;
+  formulaLine(trf(Key::PosGivenFormula, shape(t.X).c_str()));
+  noteLine(tr(ctx.state.model ? Key::EmbedGivenModelNote : Key::PosGivenNote));
+  if (t.config.cross && t.config.Xq) noteLine(tr(Key::EmbedGivenCrossNote));
+  ImGui::Spacing();
+  GridSpec x = tokenRowsGrid(ctx, "X", t.X, false);
+  x.caption = "X  " + shape(t.X);
+  const RowFit fit = fitRow({static_cast<int>(t.X.cols())});
+  fit.apply(x, 0);
+  drawGrid(x, ctx.grids);
+  if (t.config.cross && t.config.Xq) {
+    GridSpec xq = tokenRowsGrid(ctx, "X_q", t.Xq, true);
+    xq.caption = "X_q  " + shape(t.Xq);
+    fit.apply(xq, 0);
+    drawGrid(xq, ctx.grids);
+  }
+}
+
 }  // namespace
 
 void drawEmbedStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
   explanation(stepExplanation("embed"));
-  formulaLine("E = onehot(ids) · table : (" + std::to_string(t.tokens.size()) + "×vocab)·(vocab×" +
+  if (t.config.X) {
+    drawGivenRows(ctx);
+    return;
+  }
+  const bool model = !t.config.vocabulary.empty();
+  const std::string vocab = model ? std::to_string(t.config.vocabulary.size()) : "vocab";
+  formulaLine("E = onehot(ids) · table : (" + std::to_string(t.tokens.size()) + "×" + vocab + ")·(" + vocab + "×" +
               std::to_string(t.E.cols()) + ") → " + shape(t.E));
+  if (model) noteLine(trf(Key::EmbedModelNote, vocab.c_str(), static_cast<int>(t.E.cols())));
   if (usesGlove(t)) gloveStatus(ctx);
   ImGui::Spacing();
   GridSpec e = tokenRowsGrid(ctx, "E", t.E, false);

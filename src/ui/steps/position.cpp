@@ -1,6 +1,11 @@
 // Step 3: add the sinusoidal positional encoding, X = E + PE, and show why it is needed: without it, shuffling the
 // tokens only shuffles the outputs (attention has no notion of order). The experiment's numbers are kept in
-// ctx.state.views.permutation (step_views.h) and recomputed once per trace.
+// ctx.state.views.permutation (step_views.h) and recomputed once per trace; its sentences follow from them against a
+// stated threshold (position.h). With a trained model open the PE is the model's own (the training engine's rows,
+// Config::positions) and the toggle is locked: the model was trained with (or without) it. A block that reads the
+// residual stream (an explicit X) shows that X, not E + PE.
+#include "ui/steps/position.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -10,6 +15,7 @@
 #include "core/positional.h"
 #include "imgui.h"
 #include "ui/explain.h"
+#include "ui/model_view.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/toggles.h"
 
@@ -50,9 +56,18 @@ double reversalGap(const attn::Matrix& original, const attn::Matrix& reordered) 
   return gap;
 }
 
-// Four extra forward passes per trace, so only for sentences of moderate size.
-bool permutationDemoAffordable(const attn::Trace& t) {
-  return !t.config.cross && t.E.rows() > 1 && t.E.rows() * t.E.cols() <= 64 * 512;
+double largestAbs(const attn::Matrix& m) { return m.size() > 0 ? m.cwiseAbs().maxCoeff() : 0.0; }
+
+// One pass of the experiment into `demo` (passes 0 … 3 in order).
+void runPermutationPass(const attn::Trace& t, PermutationDemo& demo) {
+  attn::Matrix output = permutationPass(t, demo.passes);
+  if (demo.passes % 2 == 0) {
+    demo.outputScale = std::max(demo.outputScale, largestAbs(output));
+    demo.original = std::move(output);
+  } else {
+    (demo.passes == 1 ? demo.gapWithoutPe : demo.gapWithPe) = reversalGap(demo.original, output);
+  }
+  ++demo.passes;
 }
 
 // The experiment's two gaps, recomputed when the trace changes (kept in ctx.state.views). A small model's four
@@ -68,13 +83,7 @@ const PermutationDemo& permutationDemo(StepContext& ctx) {
   const bool small = t.E.rows() * t.E.cols() * std::max<Eigen::Index>(t.Wq.cols(), 1) <= 2'000'000;
   try {
     while (demo.passes < 4 && (small || ctx.state.quietFrame)) {
-      attn::Matrix output = permutationPass(t, demo.passes);
-      if (demo.passes % 2 == 0) {
-        demo.original = std::move(output);
-      } else {
-        (demo.passes == 1 ? demo.gapWithoutPe : demo.gapWithPe) = reversalGap(demo.original, output);
-      }
-      ++demo.passes;
+      runPermutationPass(t, demo);
       if (!small) break;  // one pass per frame
     }
   } catch (const attn::InputError&) {
@@ -85,27 +94,88 @@ const PermutationDemo& permutationDemo(StepContext& ctx) {
 }
 
 void drawPermutationExperiment(StepContext& ctx) {
-  const PermutationDemo& demo = permutationDemo(ctx);
+  const PermutationSentences sentences = permutationSentences(permutationDemo(ctx));
   noteLine(tr(Key::PosExperiment));
-  const auto gap = [&](double value, int passesNeeded) { return demo.passes < passesNeeded ? std::string("…") : num(value, 3); };
-  noteLine(trf(Key::PosWithoutPe, gap(demo.gapWithoutPe, 2).c_str()));
-  noteLine(trf(Key::PosWithPe, gap(demo.gapWithPe, 4).c_str()));
+  noteLine(sentences.withoutPe);
+  noteLine(sentences.withPe);
+  noteLine(sentences.threshold);
+}
+
+// The toggle; locked while a trained model is open (its PE is part of the model), with the reason on hover. True
+// when it changed the Config (the trace changed under the step: draw it next frame).
+bool positionalToggle(StepContext& ctx) {
+  const bool model = ctx.state.model != nullptr;
+  bool positionalOn = ctx.state.config().positional;
+  ImGui::BeginDisabled(model);
+  const bool changed = checkbox(tr(Key::PosToggle), &positionalOn);
+  ImGui::EndDisabled();
+  modelLockTooltip(ctx.state, ModelLock::Positional);
+  if (!changed || model) return false;
+  attn::Config c = ctx.state.config();
+  c.positional = positionalOn;
+  ctx.state.apply(c);
+  return true;
+}
+
+// A block that reads the residual stream: its X is given (the output of the blocks before it), not E + PE.
+void drawGivenRows(StepContext& ctx) {
+  const attn::Trace& t = ctx.trace;
+  formulaLine(trf(Key::PosGivenFormula, shape(t.X).c_str()));
+  noteLine(tr(ctx.state.model ? Key::PosGivenModelNote : Key::PosGivenNote));
+  if (t.config.cross && t.config.Xq) noteLine(tr(Key::EmbedGivenCrossNote));
+  ImGui::Spacing();
+  if (t.config.cross && t.config.Xq)
+    drawEquation(ctx, {tokenRowsGrid(ctx, "X", t.X, false), tokenRowsGrid(ctx, "X_q", t.Xq, true)});
+  else
+    drawEquation(ctx, {tokenRowsGrid(ctx, "X", t.X, false)});
 }
 
 }  // namespace
 
+PermutationDemo computePermutationDemo(const attn::Trace& t) {
+  PermutationDemo demo;
+  try {
+    while (demo.passes < 4) runPermutationPass(t, demo);
+  } catch (const attn::InputError&) {
+    demo.passes = 4;
+    demo.gapWithoutPe = demo.gapWithPe = NAN;
+  }
+  return demo;
+}
+
+// Four extra forward passes per trace, so only for sentences of moderate size; and only where E + PE is the input
+// (an explicit X already holds its positions).
+bool permutationDemoAffordable(const attn::Trace& t) {
+  return !t.config.cross && !t.config.X && t.E.rows() > 1 && t.E.rows() * t.E.cols() <= 64 * 512;
+}
+
+PermutationSentences permutationSentences(const PermutationDemo& demo) {
+  const double threshold = kPermutationRelativeThreshold * demo.outputScale;
+  PermutationSentences out;
+  out.threshold = trf(Key::PosThreshold, num(demo.outputScale, 3).c_str(), num(threshold, 2).c_str());
+  auto line = [&](double gap, int passesNeeded, Key same, Key changed) {
+    if (demo.passes < passesNeeded) return trf(same, "…");
+    if (std::isnan(gap)) return trf(same, "—");
+    return trf(gap > threshold ? changed : same, num(gap, 3).c_str());
+  };
+  out.withoutPe = line(demo.gapWithoutPe, 2, Key::PosWithoutPeSame, Key::PosWithoutPeChanged);
+  out.withPe = line(demo.gapWithPe, 4, Key::PosWithPeSame, Key::PosWithPeChanged);
+  if (demo.passes < 4) out.withPe = trf(Key::PosWithPePending, "…");
+  if (demo.passes < 2) out.withoutPe = trf(Key::PosWithoutPePending, "…");
+  return out;
+}
+
 void drawPositionStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
   explanation(stepExplanation("position"));
-  bool positionalOn = ctx.state.config().positional;
-  if (checkbox(tr(Key::PosToggle), &positionalOn)) {
-    attn::Config c = ctx.state.config();
-    c.positional = positionalOn;
-    ctx.state.apply(c);
-    return;  // the trace changed under us; draw it next frame
+  if (positionalToggle(ctx)) return;
+  if (t.config.X) {
+    drawGivenRows(ctx);
+    return;
   }
   // X = E + PE : (L,d_model) + (L,d_model) -> (L,d_model)
   formulaLine("X = E + PE : " + shape(t.E) + " + " + shape(t.PE) + " → " + shape(t.X));
+  if (t.config.positions && t.config.positional) noteLine(tr(Key::PosModelsOwn));
   ImGui::Spacing();
   GridSpec pe = tokenRowsGrid(ctx, "PE", t.PE, false);
   if (!t.config.positional) pe.caption = tr(Key::PosOffCaption);

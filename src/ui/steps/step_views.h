@@ -20,6 +20,7 @@ struct PermutationDemo {
   int passes = 0;         // forward passes done of the four (original and reversed, without PE, then with PE)
   attn::Matrix original;  // the output of the last "original" pass, for its "reversed" pass
   double gapWithoutPe = NAN, gapWithPe = NAN;
+  double outputScale = 0;  // the largest |output| of the "original" passes: the threshold is relative to it
 };
 
 // The Embed step with GloVe rows (embed.cpp): each token's nearest words (a search over the whole vocabulary, so done

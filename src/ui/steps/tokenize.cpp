@@ -1,6 +1,7 @@
 // Step 1: text -> tokens -> ids, drawn as chips (token above, id below) that wrap with the window.
 // With GPT-2 tokens a chip's hover shows its bytes and the merges that built it (core/bpe.h), and the byte view
-// adds each token's bytes in hex to its chip. With GloVe rows, a word GloVe lacks is marked on its chip (*).
+// adds each token's bytes in hex to its chip. With GloVe rows, a word GloVe lacks is marked on its chip (*). A model's
+// block (Config::vocabulary) shows the model's own ids: each token's index in its vocabulary.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -171,6 +172,22 @@ void punctuationToggle(StepContext& ctx) {
   }
 }
 
+// "a b c … (N tokens)": the first tokens of a model's vocabulary.
+std::string vocabularySample(const std::vector<std::string>& vocabulary) {
+  std::string out;
+  for (size_t i = 0; i < vocabulary.size() && i < 16; ++i) out += (i ? " " : "") + vocabulary[i];
+  if (vocabulary.size() > 16) out += " …";
+  return out;
+}
+
+// The ids of a model's block: its vocabulary's (and the queries' own in cross-attention).
+void modelIdsNotes(const attn::Config& c) {
+  noteLine(trf(Key::TokModelIdsNote, static_cast<int>(c.vocabulary.size()), vocabularySample(c.vocabulary).c_str()));
+  if (c.cross && !c.queryVocabulary.empty())
+    noteLine(trf(Key::TokModelQueryIdsNote, static_cast<int>(c.queryVocabulary.size()),
+                 vocabularySample(c.queryVocabulary).c_str()));
+}
+
 }  // namespace
 
 void drawTokenizeStep(StepContext& ctx) {
@@ -178,9 +195,11 @@ void drawTokenizeStep(StepContext& ctx) {
   explanation(stepExplanation("tokenize"));
   ImGui::Spacing();
   const attn::TokenizerKind kind = t.config.tokenizer;
-  const bool word = kind == attn::TokenizerKind::Word;
-  const bool gpt2 = kind == attn::TokenizerKind::Gpt2;
-  formulaLine(trf(Key::TokFormula, tokenizerTitle(kind), t.config.text.c_str(), static_cast<int>(t.tokens.size())));
+  const bool model = !t.config.vocabulary.empty();  // a model's own tokens: no tokenizer of the walkthrough's
+  const bool word = kind == attn::TokenizerKind::Word && !model;
+  const bool gpt2 = kind == attn::TokenizerKind::Gpt2 && !model;
+  formulaLine(trf(Key::TokFormula, model ? tr(Key::TokModelLevel) : tokenizerTitle(kind), t.config.text.c_str(),
+                  static_cast<int>(t.tokens.size())));
   ImGui::Spacing();
   tokenChips(ctx, t.tokens, t.config.cross ? -1 : ctx.state.config().focus, t.config.text);
   if (word) punctuationToggle(ctx);
@@ -190,7 +209,9 @@ void drawTokenizeStep(StepContext& ctx) {
   }
   int specials = 0;
   for (const auto& tok : t.tokens) specials += tok.special;
-  if (gpt2) {
+  if (model) {
+    modelIdsNotes(t.config);
+  } else if (gpt2) {
     gpt2Notes(ctx);
   } else {
     noteLine(tr(Key::TokIdsNote));
