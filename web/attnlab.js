@@ -603,7 +603,12 @@
   // (stopImmediatePropagation here also keeps the event from the input's own listeners: its keys are handled here.)
   ['keydown', 'keypress', 'keyup'].forEach(function (type) {
     window.addEventListener(type, function (event) {
-      if (!isTextInput(event.target)) return;
+      if (!isTextInput(event.target)) {
+        // Ctrl+A / Cmd+A outside a text input is ImGui's select-all (a number field's text): the key still goes
+        // to GLFW, but not to the browser, whose select-all highlighted every text field's input on the page.
+        if (type === 'keydown' && (event.ctrlKey || event.metaKey) && (event.key === 'a' || event.key === 'A')) event.preventDefault();
+        return;
+      }
       event.stopImmediatePropagation();
       if (type === 'keydown') textFieldKey(event.target, event);
     }, true);
@@ -650,11 +655,17 @@
       input.dataset.original = input.value;
       input.classList.add('editing');
     });
-    input.addEventListener('blur', function () {
+    input.addEventListener('blur', function (event) {
       if (input.value !== input.dataset.original || !input.dataset.commitOnEnter) sendText(input, true);
       focusedTextField = null;
       input.classList.remove('editing');
-      if (document.activeElement === document.body) canvas.focus();
+      // Back to the canvas (the step keys) only when the focus goes nowhere else: during a blur the focus is still
+      // on its way (activeElement is the body), and a focus() here took it from the field clicked next, whose word
+      // then went to the canvas and was lost (issue 27: every second click). Asked after the focus has moved.
+      if (isTextInput(event.relatedTarget)) return;
+      setTimeout(function () {
+        if (!document.activeElement || document.activeElement === document.body) canvas.focus();
+      }, 0);
     });
     textLayer.appendChild(input);
     return input;
