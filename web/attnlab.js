@@ -506,7 +506,7 @@
   }
   function copyText(text) {
     clipboardText = text;
-    var ok = function () { shareStatus('\u2713 Link copied: paste it anywhere to reopen exactly this view', true); };
+    var ok = function () { shareStatus('', true); };  // '': the panel's own "✓ Link copied…", in the UI's language
     var fallback = function () {
       // No clipboard permission (or an insecure context): select the text in a temporary field and copy it.
       var field = document.createElement('textarea');

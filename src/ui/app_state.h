@@ -45,6 +45,7 @@ struct ShareState {
   std::string status;              // "✓ Link copied…" or a failure, shown until statusUntil
   bool statusOk = true;
   double statusUntil = 0;
+  double linkCopiedUntil = 0;      // the Copy link button itself says "✓ Link copied" until then (share_panel.cpp)
   std::string csvMatrix;           // chosen in the CSV combo; "" = the pinned/hovered one (else A)
 };
 

@@ -42,7 +42,15 @@ test('link round trip: Copy link -> new page -> same state and trace (DPR 1 and 
   await clickItem(page, await findItem(page, (i) => i.label === 'Copy link', '"Copy link"'));
   await page.mouse.move(700, 880);  // away: no tooltip over the confirmation
   await waitFrames(page, 2);
+  // The Copy link button itself says so (where the user is looking), green over its face.
+  const button = await findItem(page, (i) => i.label === 'Copy link', '"Copy link"');
+  const shot = decodePng(await page.locator('#canvas').screenshot());
+  const at = (Math.round(button.y + button.height / 2) * shot.width + Math.round(button.x + 6)) * shot.channels;
+  check(shot.data[at + 1] > shot.data[at] + 12 && shot.data[at + 1] > shot.data[at + 2] + 12,
+    `the Copy link button is not green after the copy: rgb ${[...shot.data.subarray(at, at + 3)]}`);
+
   await checkDrawn(page, 'share-copied-dpr1.png');
+
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   check(/#v1\.[A-Za-z0-9_-]+$/.test(copied), `clipboard holds ${copied.slice(0, 80)}`);
   check(copied === await page.evaluate(() => location.href), 'the copied link is the address');
@@ -57,6 +65,23 @@ test('link round trip: Copy link -> new page -> same state and trace (DPR 1 and 
     `state differs after opening the link:\n${JSON.stringify(state).slice(0, 400)}\n${JSON.stringify(state2).slice(0, 400)}`);
   const trace2 = await other.evaluate(() => window.attnlab.trace());
   check(JSON.stringify(trace2) === JSON.stringify(trace), 'trace differs after opening the link');
+  // A compiled-in trained preset is named in the link, not copied (issue 27: translation's link was 173,053
+  // characters, 9.4 s to reopen); it reopens the same model on the same input, exactly.
+  check(await page.evaluate(() => window.attnlab.setState({ model: { open: 'preset:translation', layer: 1 } })) === null, 'open translation');
+  const presetLink = await page.evaluate(() => window.attnlab.fragment());
+  check(presetLink.length < 1000, `the link of the trained preset translation is ${presetLink.length} characters`);
+  const presetTrace = await page.evaluate(() => JSON.stringify(window.attnlab.trace()));
+  const presetModel = JSON.stringify((await getState(page)).model);
+  check(await other.evaluate((f) => window.attnlab.applyLink(f), presetLink) === null, 'the preset link did not open');
+  check(await other.evaluate(() => JSON.stringify(window.attnlab.trace())) === presetTrace, 'the preset link gives another trace');
+  check(JSON.stringify((await getState(other)).model) === presetModel, 'the preset link gives another model state');
+  // Links made before carried the model's file: they still open (here reverse's file, full precision).
+  const file = JSON.parse(readFileSync(new URL('../../src/core/train/presets/reverse.json', import.meta.url), 'utf8'));
+  const oldLink = 'v1.' + Buffer.from(JSON.stringify({ model: { file, source: '', input: '3 1 4 1 5 9 2 6', layer: 0 },
+                                                     step: 'softmax', head: 0 })).toString('base64url');
+  check(await other.evaluate((f) => window.attnlab.applyLink(f), oldLink) === null, 'an old link with the model\'s file did not open');
+  const reopened = (await getState(other)).model;
+  check(reopened && reopened.input === '3 1 4 1 5 9 2 6', `the old link opened ${JSON.stringify(reopened).slice(0, 200)}`);
   check(problems.length === 0, problems.join('\n'));
   await close();
 
