@@ -681,6 +681,12 @@
       var f = fields[i];
       if (f.width <= 0 || f.height <= 0) continue;
       seen[f.id] = true;
+      // A field scrolled out of sight or under another window (the drawer, a menu, a tooltip): its input is
+      // hidden, never over another control (a tap there is that control's). One being typed into lets go.
+      var hidden = f.visible === false;
+      if (hidden && textInputs[f.id] === focusedTextField) textInputs[f.id].blur();
+      if (textInputs[f.id]) textInputs[f.id].hidden = hidden;
+      if (hidden) continue;
       var input = textInputs[f.id] || (textInputs[f.id] = makeTextInput(f));
       input.style.left = (rect.left + f.x) + 'px';
       input.style.top = (rect.top + f.y) + 'px';

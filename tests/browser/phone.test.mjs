@@ -207,6 +207,20 @@ test('phone: the drawer opens, its controls are >= 44 px, its d_k "+" changes d_
   let s = await getState(page);
   check(s.layout.drawer === true, 'the Menu button did not open the drawer');
   await shot(page, 'phone-drawer.png');
+  // No HTML input of a text field lies over the drawer (issue 27: the sentence's input covered ✕ Close, and a tap
+  // there opened the keyboard): what is under each drawer control is the canvas; ✕ Close closes the drawer.
+  const overDrawer = await page.evaluate((list) => list.map((i) => {
+    const box = document.getElementById('canvas').getBoundingClientRect();
+    const e = document.elementFromPoint(box.left + i.x + i.width / 2, box.top + i.y + i.height / 2);
+    return e && e.id !== 'canvas' ? `${i.label} under ${e.tagName}.${e.className}` : null;
+  }).filter(Boolean), (await items(page)).filter((i) => i.visible && !before.has(i.id) && i.y >= 0 && i.y + i.height <= 844));
+  check(overDrawer.length === 0, `HTML inputs over the drawer's controls: ${overDrawer.join(', ')}`);
+  await tap(page, await findItem(page, (i) => i.label.startsWith('✕ Close') && !before.has(i.id), 'the drawer\'s "✕ Close"'));
+  s = await getState(page);
+  const focusedField = await page.evaluate(() => document.activeElement && document.activeElement.className);
+  check(!s.layout.drawer && focusedField !== 'text-field' && !/text-field/.test(focusedField || ''),
+        `a tap on the drawer's ✕ Close: drawer ${s.layout.drawer}, focus on ${focusedField}`);
+  await tap(page, await findItem(page, (i) => /Menu$/.test(i.label), '"≡ Menu"'));
   // Swipe the drawer up (held before lifting: no glide) to bring the model's dimensions into view.
   await touch('touchStart', [{ x: 200, y: 700 }]);
   for (let k = 1; k <= 10; ++k) await touch('touchMove', [{ x: 200, y: 700 - 30 * k }], 16 * k);
