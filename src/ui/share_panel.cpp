@@ -10,6 +10,7 @@
 #include "imgui.h"
 #include "ui/i18n/i18n.h"
 #include "ui/export.h"
+#include "ui/figure.h"
 #include "ui/steps/step.h"
 #include "ui/url_state.h"
 #include "ui/i18n/error_text.h"
@@ -140,6 +141,7 @@ void drawSharePanel(AppState& s) {
   if (ImGui::Button(tr(Key::ShareImport), ImVec2(half, 0))) handler("import", "", "", "");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShareImportTooltip));
   ImGui::EndDisabled();
+  drawFigureExport(s);
   if (!share.status.empty() && now() < share.statusUntil) {
     ImGui::PushStyleColor(ImGuiCol_Text, share.statusOk ? IM_COL32(20, 120, 40, 255) : IM_COL32(190, 30, 30, 255));
     ImGui::TextWrapped("%s", share.status.c_str());

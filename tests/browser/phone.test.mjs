@@ -13,7 +13,7 @@
 // cell pins it and shows the inspector sheet; a tap on the sentence focuses its HTML input, typed keys and an IME
 // composition (Input.imeSetComposition / insertText) become tokens 我 想 吃 酸 菜 鱼; a pinch zooms the matrices.
 // Screenshots: build/screenshots/phone-*.png (phone-step-NN-ID.png and phone-zh-step-NN-ID.png for every step,
-// phone-drawer.png, phone-drawer-scrolled.png, phone-sheet.png, phone-ime.png, phone-pinch.png,
+// phone-zh-goal-card.png, phone-drawer.png, phone-drawer-scrolled.png, phone-sheet.png, phone-ime.png, phone-pinch.png,
 // phone-tablet-portrait.png, phone-tablet-landscape.png, phone-landscape.png). They are viewport shots in CSS pixels
 // (a ninth of a DPR-3 screen's pixels: quick to encode and check); --device-shots writes them in device pixels, to
 // look at the DPR-3 rendering itself.
@@ -138,6 +138,11 @@ test('phone in Chinese (?lang=zh): the sticky bar\'s 下一步 walks every step,
   const s0 = await getState(page);
   check(s0.lang === 'zh' && s0.layout.narrow === true, `lang ${s0.lang}, narrow ${s0.layout.narrow}`);
   check((await page.evaluate(() => window.attnlab.frameStats())).uiFont === 'loaded', 'fonts/zh-ui.ttf did not load');
+  // A phone is a touch device: the goal card says tap, pinch, the bar at the bottom and ≡ 菜单 (issue 27).
+  check(s0.layout.touch === true, `on a phone getState().layout.touch is ${s0.layout.touch}`);
+  await setState(page, { goal_card: true });
+  await shot(page, 'phone-zh-goal-card.png');
+  await setState(page, { goal_card: false });
   const { next, count } = await walkThrough(page, '下一步 ▶', 'phone-zh-step');
   check(next.height >= TOUCH_TARGET_CSS - 0.01, `下一步 is ${next.height.toFixed(1)} px tall`);
   check(problems.length === 0, problems.join('\n'));
