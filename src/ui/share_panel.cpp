@@ -21,6 +21,8 @@ namespace {
 constexpr size_t kMaxImportBytes = 64u << 20;
 constexpr double kStatusSeconds = 10.0;  // how long a confirmation stays
 constexpr double kLinkCopiedSeconds = 4.0;  // how long the Copy link button says "✓ Link copied"
+constexpr int kLinkCopiedFrames = 30;       // and for at least this many frames (a slow machine still shows it)
+int g_linkCopiedUntilFrame = 0;              // the one Share panel's frame count for that (UI-only state)
 
 double now() { return ImGui::GetCurrentContext() ? ImGui::GetTime() : 0.0; }
 }  // namespace
@@ -38,7 +40,8 @@ namespace {
 // line below the buttons was out of sight, below the drawer's fold on a phone). Drawn over the button's face: the
 // button keeps its place, size, label and id.
 void drawLinkCopiedOverButton(const AppState& s) {
-  if (now() >= s.share.linkCopiedUntil || !s.share.statusOk) return;
+  if (s.share.linkCopiedUntil <= 0 || !s.share.statusOk) return;
+  if (now() >= s.share.linkCopiedUntil && ImGui::GetFrameCount() >= g_linkCopiedUntilFrame) return;
   const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddRectFilled(min, max, IM_COL32(220, 242, 224, 255), ImGui::GetStyle().FrameRounding);
@@ -101,6 +104,7 @@ void drawSharePanel(AppState& s) {
     const bool ok = handler("copy-link", "", "text/plain", encodeUrlState(s));
     setShareStatus(s, tr(ok ? Key::ShareLinkCopied : Key::ShareCopyFailed), ok);
     s.share.linkCopiedUntil = ok ? now() + kLinkCopiedSeconds : 0;
+    g_linkCopiedUntilFrame = ImGui::GetFrameCount() + kLinkCopiedFrames;
   }
   drawLinkCopiedOverButton(s);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShareCopyTooltip));
