@@ -6,6 +6,8 @@
 #include "imgui.h"
 #include "ui/widgets/text_util.h"
 
+using ui::ellipsize;
+
 namespace {
 
 struct HeadlessImGuiAt {
