@@ -11,7 +11,8 @@
 //  - picks the language: ?lang=zh|en, else the link's, else the browser's (navigator.language) on a first visit;
 //  - fetches the GloVe vectors / GPT-2's merge table (data/*.bin) only when GloVe rows / GPT-2 tokens are chosen;
 //  - keeps the state in the address (#v1.…), with history entries per step, and does the Share panel's work:
-//    copy link, downloads (JSON, CSV, PNG), import of a Config JSON by file picker or drop;
+//    copy link, downloads (JSON, CSV, PNG), Export figure (a crop of a frame drawn at the chosen scale), import of
+//    a Config JSON by file picker or drop;
 //  - fills the aria-live region with the current step and the focused row's numbers;
 //  - lays a real HTML input over each text field of the canvas (phone keyboards, IME, paste, screen readers);
 //  - turns touches into scrolling with inertia, taps into clicks, a long press into a pin and a pinch into a zoom;
@@ -149,6 +150,7 @@
       var linkLanguage = linkHasLanguage();  // before openLinkOfAddress writes the page's own fragment
       openLinkOfAddress();
       chooseLanguage(linkLanguage);
+      setInputKind(!!(window.matchMedia && window.matchMedia('(pointer: coarse)').matches));
       maybeShowGoalCard();
       setState('ready');
       resolveReady(window.attnlab);
@@ -506,7 +508,7 @@
   }
   function copyText(text) {
     clipboardText = text;
-    var ok = function () { shareStatus('\u2713 Link copied: paste it anywhere to reopen exactly this view', true); };
+    var ok = function () { shareStatus('', true); };  // '': the panel's own "✓ Link copied…", in the UI's language
     var fallback = function () {
       // No clipboard permission (or an insecure context): select the text in a temporary field and copy it.
       var field = document.createElement('textarea');
@@ -541,7 +543,94 @@
     if (action === 'download') { download(name, new Blob([bytes], { type: mime })); return true; }
     if (action === 'png') { capturePng(name); return true; }
     if (action === 'import') { fileInput().click(); return true; }
+    if (action === 'figure') {
+      var request = {};
+      try { request = JSON.parse(new TextDecoder().decode(bytes)); } catch (e) { /* the defaults */ }
+      exportFigure(request, name);
+      return true;
+    }
     return false;
+  }
+
+  // ---- Export figure (src/ui/figure.h) ----
+  // The next frames are drawn at device pixel ratio = the chosen scale (the canvas keeps its CSS size, so the page
+  // looks the same; the fonts are rasterised at that size: sharp at 4x) with the mouse away (no tooltip, no hover).
+  // The frame's figure parts (attnlab_figure_parts: each grid with its labels and legend, the attention lines) say
+  // what to keep; the canvas is cropped to the union of the parts asked for, with a margin, and saved as a PNG.
+  // Then the pixel ratio is the screen's again. Resolves to {blob, width, height}, or null when nothing asked for is
+  // on screen (the panel says so).
+  var figureBusy = false;
+  var FIGURE_MARGIN_CSS = 8, FIGURE_BACKGROUND = 'rgb(251, 251, 252)';  // the UI's window background
+  function figurePartsAsked(parts, request) {
+    var what = request.what || 'step';
+    if (what === 'lines') return parts.filter(function (p) { return p.name === 'lines'; });
+    if (what === 'matrix') {
+      var named = parts.filter(function (p) { return p.name === 'grid ' + request.matrix; });
+      var ofHead = named.filter(function (p) { return p.head === request.head; });
+      return (ofHead.length ? ofHead : named).slice(0, 1);
+    }
+    return parts.filter(function (p) { return p.name.indexOf('grid ') === 0; });
+  }
+  function exportFigure(request, name) {
+    return new Promise(function (resolve) {
+      if (figureBusy || !running) { resolve(null); return; }
+      figureBusy = true;
+      var scale = [1, 2, 4].indexOf(request.scale) >= 0 ? request.scale : 2;
+      var saved = Object.getOwnPropertyDescriptor(window, 'devicePixelRatio');
+      var restore = function () {
+        try {
+          if (saved) Object.defineProperty(window, 'devicePixelRatio', saved);
+          else delete window.devicePixelRatio;
+        } catch (e) { /* nothing was changed */ }
+        figureBusy = false;
+      };
+      try {
+        Object.defineProperty(window, 'devicePixelRatio', { configurable: true, get: function () { return scale; } });
+      } catch (e) { /* a browser that refuses: the figure at the screen's own ratio */ }
+      mouseAt('mousemove', -1e5, -1e5);
+      var frames = 0;
+      var take = function () {
+        var stats = JSON.parse(Module.UTF8ToString(Module._attnlab_frame_stats()));
+        var ratio = stats.cssWidth > 0 ? stats.framebufferWidth / stats.cssWidth : 1;
+        // A few frames at the new ratio: the fonts are rebuilt and the windows settle before the crop.
+        if (++frames < 4 || (Math.abs(ratio - scale) > 0.01 && frames < 30)) { afterFrame.push(take); return; }
+        var parts = figurePartsAsked(JSON.parse(Module.UTF8ToString(Module._attnlab_figure_parts())), request);
+        var done = function (result) {
+          restore();
+          var nameSize = Module.lengthBytesUTF8(name || '') + 1;
+          var namePtr = Module._malloc(nameSize);
+          Module.stringToUTF8(name || '', namePtr, nameSize);
+          Module._attnlab_figure_done(namePtr, result ? result.width : 0, result ? result.height : 0);
+          Module._free(namePtr);
+          resolve(result);
+        };
+        if (!parts.length) { done(null); return; }
+        var x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+        parts.forEach(function (p) {
+          x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y);
+          x1 = Math.max(x1, p.x + p.width); y1 = Math.max(y1, p.y + p.height);
+        });
+        x0 = Math.max(0, x0); y0 = Math.max(0, y0);
+        x1 = Math.min(stats.cssWidth, x1); y1 = Math.min(stats.cssHeight, y1);
+        // The parts exactly, on a margin of the background (not of what lies around them on the page).
+        var sx = Math.round(x0 * ratio), sy = Math.round(y0 * ratio);
+        var sw = Math.max(1, Math.round(x1 * ratio) - sx), sh = Math.max(1, Math.round(y1 * ratio) - sy);
+        var margin = Math.round(FIGURE_MARGIN_CSS * ratio);
+        var width = sw + 2 * margin, height = sh + 2 * margin;
+        var out = document.createElement('canvas');
+        out.width = width;
+        out.height = height;
+        var g = out.getContext('2d');
+        g.fillStyle = FIGURE_BACKGROUND;
+        g.fillRect(0, 0, width, height);
+        g.drawImage(canvas, sx, sy, sw, sh, margin, margin, sw, sh);  // this frame's drawing buffer
+        out.toBlob(function (blob) {
+          if (blob && name) download(name, blob);
+          done(blob ? { blob: blob, width: width, height: height } : null);
+        }, 'image/png');
+      };
+      afterFrame.push(take);
+    });
   }
 
   function fileInput() { return document.getElementById('import-file'); }
@@ -603,7 +692,12 @@
   // (stopImmediatePropagation here also keeps the event from the input's own listeners: its keys are handled here.)
   ['keydown', 'keypress', 'keyup'].forEach(function (type) {
     window.addEventListener(type, function (event) {
-      if (!isTextInput(event.target)) return;
+      if (!isTextInput(event.target)) {
+        // Ctrl+A / Cmd+A outside a text input is ImGui's select-all (a number field's text): the key still goes
+        // to GLFW, but not to the browser, whose select-all highlighted every text field's input on the page.
+        if (type === 'keydown' && (event.ctrlKey || event.metaKey) && (event.key === 'a' || event.key === 'A')) event.preventDefault();
+        return;
+      }
       event.stopImmediatePropagation();
       if (type === 'keydown') textFieldKey(event.target, event);
     }, true);
@@ -650,11 +744,17 @@
       input.dataset.original = input.value;
       input.classList.add('editing');
     });
-    input.addEventListener('blur', function () {
+    input.addEventListener('blur', function (event) {
       if (input.value !== input.dataset.original || !input.dataset.commitOnEnter) sendText(input, true);
       focusedTextField = null;
       input.classList.remove('editing');
-      if (document.activeElement === document.body) canvas.focus();
+      // Back to the canvas (the step keys) only when the focus goes nowhere else: during a blur the focus is still
+      // on its way (activeElement is the body), and a focus() here took it from the field clicked next, whose word
+      // then went to the canvas and was lost (issue 27: every second click). Asked after the focus has moved.
+      if (isTextInput(event.relatedTarget)) return;
+      setTimeout(function () {
+        if (!document.activeElement || document.activeElement === document.body) canvas.focus();
+      }, 0);
     });
     textLayer.appendChild(input);
     return input;
@@ -670,6 +770,12 @@
       var f = fields[i];
       if (f.width <= 0 || f.height <= 0) continue;
       seen[f.id] = true;
+      // A field scrolled out of sight or under another window (the drawer, a menu, a tooltip): its input is
+      // hidden, never over another control (a tap there is that control's). One being typed into lets go.
+      var hidden = f.visible === false;
+      if (hidden && textInputs[f.id] === focusedTextField) textInputs[f.id].blur();
+      if (textInputs[f.id]) textInputs[f.id].hidden = hidden;
+      if (hidden) continue;
       var input = textInputs[f.id] || (textInputs[f.id] = makeTextInput(f));
       input.style.left = (rect.left + f.x) + 'px';
       input.style.top = (rect.top + f.y) + 'px';
@@ -743,7 +849,20 @@
   function fingerDistance(touches) {
     return Math.hypot(touches[0].clientX - touches[1].clientX, touches[0].clientY - touches[1].clientY);
   }
+  // The input kind (src/ui/first_run.h): the texts say tap or hover, Next or →. At start the primary pointer (CSS
+  // pointer: coarse), then whichever was used last: a touch anywhere, or a real mouse move (not one of the moves
+  // made here for a touch: those are untrusted; nor a browser's compatibility mouse event after a touch).
+  var touchKind = null;
+  function setInputKind(touch) {
+    if (!running || touch === touchKind) return;
+    touchKind = touch;
+    Module._attnlab_input_kind(touch ? 1 : 0);
+  }
+  window.addEventListener('mousemove', function (event) {
+    if (event.isTrusted && !(event.sourceCapabilities && event.sourceCapabilities.firesTouchEvents)) setInputKind(false);
+  }, true);
   function onTouchStart(event) {
+    setInputKind(true);
     if (event.target !== canvas) return;
     event.stopPropagation();
     event.preventDefault();
@@ -914,6 +1033,9 @@
     },
     // The promise of the last import through the file picker or a drop (null or the message).
     lastImport: function () { return lastImport; },
+    // Export figure (src/ui/figure.h): {what: "step" | "matrix" | "lines", matrix, head, scale: 1 | 2 | 4} ->
+    // {blob, width, height} of the PNG (also downloaded when `name` is given), or null when it is not on screen.
+    exportFigure: function (request, name) { return exportFigure(request || {}, name || ''); },
     // The current view as a PNG Blob (also downloaded when `name` is given), taken right after the next frame.
     capturePng: function (name) {
       return new Promise(function (resolve) {

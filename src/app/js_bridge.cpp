@@ -12,6 +12,8 @@
 #include "core/kernels/gemm_f64_wasm.h"
 #include "ui/app_state.h"
 #include "ui/export.h"
+#include "ui/figure.h"
+#include "ui/first_run.h"
 #include "ui/share_panel.h"
 #include "ui/steps/step.h"
 #include "ui/url_state.h"
@@ -221,6 +223,24 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_text_fields() {
   if (!ctx) return keep(slot, "[]");
   return keep(slot, ui::textFieldsJson(ctx->stats.devicePixelRatio));
 }
+
+// Where the step's grids and attention lines were drawn in the last frame (ui/figure.h): the page crops "Export
+// figure" to them.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_figure_parts() {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "[]");
+  return keep(slot, ui::figurePartsJson(ctx->stats.devicePixelRatio));
+}
+
+// The page exported a figure `name` of width × height px (0 × 0: nothing asked for was on screen).
+EMSCRIPTEN_KEEPALIVE void attnlab_figure_done(const char* name, int width, int height) {
+  app::Context* ctx = app::context();
+  if (ctx) ui::figureDone(ctx->ui->state(), name ? name : "", width, height);
+}
+
+// The input the page is used with: 1 touch, 0 a mouse (ui/first_run.h: the texts say tap or hover, → or Next ▶).
+EMSCRIPTEN_KEEPALIVE void attnlab_input_kind(int touch) { ui::setTouchInput(touch != 0); }
 
 // What the HTML input over field `id` holds; commit: Enter or leaving the field.
 EMSCRIPTEN_KEEPALIVE void attnlab_text_edit(unsigned int id, const char* text, int commit) {

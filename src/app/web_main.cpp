@@ -21,6 +21,7 @@
 
 #include "app/app_common.h"
 #include "app/web_wheel.h"
+#include "ui/figure.h"
 #include "ui/widgets/text_fields.h"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
@@ -163,6 +164,7 @@ void drawFrame() {
   ImGui::Render();
   app::endFrameItems();
   ui::endFrameTextFields();
+  ui::endFrameFigureParts();
   glViewport(0, 0, width, height);
   glClearColor(0.985f, 0.985f, 0.99f, 1.0f);  // the UI's window background (and the page's, web/style.css)
   glClear(GL_COLOR_BUFFER_BIT);

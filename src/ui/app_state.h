@@ -45,6 +45,9 @@ struct ShareState {
   std::string status;              // "✓ Link copied…" or a failure, shown until statusUntil
   bool statusOk = true;
   double statusUntil = 0;
+  double linkCopiedUntil = 0;      // the Copy link button itself says "✓ Link copied" until then (share_panel.cpp)
+  std::string figureWhat;          // Export figure (figure.h): "" = the step's matrices, "lines", or a matrix name
+  int figureScale = 2;             // its PNG's pixels per CSS px: 1, 2 or 4
   std::string csvMatrix;           // chosen in the CSV combo; "" = the pinned/hovered one (else A)
 };
 

@@ -8,6 +8,7 @@
 #include "core/config_fields.h"
 #include "core/errors.h"
 #include "core/limits.h"
+#include "core/data/glove.h"
 #include "core/data/presets.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO
@@ -241,6 +242,32 @@ void tokenizerControl(AppState& state) {
   helpMarker(tr(Key::TokenizerHelp));
 }
 
+// GloVe under a narrow d_model (the 4 inherited from the default): says what the projection keeps — the first
+// d_model of GloVe's principal components and their share of the variance — and offers GloVe's whole width in one
+// click. In 4 dimensions most of 20,000 words point the same way: neighbours and analogies are noise, cosines ≈ 1.
+namespace {
+void gloveWidthProposal(AppState& state) {
+  const attn::Config& c = state.config();
+  const int full = c.glove ? c.glove->dims() : attn::kGloveDims;
+  if (c.dModel >= full) return;
+  std::string variance;
+  if (c.glove) {
+    double kept = 0;
+    for (int j = 0; j < c.dModel; ++j) kept += c.glove->explainedVariance(j);
+    char percent[16];
+    std::snprintf(percent, sizeof percent, "%.0f%%", 100.0 * kept);
+    variance = trf(Key::GloveWidthVariance, percent);
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(120, 80, 0, 255));
+  ImGui::TextWrapped("%s", trf(Key::GloveWidthNote, c.dModel, c.dModel, full, variance.c_str()).c_str());
+  ImGui::PopStyleColor();
+  if (!smallButton(state, trf(Key::GloveWidthButton, full).c_str())) return;
+  std::string notice;
+  state.change([&](attn::Config& next) { next = withDimensions(next, full, next.heads, next.dK, next.dV, &notice); }, "");
+  if (state.error.empty() && !notice.empty()) state.notice = notice;
+}
+}  // namespace
+
 // Where the embedding rows come from: seeded random numbers, or GloVe's word vectors (loaded when chosen).
 void embeddingSourceControl(AppState& state) {
   ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
@@ -254,6 +281,7 @@ void embeddingSourceControl(AppState& state) {
   }
   helpMarker(tr(Key::EmbeddingsHelp));
   if (state.config().embeddingSource != attn::EmbeddingSource::Glove) return;
+  gloveWidthProposal(state);
   const std::string& status = state.data.gloveStatus;
   if (status == "ready") return;
   ImGui::PushStyleColor(ImGuiCol_Text, status == "loading" ? IM_COL32(120, 80, 0, 255) : IM_COL32(190, 30, 30, 255));

@@ -12,6 +12,13 @@
 
 namespace ui {
 
+namespace {
+bool g_touchInput = false;  // platform glue, like the text fields (one page, one pointer kind at a time)
+}  // namespace
+
+void setTouchInput(bool touch) { g_touchInput = touch; }
+bool touchInput() { return g_touchInput; }
+
 void handleFirstRunKeys(AppState& s) {
   ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || s.keyboardNav) return;
@@ -42,8 +49,11 @@ void drawGoalCard(AppState& s, const Fonts& fonts) {
     ImGui::TextUnformatted(tr(Key::GoalTitle));
     ImGui::PopFont();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(tr(Key::GoalText));
-    ImGui::TextDisabled("%s", tr(Key::GoalHint));
+    // By input kind (issue 27: a phone has no → key, no hover, no P or ?): touch says tap, pinch and, in the narrow
+    // layout, the sticky bar at the bottom and the ≡ Menu.
+    const bool bar = s.layout.narrow;
+    ImGui::TextUnformatted(tr(!touchInput() ? Key::GoalText : bar ? Key::GoalTextTouchBar : Key::GoalTextTouch));
+    ImGui::TextDisabled("%s", tr(!touchInput() ? Key::GoalHint : bar ? Key::GoalHintTouchMenu : Key::GoalHintTouch));
     ImGui::PopTextWrapPos();
     ImGui::Spacing();
     if (ImGui::Button(tr(Key::GoalStart), ImVec2(9.0f * em, 0))) {

@@ -1,5 +1,6 @@
 // The first-run path and the presentation mode.
-//  - Goal card: a short card on a first visit — "follow 'quick' through 10 steps: press →" — that goes away with →,
+//  - Goal card: a short card on a first visit — "follow 'quick' through 10 steps: press →" (on touch: "tap Next ▶
+//    in the bar at the bottom") — that goes away with →,
 //    its button or Esc. The platform decides when it is a first visit (web: web/attnlab.js, remembered in
 //    localStorage, never for a shared link or with ?intro=0) and sets AppState::goalCard; getState/setState carry it
 //    as "goal_card".
@@ -22,5 +23,11 @@ void drawPresentationBar(AppState& state, const Fonts& fonts);
 
 // Keys of these modes (when not typing): P toggles presentation; → (a step forward) dismisses the goal card.
 void handleFirstRunKeys(AppState& state);
+
+// The input the page is used with, set by the platform (web: a touch vs a real mouse move; at start the primary
+// pointer, CSS pointer: coarse). On touch the texts say tap, pinch and the sticky bar instead of →, hover, P and ?.
+// getState().layout.touch.
+void setTouchInput(bool touch);
+bool touchInput();
 
 }  // namespace ui

@@ -1,6 +1,7 @@
 // The Share panel (see share_panel.h).
 #include "ui/share_panel.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "core/errors.h"
@@ -9,6 +10,7 @@
 #include "imgui.h"
 #include "ui/i18n/i18n.h"
 #include "ui/export.h"
+#include "ui/figure.h"
 #include "ui/steps/step.h"
 #include "ui/url_state.h"
 #include "ui/i18n/error_text.h"
@@ -18,15 +20,38 @@ namespace ui {
 namespace {
 constexpr size_t kMaxImportBytes = 64u << 20;
 constexpr double kStatusSeconds = 10.0;  // how long a confirmation stays
+constexpr double kLinkCopiedSeconds = 4.0;  // how long the Copy link button says "✓ Link copied"
+constexpr int kLinkCopiedFrames = 30;       // and for at least this many frames (a slow machine still shows it)
+int g_linkCopiedUntilFrame = 0;              // the one Share panel's frame count for that (UI-only state)
 
 double now() { return ImGui::GetCurrentContext() ? ImGui::GetTime() : 0.0; }
 }  // namespace
 
 void setShareStatus(AppState& s, const std::string& text, bool ok) {
-  s.share.status = text;
+  if (!text.empty()) s.share.status = text;  // "": the panel's own text of the last action (in the UI's language)
   s.share.statusOk = ok;
   s.share.statusUntil = now() + kStatusSeconds;
+  if (!ok) s.share.linkCopiedUntil = 0;
 }
+
+namespace {
+
+// "✓ Link copied" on the Copy link button itself for a few seconds: where the user is looking (the panel's status
+// line below the buttons was out of sight, below the drawer's fold on a phone). Drawn over the button's face: the
+// button keeps its place, size, label and id.
+void drawLinkCopiedOverButton(const AppState& s) {
+  if (s.share.linkCopiedUntil <= 0 || !s.share.statusOk) return;
+  if (now() >= s.share.linkCopiedUntil && ImGui::GetFrameCount() >= g_linkCopiedUntilFrame) return;
+  const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(min, max, IM_COL32(220, 242, 224, 255), ImGui::GetStyle().FrameRounding);
+  const char* text = tr(Key::ShareLinkCopiedShort);
+  const ImVec2 size = ImGui::CalcTextSize(text);
+  draw->AddText(ImVec2(min.x + std::max(0.0f, (max.x - min.x - size.x) * 0.5f), min.y + (max.y - min.y - size.y) * 0.5f),
+                IM_COL32(20, 110, 40, 255), text);
+}
+
+}  // namespace
 
 std::string importConfigBytes(AppState& s, const std::string& fileName, std::string bytes) {
   const std::string what = trf(Key::ImportOf, fileName.empty() ? tr(Key::ImportTheFile)
@@ -78,7 +103,10 @@ void drawSharePanel(AppState& s) {
   if (ImGui::Button(tr(Key::ShareCopyLink), ImVec2(w, 0))) {
     const bool ok = handler("copy-link", "", "text/plain", encodeUrlState(s));
     setShareStatus(s, tr(ok ? Key::ShareLinkCopied : Key::ShareCopyFailed), ok);
+    s.share.linkCopiedUntil = ok ? now() + kLinkCopiedSeconds : 0;
+    g_linkCopiedUntilFrame = ImGui::GetFrameCount() + kLinkCopiedFrames;
   }
+  drawLinkCopiedOverButton(s);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShareCopyTooltip));
   const float half = (w - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
   if (ImGui::Button(tr(Key::ShareTraceJson), ImVec2(half, 0)) && s.pipeline.hasTrace())
@@ -117,6 +145,7 @@ void drawSharePanel(AppState& s) {
   if (ImGui::Button(tr(Key::ShareImport), ImVec2(half, 0))) handler("import", "", "", "");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShareImportTooltip));
   ImGui::EndDisabled();
+  drawFigureExport(s);
   if (!share.status.empty() && now() < share.statusUntil) {
     ImGui::PushStyleColor(ImGuiCol_Text, share.statusOk ? IM_COL32(20, 120, 40, 255) : IM_COL32(190, 30, 30, 255));
     ImGui::TextWrapped("%s", share.status.c_str());

@@ -9,7 +9,8 @@
 //     presentation (bools, first_run.h)
 //   read-only keys getState adds (setState accepts and ignores them, so setState(getState()) changes nothing):
 //     tokens, token_ids, query_tokens, focus_token, scale_factor, hover, error, notice, data (the lazily loaded
-//     files: {glove, gpt2}, see data_files.h), layout ({narrow, drawer, zoom}: layout.h, the pinch's zoom)
+//     files: {glove, gpt2}, see data_files.h), layout ({narrow, drawer, zoom, touch}: layout.h, the pinch's zoom,
+//     first_run.h's input kind)
 #include "ui/state_json.h"
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,7 @@
 #include "core/data/presets.h"
 #include "ui/config_edit.h"
 #include "ui/controls.h"  // setUiLanguage
+#include "ui/first_run.h"  // touchInput
 #include "ui/steps/step.h"
 #include "ui/model_view.h"
 #include "ui/train_state.h"
@@ -205,7 +207,8 @@ std::string stateToJson(AppState& s) {
   j["presentation"] = s.presentation;
   j["weight_scale"] = weightScaleId(s.weightScale);
   j["lang"] = languageId(language());
-  j["layout"] = {{"narrow", s.layout.narrow}, {"drawer", s.drawerOpen}, {"zoom", s.contentZoom}};
+  j["layout"] = {{"narrow", s.layout.narrow}, {"drawer", s.drawerOpen}, {"zoom", s.contentZoom},
+                 {"touch", touchInput()}};
   j["pin"] = pinJson(s.pinned);
   j["lab"] = labToJson(s.lab);
   j["train"] = trainToJson(s.train);

@@ -23,11 +23,16 @@ constexpr size_t kMaxFragment = 4u << 20;  // 4 MB of text: far beyond any sensi
 
 namespace {
 
-// The open trained model as the link carries it: the model file with 16-bit weights, its inputs and layer (the
+// The open trained model as the link carries it: a compiled-in trained preset by its name (the page has its exact
+// weights: a link of a few hundred characters instead of the whole model, 173,053 for translation), any other
+// model (trained on the page, imported) as its file with 16-bit weights; with its inputs and layer (the
 // walkthrough's Config follows from them, so it is not written twice). Null when no model is open or a weight is
 // too large for 16 bits (then the link holds the shown block's Config, with exact numbers).
 nlohmann::json modelLinkJson(const AppState& s) {
   if (!s.model) return nullptr;
+  if (trainedPresetShown(s))
+    return {{"preset", s.model->presetName}, {"source", s.model->source}, {"input", s.model->input},
+            {"layer", s.model->layer}};
   try {
     const std::string file = attn::train::modelToJson(*s.model->model, -1, attn::train::WeightEncoding::Half);
     return {{"file", nlohmann::json::parse(file)}, {"source", s.model->source}, {"input", s.model->input},
@@ -75,15 +80,21 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
       throw attn::InputError("the link's state has no config", "LinkNoConfig", {});
     const attn::Config config = withModel ? attn::Config{} : attn::configFromJson(j["config"].dump());
     std::shared_ptr<const attn::train::SavedModel> model;
-    std::string source, input;
+    std::string source, input, presetName;
     int64_t layer = 0;  // beyond -1 … 1000: the nearer bound
-    if (withModel) {  // a trained model: {file, source, input, layer}
+    if (withModel) {  // a trained model: {file | preset, source, input, layer}
       const nlohmann::json& m = j["model"];
-      if (!m.is_object() || !m.contains("file") || !m["file"].is_object() || !m.contains("input") ||
+      const bool named = m.is_object() && m.contains("preset") && m["preset"].is_string() && !m.contains("file");
+      if (!m.is_object() || (!named && (!m.contains("file") || !m["file"].is_object())) || !m.contains("input") ||
           !m["input"].is_string() || (m.contains("source") && !m["source"].is_string()) ||
           (m.contains("layer") && attn::readWholeNumber(m["layer"], -1, 1000, &layer) == attn::WholeNumber::NotWhole))
         throw attn::InputError("the link's trained model is damaged (it needs file, input and layer)", "LinkModelDamaged", {});
-      model = std::make_shared<const attn::train::SavedModel>(attn::train::modelFromJson(m["file"].dump()));
+      if (named) {  // a compiled-in trained preset (an unknown name: InputError naming it)
+        presetName = m["preset"].get<std::string>();
+        model = attn::train::trainedPresetModel(presetName);
+      } else {  // the model itself (older links of presets too: they open as the model they carry)
+        model = std::make_shared<const attn::train::SavedModel>(attn::train::modelFromJson(m["file"].dump()));
+      }
       input = m["input"].get<std::string>();
       source = m.value("source", std::string());
     }
@@ -107,10 +118,11 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     Lang lang = language();  // a link without "lang" (older links) keeps the page's language
     if (j.contains("lang") && (!j["lang"].is_string() || !parseLanguage(j["lang"].get<std::string>(), &lang)))
       throw attn::InputError("the link's lang is not a language this page knows (en, zh)", "LinkLang", {});
+    const std::string origin = presetName.empty() ? "from a link, 16-bit weights" : "preset: " + presetName;
     const std::string err =
-        withModel ? openModel(s, model, "from a link, 16-bit weights", source, input, static_cast<int>(layer))
-                  : s.apply(config);
+        withModel ? openModel(s, model, origin, source, input, static_cast<int>(layer)) : s.apply(config);
     if (!err.empty()) return err;
+    if (withModel && !presetName.empty()) s.model->presetName = presetName;
     s.step = step;
     s.lab = lab;
     s.weightScale = weightScale;

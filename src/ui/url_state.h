@@ -3,7 +3,9 @@
 // (presentation mode, only when on), "weight_scale",
 // "lang" ("en" | "zh"; older links without it keep the page's language)}); with a trained
 // model open (model_view.h), "model": {"file": <Model JSON with "parameters_f16">, "source", "input", "layer"}
-// replaces "config" (the model's 16-bit weights: the link opens the model at once, without retraining).
+// replaces "config" (the model's 16-bit weights: the link opens the model at once, without retraining); a
+// compiled-in trained preset is named instead, "model": {"preset": "translation", "source", "input", "layer"}
+// (links made before carried its file: they still open, as that model).
 // The Config JSON is the same schema the CLI reads, so every check of an imported file applies to links too.
 #pragma once
 #include <string>

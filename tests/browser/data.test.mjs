@@ -22,7 +22,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  argValue, check, checkDrawn, getState, hoverItem, items, repo, setState, suite, waitFrames, waitReady, webDir,
+  argValue, check, checkDrawn, clickItem, findItem, getState, hoverItem, items, repo, setState, suite, waitFrames, waitReady, webDir,
 } from './harness.mjs';
 
 const cliPath = resolve(repo, argValue('--cli', process.env.ATTNLAB_CLI || 'build/native/attnlab'));
@@ -147,6 +147,13 @@ test('glove: a failed load (404) keeps the seeded rows, says why, and asks again
     check(maxDiff(seeded, after.E.data) === 0, 'the rows changed after a failed load');
     check(after.notes.some((n) => /not loaded/.test(n)), `notes: ${after.notes}`);
     const shot = await checkDrawn(page, 'data-glove-failed-dpr1.png');
+    // GloVe under the inherited d_model 4 (issue 27: nonsense neighbours, every cosine 1.00): the sidebar says what
+    // 4 dimensions keep and offers GloVe's whole width in one click.
+    await clickItem(page, await findItem(page, (i) => i.label.startsWith('Use d_model = 100'), '"Use d_model = 100"'));
+    await waitFrames(page, 2);
+    const wide = await getState(page);
+    check(wide.d_model === 100 && wide.embedding_source === 'glove' && !wide.error, `after "Use d_model = 100": d_model ${wide.d_model}, error "${wide.error}"`);
+    check(!(await items(page)).some((i) => i.label.startsWith('Use d_model')), 'the proposal stays at d_model 100');
     await setState(page, { embedding_source: 'random' });
     await setState(page, { embedding_source: 'glove' });
     await waitData(page, 'glove', 'failed');

@@ -223,7 +223,29 @@ test('the analogy fields of the Embed step (GloVe) are HTML inputs too: typing a
   check(after && after.text === 'girl', `the analogy field holds ${JSON.stringify(after && after.text)}`);
   const typedOnce = fields.filter((f) => f.text.includes('girlgirl')).length === 0;
   check(typedOnce, 'the word arrived twice');
+  // From one field straight to the next, without Enter (issue 27: every second click left the focus on the
+  // canvas and the word typed next was lost): each click focuses its field's input, each word arrives.
+  for (const [label, word] of [['##analogy0', 'prince'], ['##analogy1', 'boy'], ['##analogy2', 'woman']]) {
+    await clickTextField(page, label);  // checks that the click focused this field's HTML input
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(word, { delay: 10 });
+    await waitFrames(page, 2);
+    const now = (await page.evaluate(() => window.attnlab.textFields())).find((f) => f.label === label);
+    check(now && now.text === word, `after a click from the previous field, ${label} holds ${JSON.stringify(now && now.text)}, not "${word}"`);
+  }
   await checkDrawn(page, 'input-analogy-dpr1.png');
+  // Ctrl+A in a number field selects that field's text, not the page (it highlighted every text field's input).
+  const minus = await findItem(page, (i) => i.label === '-', 'the d_model field\'s "-" button');  // the field is left of it
+  const box = await page.locator('#canvas').boundingBox();
+  await page.mouse.click(box.x + minus.x - 16, box.y + minus.y + minus.height / 2);
+  await waitFrames(page, 2);
+  check(/d_model|##/.test(await page.evaluate(() => window.attnlab.frameStats().activeItem || '')) ||
+        (await page.evaluate(() => document.activeElement === document.getElementById('canvas'))), 'the click missed the d_model field');
+  await page.keyboard.press('Control+A');
+  await waitFrames(page, 2);
+  const selected = await page.evaluate(() => String(window.getSelection()) + '|' + (window.getSelection().isCollapsed ? '' : 'range'));
+  check(selected === '|', `Ctrl+A in the d_model field selected the page: ${JSON.stringify(selected)}`);
+  await page.keyboard.press('Escape');
   check(problems.length === 0, problems.join('\n'));
   await close();
   return `analogy field c = "${after.text}"`;

@@ -13,7 +13,7 @@
 // cell pins it and shows the inspector sheet; a tap on the sentence focuses its HTML input, typed keys and an IME
 // composition (Input.imeSetComposition / insertText) become tokens 我 想 吃 酸 菜 鱼; a pinch zooms the matrices.
 // Screenshots: build/screenshots/phone-*.png (phone-step-NN-ID.png and phone-zh-step-NN-ID.png for every step,
-// phone-drawer.png, phone-drawer-scrolled.png, phone-sheet.png, phone-ime.png, phone-pinch.png,
+// phone-zh-goal-card.png, phone-drawer.png, phone-drawer-scrolled.png, phone-sheet.png, phone-ime.png, phone-pinch.png,
 // phone-tablet-portrait.png, phone-tablet-landscape.png, phone-landscape.png). They are viewport shots in CSS pixels
 // (a ninth of a DPR-3 screen's pixels: quick to encode and check); --device-shots writes them in device pixels, to
 // look at the DPR-3 rendering itself.
@@ -138,6 +138,11 @@ test('phone in Chinese (?lang=zh): the sticky bar\'s 下一步 walks every step,
   const s0 = await getState(page);
   check(s0.lang === 'zh' && s0.layout.narrow === true, `lang ${s0.lang}, narrow ${s0.layout.narrow}`);
   check((await page.evaluate(() => window.attnlab.frameStats())).uiFont === 'loaded', 'fonts/zh-ui.ttf did not load');
+  // A phone is a touch device: the goal card says tap, pinch, the bar at the bottom and ≡ 菜单 (issue 27).
+  check(s0.layout.touch === true, `on a phone getState().layout.touch is ${s0.layout.touch}`);
+  await setState(page, { goal_card: true });
+  await shot(page, 'phone-zh-goal-card.png');
+  await setState(page, { goal_card: false });
   const { next, count } = await walkThrough(page, '下一步 ▶', 'phone-zh-step');
   check(next.height >= TOUCH_TARGET_CSS - 0.01, `下一步 is ${next.height.toFixed(1)} px tall`);
   check(problems.length === 0, problems.join('\n'));
@@ -207,6 +212,20 @@ test('phone: the drawer opens, its controls are >= 44 px, its d_k "+" changes d_
   let s = await getState(page);
   check(s.layout.drawer === true, 'the Menu button did not open the drawer');
   await shot(page, 'phone-drawer.png');
+  // No HTML input of a text field lies over the drawer (issue 27: the sentence's input covered ✕ Close, and a tap
+  // there opened the keyboard): what is under each drawer control is the canvas; ✕ Close closes the drawer.
+  const overDrawer = await page.evaluate((list) => list.map((i) => {
+    const box = document.getElementById('canvas').getBoundingClientRect();
+    const e = document.elementFromPoint(box.left + i.x + i.width / 2, box.top + i.y + i.height / 2);
+    return e && e.id !== 'canvas' ? `${i.label} under ${e.tagName}.${e.className}` : null;
+  }).filter(Boolean), (await items(page)).filter((i) => i.visible && !before.has(i.id) && i.y >= 0 && i.y + i.height <= 844));
+  check(overDrawer.length === 0, `HTML inputs over the drawer's controls: ${overDrawer.join(', ')}`);
+  await tap(page, await findItem(page, (i) => i.label.startsWith('✕ Close') && !before.has(i.id), 'the drawer\'s "✕ Close"'));
+  s = await getState(page);
+  const focusedField = await page.evaluate(() => document.activeElement && document.activeElement.className);
+  check(!s.layout.drawer && focusedField !== 'text-field' && !/text-field/.test(focusedField || ''),
+        `a tap on the drawer's ✕ Close: drawer ${s.layout.drawer}, focus on ${focusedField}`);
+  await tap(page, await findItem(page, (i) => /Menu$/.test(i.label), '"≡ Menu"'));
   // Swipe the drawer up (held before lifting: no glide) to bring the model's dimensions into view.
   await touch('touchStart', [{ x: 200, y: 700 }]);
   for (let k = 1; k <= 10; ++k) await touch('touchMove', [{ x: 200, y: 700 - 30 * k }], 16 * k);

@@ -2,14 +2,18 @@
 // Browser tests of sharing: the link round trip (state -> Copy link -> a new page -> same getState and
 // trace), back/forward across steps, export of the trace (JSON, equals trace() and re-imports), of a matrix (CSV:
 // header, token labels, values) and of the view (PNG: size, colours), import through the file input and through a
-// drop, the aria-live text, and everything working offline with no request leaving the local server.
+// drop, the aria-live text, and everything working offline with no request leaving the local server; a trained
+// preset's link names the preset (short) and old links with the model's file still open; "✓ Link copied" shows on
+// the button; Export figure crops the step's matrices (2x, by the button) and one matrix (4x, through the API).
 //
 //   node tests/browser/share.test.mjs [--web DIR] [--only SUBSTRING]
 //
-// Screenshots: build/screenshots/share-panel-dpr{1,2}.png, share-copied-dpr{1,2}.png.
-import { readFileSync } from 'node:fs';
+// Screenshots: build/screenshots/share-panel-dpr{1,2}.png, share-copied-dpr{1,2}.png; the figures themselves:
+// share-figure-softmax-2x.png, share-figure-A-4x.png.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
-  check, checkDrawn, clickItem, colourStats, decodePng, findItem, getState, setState, suite, waitFrames, waitReady,
+  check, checkDrawn, clickItem, colourStats, decodePng, findItem, getState, setState, shotDir, suite, waitFrames, waitReady,
 } from './harness.mjs';
 
 const { test, run } = suite('share');
@@ -42,7 +46,15 @@ test('link round trip: Copy link -> new page -> same state and trace (DPR 1 and 
   await clickItem(page, await findItem(page, (i) => i.label === 'Copy link', '"Copy link"'));
   await page.mouse.move(700, 880);  // away: no tooltip over the confirmation
   await waitFrames(page, 2);
+  // The Copy link button itself says so (where the user is looking), green over its face.
+  const button = await findItem(page, (i) => i.label === 'Copy link', '"Copy link"');
+  const shot = decodePng(await page.locator('#canvas').screenshot());
+  const at = (Math.round(button.y + button.height / 2) * shot.width + Math.round(button.x + 6)) * shot.channels;
+  check(shot.data[at + 1] > shot.data[at] + 12 && shot.data[at + 1] > shot.data[at + 2] + 12,
+    `the Copy link button is not green after the copy: rgb ${[...shot.data.subarray(at, at + 3)]}`);
+
   await checkDrawn(page, 'share-copied-dpr1.png');
+
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   check(/#v1\.[A-Za-z0-9_-]+$/.test(copied), `clipboard holds ${copied.slice(0, 80)}`);
   check(copied === await page.evaluate(() => location.href), 'the copied link is the address');
@@ -57,6 +69,23 @@ test('link round trip: Copy link -> new page -> same state and trace (DPR 1 and 
     `state differs after opening the link:\n${JSON.stringify(state).slice(0, 400)}\n${JSON.stringify(state2).slice(0, 400)}`);
   const trace2 = await other.evaluate(() => window.attnlab.trace());
   check(JSON.stringify(trace2) === JSON.stringify(trace), 'trace differs after opening the link');
+  // A compiled-in trained preset is named in the link, not copied (issue 27: translation's link was 173,053
+  // characters, 9.4 s to reopen); it reopens the same model on the same input, exactly.
+  check(await page.evaluate(() => window.attnlab.setState({ model: { open: 'preset:translation', layer: 1 } })) === null, 'open translation');
+  const presetLink = await page.evaluate(() => window.attnlab.fragment());
+  check(presetLink.length < 1000, `the link of the trained preset translation is ${presetLink.length} characters`);
+  const presetTrace = await page.evaluate(() => JSON.stringify(window.attnlab.trace()));
+  const presetModel = JSON.stringify((await getState(page)).model);
+  check(await other.evaluate((f) => window.attnlab.applyLink(f), presetLink) === null, 'the preset link did not open');
+  check(await other.evaluate(() => JSON.stringify(window.attnlab.trace())) === presetTrace, 'the preset link gives another trace');
+  check(JSON.stringify((await getState(other)).model) === presetModel, 'the preset link gives another model state');
+  // Links made before carried the model's file: they still open (here reverse's file, full precision).
+  const file = JSON.parse(readFileSync(new URL('../../src/core/train/presets/reverse.json', import.meta.url), 'utf8'));
+  const oldLink = 'v1.' + Buffer.from(JSON.stringify({ model: { file, source: '', input: '3 1 4 1 5 9 2 6', layer: 0 },
+                                                     step: 'softmax', head: 0 })).toString('base64url');
+  check(await other.evaluate((f) => window.attnlab.applyLink(f), oldLink) === null, 'an old link with the model\'s file did not open');
+  const reopened = (await getState(other)).model;
+  check(reopened && reopened.input === '3 1 4 1 5 9 2 6', `the old link opened ${JSON.stringify(reopened).slice(0, 200)}`);
   check(problems.length === 0, problems.join('\n'));
   await close();
 
@@ -181,7 +210,7 @@ test('CSV: header = key labels, rows = query labels, values = trace', async (ctx
 
 test('PNG export: a decodable image of the canvas size with many colours', async (ctx) => {
   for (const dpr of [1, 2]) {
-    const { page, problems, close } = await openShare(ctx, { dpr });
+    const { page, problems, close } = await openShare(ctx, { dpr, height: 1000 });
     await setState(page, { step: 'softmax' });
     const { name, bytes } = await downloadBy(page, 'View PNG');
     check(name === 'attnlab-softmax.png', `file name ${name}`);
@@ -192,6 +221,36 @@ test('PNG export: a decodable image of the canvas size with many colours', async
     check(png.width === size[0] && png.height === size[1], `PNG ${png.width}x${png.height}, canvas ${size} (${w}x${h})`);
     const stats = colourStats(png);
     check(stats.distinct >= 40 && stats.topShare < 0.99, `PNG: ${stats.distinct} colours, top ${stats.topShare}`);
+    // Export figure (issue 27: View PNG exports the whole UI, sidebar and tooltip included): the step's matrices
+    // alone, with labels and legend, at the chosen scale; one matrix at 4x is 4 PNG px per CSS px of its grid.
+    const figure = dpr === 1 ? await downloadBy(page, 'Export figure') : null;
+    if (figure) {
+      check(figure.name === 'attnlab-softmax-2x.png', `figure file name ${figure.name}`);
+      const fig = decodePng(figure.bytes);
+      writeFileSync(join(shotDir, 'share-figure-softmax-2x.png'), figure.bytes);
+      const parts = await page.evaluate(() => JSON.parse(window.Module.UTF8ToString(window.Module._attnlab_figure_parts())));
+      const grids = parts.filter((p) => p.name.startsWith('grid '));
+      check(grids.length >= 2, `figure parts on Softmax: ${JSON.stringify(parts)}`);
+      const left = Math.min(...grids.map((p) => p.x)), right = Math.max(...grids.map((p) => p.x + p.width));
+      check(Math.abs(fig.width - 2 * (right - left + 16)) <= 4, `figure ${fig.width} px wide, grids ${left}..${right} CSS px at 2x`);
+      check(fig.width < 2 * size[0] / dpr * 0.9, `the figure is ${fig.width} px wide: not cropped to the matrices`);
+      const figStats = colourStats(fig);
+      check(figStats.distinct >= 40 && figStats.topShare < 0.95, `figure: ${figStats.distinct} colours, top ${figStats.topShare}`);
+    } else {
+      const one = await page.evaluate(async () => {
+        const r = await window.attnlab.exportFigure({ what: 'matrix', matrix: 'A', head: 0, scale: 4 });
+        return r && { width: r.width, height: r.height, bytes: Array.from(new Uint8Array(await r.blob.arrayBuffer())) };
+      });
+      check(one, 'no figure of A at 4x');
+      const grid = (await page.evaluate(() => JSON.parse(window.Module.UTF8ToString(window.Module._attnlab_figure_parts()))))
+        .find((p) => p.name === 'grid A');
+      check(grid && Math.abs(one.width - 4 * (grid.width + 16)) <= 8, `A at 4x: ${one.width} px for a ${grid && grid.width} CSS px grid`);
+      const fig = decodePng(Buffer.from(one.bytes));
+      writeFileSync(join(shotDir, 'share-figure-A-4x.png'), Buffer.from(one.bytes));
+      check(colourStats(fig).distinct >= 40, `A at 4x: ${colourStats(fig).distinct} colours`);
+      const back = await page.evaluate(() => window.attnlab.frameStats());
+      check(Math.abs(back.framebufferWidth / back.cssWidth - 2) < 0.01, `after the figure the page draws at ${back.framebufferWidth / back.cssWidth}x, not its DPR 2`);
+    }
     check(problems.length === 0, problems.join('\n'));
     await close();
   }

@@ -47,6 +47,13 @@ test('tap: "Next ▶" advances the step, and no hover stays behind', async () =>
   check(s.step.index === 1, `a tap on Next left the step at ${s.step.index}`);
   const hovered = await page.evaluate(() => window.attnlab.frameStats().hoveredItem);
   check(!hovered, `after the tap "${hovered}" is still hovered (a tooltip would stick)`);
+  // The texts follow the input kind (issue 27: the first-run card said "press →", "hover any number", "P", "?"):
+  // after a touch the page is in touch mode; the goal card then says tap and pinch (screenshot to look at).
+  check(s.layout.touch === true, `after a tap getState().layout.touch is ${s.layout.touch}`);
+  await page.evaluate(() => window.attnlab.setState({ goal_card: true }));
+  await waitFrames(page, 3);
+  await checkDrawn(page, 'touch-goal-card-dpr2.png');
+  await page.evaluate(() => window.attnlab.setState({ goal_card: false }));
   check(problems.length === 0, problems.join('\n'));
   await close();
 });

@@ -8,6 +8,7 @@
 #include "imgui.h"
 #include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO: the panel is named for tests
 #include "ui/explain.h"
+#include "ui/figure.h"  // Export figure: where the grid was drawn
 #include "ui/widgets/text_util.h"
 
 namespace ui {
@@ -49,6 +50,7 @@ LinesHover drawAttentionLines(const attn::Trace& t, const LinesOptions& o, const
     (void)g;
     IMGUI_TEST_ENGINE_ITEM_INFO(ImGui::GetItemID(), o.itemLabel.c_str(), 0);
   }
+  noteFigurePart("lines", 0, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());  // Export figure (figure.h)
   const bool hovered = ImGui::IsItemHovered();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   ImDrawList* dl = ImGui::GetWindowDrawList();

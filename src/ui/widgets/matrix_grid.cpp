@@ -10,6 +10,7 @@
 
 #include "imgui_internal.h"
 #include "ui/explain.h"
+#include "ui/figure.h"  // Export figure: where the grid was drawn
 #include "ui/i18n/i18n.h"
 #include "ui/widgets/heatmap_gl.h"
 #include "ui/widgets/text_util.h"
@@ -342,6 +343,7 @@ CellsInteraction addCellsItem(const GridSpec& spec, GridContext& ctx, const Plac
   }
   (void)g;
   ImGui::Dummy(gridSize);
+  noteFigurePart("grid " + spec.name, spec.head, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());  // Export figure
   return result;
 }
 

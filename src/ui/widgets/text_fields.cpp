@@ -17,6 +17,9 @@ struct TextFieldRecord {
   bool commitOnEnter;
   ImVec2 min, max;  // framebuffer pixels
   bool navActivated;  // activated from the keyboard this frame: the page moves the editing to its HTML input
+  ImGuiWindow* root = nullptr;  // the field's root window (z-order), valid during the frame that drew it
+  ImRect clip;                  // its window's clip rectangle (a field scrolled out of it is not visible)
+  bool visible = true;          // wholly inside `clip` and under no other window (endFrameTextFields)
 };
 
 struct OverlayEdit {
@@ -43,9 +46,33 @@ void recordTextField(unsigned int id, const char* label, const char* hint, const
   // its editing to the page: ImGui lets go of it, and the page focuses its input over the field (IME, phone keys).
   const bool navActivated = g_handOverToPage && ImGui::IsItemActive() && ImGui::GetCurrentContext()->ActiveIdSource != ImGuiInputSource_Mouse;
   if (navActivated) ImGui::ClearActiveID();
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
   g_building.push_back({id, label ? label : "", hint ? hint : "", text, commitOnEnter, ImGui::GetItemRectMin(),
-                        ImGui::GetItemRectMax(), navActivated});
+                        ImGui::GetItemRectMax(), navActivated, window->RootWindow, window->ClipRect, true});
 }
+
+namespace {
+
+// Whether another window is drawn over any part of `f` (a later root window in display order: a popup, a menu,
+// the narrow layout's drawer and its backdrop; tooltips aside), or the field is not wholly inside its window's visible part. An
+// HTML input over such a field would sit over another control and take its taps (issue 27: the drawer's ✕ Close
+// lay under the sentence's input, and a tap opened the keyboard).
+bool fieldVisible(const TextFieldRecord& f) {
+  const ImRect rect(f.min, f.max);
+  const ImRect inner(rect.Min.x + 0.5f, rect.Min.y + 0.5f, rect.Max.x - 0.5f, rect.Max.y - 0.5f);  // rounding aside
+  if (!f.root || !f.clip.Contains(inner)) return false;
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  bool above = false;  // g.Windows is in display order, back to front
+  for (ImGuiWindow* w : g.Windows) {
+    if (w == f.root) { above = true; continue; }
+    if (w->RootWindow != w || !w->Active || w->Hidden) continue;
+    if (w->Flags & ImGuiWindowFlags_Tooltip) continue;  // follows the mouse, often over the field being typed in
+    if (above && w->Rect().Overlaps(rect)) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 void setTextFieldsHandOver(bool enabled) { g_handOverToPage = enabled; }
 
@@ -59,6 +86,8 @@ bool takeOverlayEdit(unsigned int id, std::string* text, bool* commit) {
 }
 
 void endFrameTextFields() {
+  if (ImGui::GetCurrentContext())
+    for (TextFieldRecord& f : g_building) f.visible = fieldVisible(f);
   g_lastFrame.swap(g_building);
   g_building.clear();
 }
@@ -68,7 +97,8 @@ std::string textFieldsJson(float pixelsPerUnit) {
   nlohmann::json out = nlohmann::json::array();
   for (const TextFieldRecord& f : g_lastFrame) {
     out.push_back({{"id", f.id}, {"label", f.label}, {"hint", f.hint}, {"text", f.text},
-                   {"commit_on_enter", f.commitOnEnter}, {"focus", f.navActivated}, {"x", f.min.x * k}, {"y", f.min.y * k},
+                   {"commit_on_enter", f.commitOnEnter}, {"focus", f.navActivated}, {"visible", f.visible},
+                   {"x", f.min.x * k}, {"y", f.min.y * k},
                    {"width", (f.max.x - f.min.x) * k}, {"height", (f.max.y - f.min.y) * k}});
   }
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -12,9 +12,11 @@ namespace ui {
 // apply on Enter, such as a cell's new value, apply then; the others apply as typed).
 void overlayEdit(unsigned int id, const std::string& text, bool commit);
 
-// The fields of the last frame as JSON: [{id, label, hint, text, commit_on_enter, focus, x, y, width, height}] in
-// CSS pixels relative to the canvas (framebuffer pixels / pixelsPerUnit). Call endFrameTextFields() once a frame.
-// `focus`: the field was activated from the keyboard (navigation) this frame; the page focuses its input.
+// The fields of the last frame as JSON: [{id, label, hint, text, commit_on_enter, focus, visible, x, y, width,
+// height}] in CSS pixels relative to the canvas (framebuffer pixels / pixelsPerUnit). Call endFrameTextFields()
+// once a frame, after ImGui::Render (it reads the windows' display order). `focus`: the field was activated from
+// the keyboard (navigation) this frame; the page focuses its input. `visible`: wholly inside its window's visible
+// part and under no other window (drawer, popup, menu; tooltips aside); the page hides the input of a field that is not.
 std::string textFieldsJson(float pixelsPerUnit);
 void endFrameTextFields();
 // The page lays HTML inputs over the fields (the web build): a field activated from the keyboard is handed over

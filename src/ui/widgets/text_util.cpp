@@ -30,6 +30,11 @@ std::string replaceMinus(const std::string& s) {
 }
 
 std::string ellipsize(const std::string& s, float maxWidthPx) {
+  // A text fits when it is at most half a pixel wider: the widths given are sums and differences of em fractions
+  // (a label column of widest + 0.5 em, its text at most that − 0.5 em), which at presentation mode's 22.4 px
+  // (16 × 1.4) come back a float rounding short of the text's own width: "brown" became "bro…" with half the row
+  // empty (issue 27).
+  maxWidthPx += 0.5f;
   if (ImGui::CalcTextSize(s.c_str()).x <= maxWidthPx) return s;
   const char* ellipsis = "\u2026";
   std::string cut = s;
