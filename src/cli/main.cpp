@@ -37,7 +37,7 @@ int run(int argc, char** argv) {
       attncli::addTokenizeCommand(app),  attncli::addPresetsCommand(app), attncli::addTraceCommand(app),
       attncli::addSoftmaxCommand(app),   attncli::addSaturationCommand(app), attncli::addBenchCommand(app),
       attncli::addMatricesCommand(app),  attncli::addSimilarCommand(app), attncli::addAnalogyCommand(app),
-      attncli::addTrainCommand(app),     attncli::addBackwardCommand(app),
+      attncli::addTrainCommand(app),     attncli::addBackwardCommand(app), attncli::addGenerateCommand(app),
   };
 
   // CLI11 reports an unknown subcommand as "A subcommand is required"; name it instead.
@@ -46,8 +46,8 @@ int run(int argc, char** argv) {
     for (const auto& command : commands) known = known || command.app->check_name(argv[1]);
     if (!known) {
       return reportBadInput(std::string("unknown subcommand '") + argv[1] +
-                            "' (tokenize, presets, trace, matrices, softmax, saturation, bench, similar, analogy, train or "
-                            "backward; see "
+                            "' (tokenize, presets, trace, matrices, softmax, saturation, bench, similar, analogy, train, "
+                            "backward or generate; see "
                             "attnlab --help)");
     }
   }

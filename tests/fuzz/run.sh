@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan) in build/fuzz and runs each for a bounded time.
-#   fuzz_tokenizer  fuzz_config_json  fuzz_url_state          (tests/fuzz/CMakeLists.txt says what each checks)
+#   fuzz_tokenizer  fuzz_config_json  fuzz_url_state  fuzz_safetensors  (tests/fuzz/CMakeLists.txt says what each checks)
 #
 # Usage: bash tests/fuzz/run.sh [TARGET...]
-#   env FUZZ_SECONDS  seconds of fuzzing in all, shared equally by the targets run (default 60: 20 s each of the
-#                     three; at least 1 s a target). libFuzzer's own clock (-max_total_time) measures each target's
+#   env FUZZ_SECONDS  seconds of fuzzing in all, shared equally by the targets run (default 60: 15 s each of the
+#                     four; at least 1 s a target). libFuzzer's own clock (-max_total_time) measures each target's
 #                     share; loading its corpus and the build are not counted.
 #       JOBS (build parallelism, default 2), FUZZ_BUILD_DIR (build/fuzz),
 #       FUZZ_FRESH=1 (start from the committed seeds only, dropping what earlier runs found)
@@ -18,7 +18,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${FUZZ_BUILD_DIR:-$ROOT/build/fuzz}
 SECONDS_TOTAL=${FUZZ_SECONDS:-60}
 JOBS=${JOBS:-2}
-ALL_TARGETS=(fuzz_tokenizer fuzz_config_json fuzz_url_state)
+ALL_TARGETS=(fuzz_tokenizer fuzz_config_json fuzz_url_state fuzz_safetensors)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL_TARGETS[@]}")
 SECONDS_EACH=$(( SECONDS_TOTAL / ${#TARGETS[@]} ))
