@@ -7,6 +7,9 @@
 //   attnlab generate --model PATH --text "…" --tokens N [--format json] [--config config.json]
 //       greedy: the continuation and its token ids.
 // The tokenizer is GPT-2's BPE (gpt2-bpe.bin, cli_data.cpp). Bad files: one "attnlab: …" line, exit 2.
+#include <sys/stat.h>
+
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -97,8 +100,10 @@ void writeDump(const std::string& path, const m::Gpt2Run& run) {
 bool isGpt2Checkpoint(const std::string& path) {
   // A folder, a .safetensors file, or any file that does not start like JSON (a Model JSON starts with '{').
   if (path.size() >= 12 && path.compare(path.size() - 12, 12, ".safetensors") == 0) return true;
+  struct stat info;
+  if (stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) return true;
   std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) return true;  // a folder (or nothing: the GPT-2 reader says which)
+  if (!file) return false;  // the Model JSON reader says it cannot read it
   int ch;
   while ((ch = std::fgetc(file)) == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
   }
