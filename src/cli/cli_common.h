@@ -36,6 +36,13 @@ Command addTrainCommand(CLI::App& parent);     // cmd_train.cpp
 Command addBackwardCommand(CLI::App& parent);  // cmd_backward.cpp
 Command addInputsCommand(CLI::App& parent);    // cmd_inputs.cpp: the inputs for a learner's own code
 Command addCheckCommand(CLI::App& parent);     // cmd_check.cpp: a learner's result checked, the bug named
+Command addGenerateCommand(CLI::App& parent);  // cmd_gpt2.cpp
+
+// GPT-2 checkpoints (cmd_gpt2.cpp): whether --model PATH is one (a folder, a .safetensors file, or a file that does
+// not start like a Model JSON), and `attnlab trace --model PATH` on it.
+bool isGpt2Checkpoint(const std::string& path);
+void runGpt2Trace(CLI::App* traceApp, const std::string& path, const std::string& text, const std::string& format,
+                  int indent, int precision, int topK);
 
 // `attnlab trace --model MODEL.json` (cmd_trace_model.cpp): the --model and --source-text options on the trace
 // subcommand, and the run that replaces the usual trace when they are given (--text is trace's own option).

@@ -4,6 +4,7 @@
 //   --text         the decoder's (or only stack's) input in the model's vocabulary; for an encoder–decoder model
 //                  "<bos>" is prepended when missing, and without --text the decoder's input is decoded greedily
 //   --source-text  the encoder's input (encoder–decoder models only, required there)
+// A GPT-2 checkpoint (a folder, a .safetensors file: isGpt2Checkpoint) goes to cmd_gpt2.cpp instead.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -84,6 +85,8 @@ void writeText(const tr::SavedModel& saved, const tr::ModelTrace& t, int precisi
 
 struct ModelTraceArgs {
   std::string modelFile, sourceText;
+  int topK = 5;
+  std::string dumpFile;  // GPT-2 checkpoints: the most probable next tokens shown at each position
   CLI::Option* modelOpt = nullptr;
   CLI::Option* sourceTextOpt = nullptr;
 };
@@ -95,6 +98,11 @@ std::shared_ptr<ModelTraceArgs> addModelTraceOptions(CLI::App* app) {
                                    "Trace a trained model (attnlab train --save) on --text: every layer's Trace");
   args->sourceTextOpt = app->add_option("--source-text", args->sourceText,
                                         "With --model, encoder-decoder: the encoder's input (--text: the decoder's)");
+  app->add_option("--top-k", args->topK, "With a GPT-2 --model: the N most probable next tokens at each position")
+      ->check(integerIn(1, 100));
+  app->add_option("--dump", args->dumpFile,
+                  "With a GPT-2 --model: write the float32 forward (each block's A per head and output, then the "
+                  "logits) to FILE, little-endian (for the tests)");
   return args;
 }
 
@@ -105,6 +113,8 @@ bool modelTraceRequested(const ModelTraceArgs& args) {
 void runModelTrace(const ModelTraceArgs& args, CLI::App* app, const std::string& text, const std::string& format,
                    int indent, int precision) {
   if (args.modelOpt->count() == 0) throw InputError("--source-text needs --model");
+  if (args.sourceTextOpt->count() == 0 && isGpt2Checkpoint(args.modelFile))  // cmd_gpt2.cpp
+    return runGpt2Trace(app, args.modelFile, text, format, indent, precision, args.topK);
   // The model fixes dimensions, weights, mask and scale: only these options go with --model.
   static const std::set<std::string> allowed = {"--model", "--text", "--source-text", "--format", "--indent",
                                                 "--precision", "--help"};

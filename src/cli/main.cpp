@@ -37,7 +37,7 @@ int run(int argc, char** argv) {
       attncli::addTokenizeCommand(app),  attncli::addPresetsCommand(app), attncli::addTraceCommand(app),
       attncli::addSoftmaxCommand(app),   attncli::addSaturationCommand(app), attncli::addBenchCommand(app),
       attncli::addMatricesCommand(app),  attncli::addSimilarCommand(app), attncli::addAnalogyCommand(app),
-      attncli::addTrainCommand(app),     attncli::addBackwardCommand(app),
+      attncli::addTrainCommand(app),     attncli::addBackwardCommand(app), attncli::addGenerateCommand(app),
       attncli::addInputsCommand(app),  // inputs/check: check my implementation (core/check)
       attncli::addCheckCommand(app),
   };
@@ -49,7 +49,7 @@ int run(int argc, char** argv) {
     if (!known) {
       return reportBadInput(std::string("unknown subcommand '") + argv[1] +
                             "' (tokenize, presets, trace, matrices, softmax, saturation, bench, similar, analogy, train, "
-                            "backward, inputs or check; see "
+                            "backward, generate, inputs or check; see "
                             "attnlab --help)");
     }
   }

@@ -166,6 +166,16 @@ void validate(const Config& c) {
     checkMatrixValues("positions", p);
   }
 
+  const std::pair<const char*, const std::optional<Matrix>*> biases[] = {
+      {"b_q", &c.biases.bq}, {"b_k", &c.biases.bk}, {"b_v", &c.biases.bv}, {"b_o", &c.biases.bo}};
+  for (const auto& [name, bias] : biases) {  // (1,h·d_k), (1,h·d_k), (1,h·d_v), (1,d_model)
+    if (!*bias) continue;
+    const std::string which(name);
+    const int cols = which == "b_o" ? c.dModel : which == "b_v" ? c.heads * c.dV : c.heads * c.dK;
+    checkShape(name, **bias, 1, cols, which == "b_o" ? "1 x d_model" : which == "b_v" ? "1 x heads*d_v" : "1 x heads*d_k");
+    checkMatrixValues(name, **bias);
+  }
+
   for (const auto& [token, row] : c.embeddingTable) {
     if (static_cast<int>(row.size()) != c.dModel) {
       std::ostringstream os;

@@ -47,6 +47,16 @@ struct QueryOverride {
   bool operator!=(const QueryOverride& o) const { return !(*this == o); }
 };
 
+// ---- biases (a pretrained model's projections: GPT-2 has one on each; core/models/gpt2.h)
+// None by default, and then every number is what it was without them. Given: Q = X_q·W_q + b_q, K = X·W_k + b_k,
+// V = X·W_v + b_v (head i adds its columns of the bias), output = concat·W_o + b_o.
+struct ProjectionBiases {
+  std::optional<Matrix> bq, bk, bv, bo;  // (1,h*d_k), (1,h*d_k), (1,h*d_v), (1,d_model)
+  bool operator==(const ProjectionBiases& o) const {
+    return sameBits(bq, o.bq) && sameBits(bk, o.bk) && sameBits(bv, o.bv) && sameBits(bo, o.bo);
+  }
+};
+
 // Every member has a row in the Config table (config_fields.cpp): the stage a change of it invalidates and how to
 // compare it; operator== and firstChangedStage (pipeline.h) come from the table.
 struct Config {
@@ -100,6 +110,7 @@ struct Config {
   std::optional<Matrix> X, Xq;            // (L_kv,d_model), (L_q,d_model): replace text+embedding+position
   std::optional<Matrix> Wq, Wk, Wv, Wo;   // (d_model,h*d_k), (d_model,h*d_k), (d_model,h*d_v), (h*d_v,d_model)
   std::vector<CellEdit> edits;            // applied on top of the weights / embedding rows
+  ProjectionBiases biases;                // b_q, b_k, b_v, b_o: none unless given (a pretrained model's)
 
   // --- overrides of the Project stage (the geometric view; overrides.h) ---
   std::optional<QueryOverride> queryOverride;  // one dragged query row (after X_q·W_q)

@@ -297,6 +297,8 @@ std::vector<ConfigMember> buildMembers() {
       {"W_o", "Wo", {Stage::Project, SAME_BITS(Wo)}},
       {"edits of W_q … W_o", "edits",
        {Stage::Project, [](const Config& a, const Config& b) { return sameEditsOf(a, b, false); }}},
+      // ---- biases: b_q … b_o, added after the products (a pretrained model's).
+      {"b_q … b_o", "biases", {Stage::Project, SAME(biases)}},
       // An E edit moved before or after a weight edit: equal no more, but no number depends on it.
       {"the edits' order", "edits", {Stage::Count, SAME(edits)}},
   };

@@ -6,6 +6,7 @@
 #include "core/budget.h"
 
 #include "core/kernels/attention_kernels.h"
+#include "core/kernels/bias.h"
 #include "core/embedding.h"
 #include "core/errors.h"
 #include "core/data/glove.h"
@@ -270,8 +271,14 @@ void runProjectShared(const Config& c, Trace& t, std::vector<char>& hasQK, std::
   const bool reusable = sameInputs && c.heads == before.heads && static_cast<int>(t.heads.size()) == c.heads &&
                         static_cast<int>(hasQK.size()) == c.heads && static_cast<int>(hasV.size()) == c.heads;
   const bool keepQK = reusable && c.dK == before.dK && !c.queryOverride && !before.queryOverride &&
-                      !c.directionOnly && !before.directionOnly && same[0] && same[1];
-  const bool keepV = reusable && c.dV == before.dV && same[2];
+                      !c.directionOnly && !before.directionOnly && same[0] && same[1] &&
+                      sameBits(c.biases.bq, before.biases.bq) && sameBits(c.biases.bk, before.biases.bk);
+  const bool keepV = reusable && c.dV == before.dV && same[2] && sameBits(c.biases.bv, before.biases.bv);
+  // The biases (none unless given): (1,h·d_k), (1,h·d_k), (1,h·d_v), (1,d_model), or empty.
+  t.bq = c.biases.bq ? *c.biases.bq : Matrix();
+  t.bk = c.biases.bk ? *c.biases.bk : Matrix();
+  t.bv = c.biases.bv ? *c.biases.bv : Matrix();
+  t.bo = c.biases.bo ? *c.biases.bo : Matrix();
   std::vector<HeadTrace> previous;
   previous.swap(t.heads);
   t.heads.assign(static_cast<size_t>(c.heads), HeadTrace{});
@@ -301,10 +308,13 @@ void projectHead(const Config& c, Trace& t, int i, bool projectQK, bool projectV
     const auto Wk = t.Wk.middleCols(i * c.dK, c.dK);  // (d_model,h·d_k) -> (d_model,d_k)
     head.Q = kernels::project<double>(t.Xq, Wq);  // Q = X_q·W_q : (L_q,d_model)·(d_model,d_k) -> (L_q,d_k)
     head.K = kernels::project<double>(t.X, Wk);   // K = X·W_k   : (L_kv,d_model)·(d_model,d_k) -> (L_kv,d_k)
+    if (t.bq.size() > 0) kernels::addBias<double>(head.Q, t.bq.middleCols(i * c.dK, c.dK));  // Q += b_q : (1,d_k)
+    if (t.bk.size() > 0) kernels::addBias<double>(head.K, t.bk.middleCols(i * c.dK, c.dK));  // K += b_k : (1,d_k)
   }
   if (projectV) {
     const auto Wv = t.Wv.middleCols(i * c.dV, c.dV);  // (d_model,h·d_v) -> (d_model,d_v)
     head.V = kernels::project<double>(t.X, Wv);   // V = X·W_v   : (L_kv,d_model)·(d_model,d_v) -> (L_kv,d_v)
+    if (t.bv.size() > 0) kernels::addBias<double>(head.V, t.bv.middleCols(i * c.dV, c.dV));  // V += b_v : (1,d_v)
   }
 }
 
@@ -365,6 +375,7 @@ void runCombine(const Config&, Trace& t, Notes&) {
   for (const HeadTrace& head : t.heads) outputs.push_back(head.O);
   t.concat = kernels::concatHeads<double>(outputs);                 // h × (L_q,d_v) -> (L_q,h·d_v)
   t.output = kernels::outputProjection<double>(t.concat, t.Wo);     // (L_q,h·d_v)·(h·d_v,d_model) -> (L_q,d_model)
+  if (t.bo.size() > 0) kernels::addBias<double>(t.output, t.bo);   // output += b_o : (1,d_model)
 }
 
 }  // namespace attn

@@ -19,6 +19,11 @@ std::string product(const std::string& lhs, const Matrix& a, const Matrix& b, bo
   return lhs + " : " + sh(a) + "\u00B7" + bShape + kArrow + sh(out);
 }
 
+// "Q = X_q·W_q" + " + b_q" when the Config gives that bias.
+std::string withBias(const std::string& formula, const Matrix& bias, const char* name) {
+  return bias.size() > 0 ? formula + " + " + name : formula;
+}
+
 std::string positionalFormula(const Trace& t, bool queries) {
   const Config& c = t.config;
   const Matrix& pe = queries ? t.PEq : t.PE;
@@ -65,9 +70,9 @@ std::string formulaFor(const Trace& t, MatrixId id) {
     case MatrixId::W_o: return "W_o (h\u00B7d_v \u00D7 d_model) : " + sh(t.Wo);
     case MatrixId::mask:
       return std::string("M = ") + maskName(c.mask) + " mask (0 or \u2212\u221E) : " + sh(t.maskAdd);
-    case MatrixId::Q: return product("Q = X_q\u00B7W_q", t.Xq, h.Wq, false, h.Q);
-    case MatrixId::K: return product("K = X\u00B7W_k", t.X, h.Wk, false, h.K);
-    case MatrixId::V: return product("V = X\u00B7W_v", t.X, h.Wv, false, h.V);
+    case MatrixId::Q: return product(withBias("Q = X_q\u00B7W_q", t.bq, "b_q"), t.Xq, h.Wq, false, h.Q);
+    case MatrixId::K: return product(withBias("K = X\u00B7W_k", t.bk, "b_k"), t.X, h.Wk, false, h.K);
+    case MatrixId::V: return product(withBias("V = X\u00B7W_v", t.bv, "b_v"), t.X, h.Wv, false, h.V);
     case MatrixId::S: return product("S = Q\u00B7K\u1D40", h.Q, h.K, true, h.S);
     case MatrixId::S_scaled: return scaledFormula(t, h);
     case MatrixId::S_masked:
@@ -78,7 +83,7 @@ std::string formulaFor(const Trace& t, MatrixId id) {
     case MatrixId::concat:
       return "concat = [O_1 \u2026 O_" + std::to_string(t.heads.size()) + "] : " + std::to_string(t.heads.size()) +
              " \u00D7 " + sh(h.O) + kArrow + sh(t.concat);
-    case MatrixId::output: return product("output = concat\u00B7W_o", t.concat, t.Wo, false, t.output);
+    case MatrixId::output: return product(withBias("output = concat\u00B7W_o", t.bo, "b_o"), t.concat, t.Wo, false, t.output);
     case MatrixId::d_output: case MatrixId::dX: case MatrixId::dX_q: case MatrixId::dW_q: case MatrixId::dW_k:
     case MatrixId::dW_v: case MatrixId::dW_o: case MatrixId::dA: case MatrixId::dS: {
       // A gradient has the shape of what it is the gradient of (the whole matrix for column blocks).

@@ -50,6 +50,7 @@ struct Trace {
   Matrix Eq, PEq, Xq;  // queries side (copies of the above in self-attention)   : (L_q,d_model)
   Matrix compareE;     // embeddings of compareTokens                             : (L_cmp,d_model)
   Matrix Wq, Wk, Wv, Wo;  // full weights: (d_model,h*d_k), (d_model,h*d_k), (d_model,h*d_v), (h*d_v,d_model)
+  Matrix bq, bk, bv, bo;  // biases (Config::biases): (1,h*d_k), (1,h*d_k), (1,h*d_v), (1,d_model); empty when none
   Matrix maskAdd;      // additive mask: 0 or -inf                                : (L_q,L_kv)
   double scale = 1;    // factor applied to the scores
   std::vector<HeadTrace> heads;

@@ -25,8 +25,9 @@ namespace {
 // member is added or removed: then give it a row in config_fields.cpp, its name here and a change in sampleChanges.
 #define CONFIG_MEMBERS                                                                                              \
   text, cross, queryText, tokenizer, keepPunctuation, queryBos, padTo, compareText, vocabulary, queryVocabulary,   \
-      dModel, heads, dK, dV, seed, positional, positions, mask, scaleKind, customScale, embeddingTable,             \
-      embeddingSource, glove, gpt2, X, Xq, Wq, Wk, Wv, Wo, edits, queryOverride, directionOnly, preset, focus
+      dModel, heads, dK, dV, seed, positional, positions, mask, scaleKind, customScale, embeddingTable,            \
+      embeddingSource, glove, gpt2, X, Xq, Wq, Wk, Wv, Wo, edits, biases, queryOverride, directionOnly,            \
+      preset, focus
 #define NAMES_OF(...) NAMES_OF_(__VA_ARGS__)
 #define NAMES_OF_(...) #__VA_ARGS__
 
@@ -113,6 +114,7 @@ const std::map<std::string, SampleChange>& sampleChanges() {
       {"W_v", {[](Config& c) { c.Wv = filled(6, 4, 0.3); }}},
       {"W_o", {[](Config& c) { c.Wo = filled(4, 6, 0.4); }}},
       {"edits of W_q … W_o", {[](Config& c) { c.edits[1].value = -3.0; }}},
+      {"b_q … b_o", {[](Config& c) { c.biases.bk = filled(1, 6, 0.3); }}},
       {"the edits' order", {[](Config& c) { std::swap(c.edits[0], c.edits[1]); }}},
   };
   return changes;
@@ -165,7 +167,7 @@ TEST(ConfigTable, EveryMemberHasARow) {
   std::set<std::string> listed;
   std::istringstream names(NAMES_OF(CONFIG_MEMBERS));
   for (std::string name; std::getline(names >> std::ws, name, ',');) listed.insert(name);
-  ASSERT_EQ(listed.size(), 35u);
+  ASSERT_EQ(listed.size(), 36u);
 
   std::set<std::string> withRows;
   for (const Row& row : allRows()) withRows.insert(row.member);

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan) in build/fuzz and runs each for a bounded time.
-#   fuzz_tokenizer  fuzz_config_json  fuzz_url_state          (tests/fuzz/CMakeLists.txt says what each checks)
+#   fuzz_tokenizer  fuzz_config_json  fuzz_url_state  fuzz_safetensors   (tests/fuzz/CMakeLists.txt says what each checks)
 #   fuzz_check_readers
 #
 # Usage: bash tests/fuzz/run.sh [TARGET...]
-#   env FUZZ_SECONDS  seconds of fuzzing in all, shared equally by the targets run (default 60: 15 s each of the
-#                     four; at least 1 s a target). libFuzzer's own clock (-max_total_time) measures each target's
+#   env FUZZ_SECONDS  seconds of fuzzing in all, shared equally by the targets run (default 60: 12 s each of the
+#                     five; at least 1 s a target). libFuzzer's own clock (-max_total_time) measures each target's
 #                     share; loading its corpus and the build are not counted.
 #       JOBS (build parallelism, default 2), FUZZ_BUILD_DIR (build/fuzz),
 #       FUZZ_FRESH=1 (start from the committed seeds only, dropping what earlier runs found)
@@ -19,7 +19,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${FUZZ_BUILD_DIR:-$ROOT/build/fuzz}
 SECONDS_TOTAL=${FUZZ_SECONDS:-60}
 JOBS=${JOBS:-2}
-ALL_TARGETS=(fuzz_tokenizer fuzz_config_json fuzz_url_state)
+ALL_TARGETS=(fuzz_tokenizer fuzz_config_json fuzz_url_state fuzz_safetensors)
 ALL_TARGETS+=(fuzz_check_readers)  # check my implementation: a learner's result files (the same total time)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL_TARGETS[@]}")

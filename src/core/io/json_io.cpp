@@ -23,6 +23,8 @@
 //   "W_q", "W_k"      [[number]]  d_model × heads·d_k; head i uses columns i·d_k … (i+1)·d_k−1
 //   "W_v"             [[number]]  d_model × heads·d_v
 //   "W_o"             [[number]]  heads·d_v × d_model
+//   "b_q", "b_k"      [[number]]  1 × heads·d_k: biases added after the products (a pretrained model's; absent: none)
+//   "b_v", "b_o"      [[number]]  1 × heads·d_v, 1 × d_model
 //   "seed"            whole number 0 … 2^53−1: every seeded number (embedding rows, weights) derives from it
 //   "positional"      bool     sinusoidal positional encoding on/off
 //   "mask"            "none" | "causal" | "padding"
@@ -86,7 +88,7 @@ using nlohmann::json;
 namespace {
 
 // The Config JSON's matrix keys, beside the scalar keys of configFields().
-const char* const kMatrixKeys[] = {"X", "X_q", "W_q", "W_k", "W_v", "W_o"};
+const char* const kMatrixKeys[] = {"X", "X_q", "W_q", "W_k", "W_v", "W_o", "b_q", "b_k", "b_v", "b_o"};
 
 const std::set<std::string>& knownKeys() {
   static const std::set<std::string> keys = [] {
@@ -150,6 +152,10 @@ auto& configMatrix(C& c, const std::string& key) {
   if (key == "W_q") return c.Wq;
   if (key == "W_k") return c.Wk;
   if (key == "W_v") return c.Wv;
+  if (key == "b_q") return c.biases.bq;
+  if (key == "b_k") return c.biases.bk;
+  if (key == "b_v") return c.biases.bv;
+  if (key == "b_o") return c.biases.bo;
   return c.Wo;
 }
 

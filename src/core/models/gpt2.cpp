@@ -1,0 +1,270 @@
+// GPT-2 on the engine's kernels (see gpt2.h).
+#include "core/models/gpt2.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "core/errors.h"
+#include "core/kernels/attention_kernels.h"
+#include "core/kernels/bias.h"
+#include "core/kernels/gelu.h"
+#include "core/kernels/layer_norm.h"
+#include "core/kernels/products.h"
+#include "core/kernels/softmax.h"
+#include "core/text/bpe.h"
+
+namespace attn::models {
+
+namespace {
+
+using MF = MatrixT<float>;
+
+// y = x·W + b : (L,in)·(in,out) + (1,out) -> (L,out), the fixed-order product, then the bias.
+MF linear(const ConstRef<float>& x, const MF& W, const MF& b) {
+  MF y = kernels::productFixed<float>(x, W);  // (L,in)·(in,out) -> (L,out)
+  kernels::addBias<float>(y, b);              // (L,out) + (1,out) -> (L,out)
+  return y;
+}
+
+// y = layerNorm(x)·γ + β : (L,d) -> (L,d)
+MF layerNorm(const ConstRef<float>& x, const MF& gamma, const MF& beta, double eps) {
+  MF y(x.rows(), x.cols());
+  kernels::layerNorm<float>(x, gamma, beta, eps, y);
+  return y;
+}
+
+bool isFile(const std::string& path) {
+  struct stat info;
+  return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+bool isDirectory(const std::string& path) {
+  struct stat info;
+  return stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+std::string readSmallFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read '" + path + "'");
+  std::ostringstream out;
+  out << in.rdbuf();
+  std::string text = out.str();
+  if (text.size() > (1u << 20)) throw InputError("'" + path + "' is larger than 1 MB: not a config.json");
+  return text;
+}
+
+}  // namespace
+
+int64_t Gpt2Model::parameterCount() const {
+  int64_t n = wte.size() + wpe.size() + lnfGamma.size() + lnfBeta.size() + lmHead.size();
+  for (const Gpt2Block& b : blocks)
+    for (const MF* m : {&b.ln1Gamma, &b.ln1Beta, &b.attnWeight, &b.attnBias, &b.attnProjWeight, &b.attnProjBias,
+                        &b.ln2Gamma, &b.ln2Beta, &b.fcWeight, &b.fcBias, &b.mlpProjWeight, &b.mlpProjBias})
+      n += m->size();
+  return n;
+}
+
+Gpt2Model loadGpt2(ByteStream& file, const Gpt2Config* config) {
+  SafetensorsReader reader(file);
+  Gpt2Model model;
+  model.fileBytes = reader.fileBytes();
+  model.keyPrefix = gpt2KeyPrefix(reader.tensors());
+  if (config) model.config = *config;
+  completeGpt2Config(model.config, reader.tensors(), model.keyPrefix);
+  const Gpt2Config& c = model.config;
+  // Where each tensor goes (the h.N.attn.bias / masked_bias buffers and anything else are read past).
+  model.blocks.resize(static_cast<size_t>(c.nLayer));
+  std::map<std::string, MF*> slots;
+  const std::string& p = model.keyPrefix;
+  slots[p + "wte.weight"] = &model.wte;
+  slots[p + "wpe.weight"] = &model.wpe;
+  slots[p + "ln_f.weight"] = &model.lnfGamma;
+  slots[p + "ln_f.bias"] = &model.lnfBeta;
+  if (reader.find("lm_head.weight")) slots["lm_head.weight"] = &model.lmHead;
+  for (int l = 0; l < c.nLayer; ++l) {
+    Gpt2Block& b = model.blocks[static_cast<size_t>(l)];
+    const std::string h = p + "h." + std::to_string(l) + ".";
+    slots[h + "ln_1.weight"] = &b.ln1Gamma;
+    slots[h + "ln_1.bias"] = &b.ln1Beta;
+    slots[h + "attn.c_attn.weight"] = &b.attnWeight;
+    slots[h + "attn.c_attn.bias"] = &b.attnBias;
+    slots[h + "attn.c_proj.weight"] = &b.attnProjWeight;
+    slots[h + "attn.c_proj.bias"] = &b.attnProjBias;
+    slots[h + "ln_2.weight"] = &b.ln2Gamma;
+    slots[h + "ln_2.bias"] = &b.ln2Beta;
+    slots[h + "mlp.c_fc.weight"] = &b.fcWeight;
+    slots[h + "mlp.c_fc.bias"] = &b.fcBias;
+    slots[h + "mlp.c_proj.weight"] = &b.mlpProjWeight;
+    slots[h + "mlp.c_proj.bias"] = &b.mlpProjBias;
+  }
+  model.sha256 = reader.readTensors([&](const TensorInfo& t) { return slots.count(t.name) > 0; },
+                                    [&](const TensorInfo& t, MF&& m) { *slots.at(t.name) = std::move(m); });
+  return model;
+}
+
+Gpt2Files findGpt2Files(const std::string& path, const std::string& configPath) {
+  Gpt2Files files;
+  std::string folder;
+  if (isDirectory(path)) {
+    folder = path;
+    files.weights = path + "/model.safetensors";
+    if (!isFile(files.weights))
+      throw InputError("--model " + path + " is a folder without model.safetensors (give the folder of a Hugging "
+                       "Face GPT-2 checkpoint, or the .safetensors file)");
+  } else if (isFile(path)) {
+    files.weights = path;
+    const size_t slash = path.rfind('/');
+    folder = slash == std::string::npos ? "." : path.substr(0, slash);
+  } else {
+    throw InputError("--model " + path + ": no such file or folder");
+  }
+  if (!configPath.empty()) {
+    if (!isFile(configPath)) throw InputError("--config " + configPath + ": no such file");
+    files.config = configPath;
+  } else if (isFile(folder + "/config.json")) {
+    files.config = folder + "/config.json";
+  }
+  return files;
+}
+
+Gpt2Model loadGpt2Files(const Gpt2Files& files) {
+  std::optional<Gpt2Config> config;
+  if (!files.config.empty()) config = parseGpt2ConfigJson(readSmallFile(files.config), files.config);
+  FileStream stream(files.weights);
+  try {
+    return loadGpt2(stream, config ? &*config : nullptr);
+  } catch (const InputError& e) {
+    throw InputError(files.weights + ": " + e.what());
+  }
+}
+
+Gpt2Run runGpt2(const Gpt2Model& model, const std::vector<int>& ids, bool keepBlocks, bool lastOnly) {
+  const Gpt2Config& c = model.config;
+  const Eigen::Index L = static_cast<Eigen::Index>(ids.size()), d = c.nEmbd, hw = c.headWidth();
+  if (L < 1) throw InputError("the input has no tokens");
+  if (L > c.nPositions)
+    throw InputError("the input has " + std::to_string(L) + " tokens; this model takes at most " +
+                     std::to_string(c.nPositions));
+  for (int id : ids)
+    if (id < 0 || id >= c.vocab) throw InputError("token id " + std::to_string(id) + " is outside the vocabulary");
+  Gpt2Run run;
+  run.ids = ids;
+  // x = wte[ids] + wpe[0..L) : (L,d)
+  MF x(L, d);
+  for (Eigen::Index t = 0; t < L; ++t) x.row(t) = model.wte.row(ids[static_cast<size_t>(t)]) + model.wpe.row(t);
+  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(hw)));  // 1/√64 = 0.125 exactly
+  const float negInf = -std::numeric_limits<float>::infinity();
+  for (const Gpt2Block& b : model.blocks) {
+    Gpt2BlockRun block;
+    if (keepBlocks) block.input = x;
+    MF a = layerNorm(x, b.ln1Gamma, b.ln1Beta, c.layerNormEpsilon);  // a = ln_1(x) : (L,d)
+    const MF qkv = linear(a, b.attnWeight, b.attnBias);               // a·c_attn + b : (L,d)·(d,3d) -> (L,3d)
+    MF concat(L, d);                                                  // [O_1 … O_H] : (L,d)
+    for (int h = 0; h < c.nHead; ++h) {
+      const auto q = qkv.middleCols(h * hw, hw);          // (L,3d) -> (L,hw)
+      const auto k = qkv.middleCols(d + h * hw, hw);      // (L,hw)
+      const auto v = qkv.middleCols(2 * d + h * hw, hw);  // (L,hw)
+      MF A = kernels::scaledScores<float>(q, k, scale);   // (q·kᵀ)/√hw : (L,hw)·(hw,L) -> (L,L)
+      for (Eigen::Index i = 0; i < L; ++i)
+        for (Eigen::Index j = i + 1; j < L; ++j) A(i, j) = negInf;  // causal: query i sees keys 0..i
+      kernels::softmaxRowsInPlace<kernels::DetExp>(A);           // A = softmax rows : (L,L)
+      concat.middleCols(h * hw, hw) = kernels::productFixed<float>(A, v);  // O_h = A·v : (L,L)·(L,hw) -> (L,hw)
+      if (keepBlocks) block.A.push_back(std::move(A));
+    }
+    MF attention = linear(concat, b.attnProjWeight, b.attnProjBias);  // concat·c_proj + b : (L,d)·(d,d) -> (L,d)
+    x += attention;                                                   // residual : (L,d)
+    MF m = layerNorm(x, b.ln2Gamma, b.ln2Beta, c.layerNormEpsilon);   // ln_2(x) : (L,d)
+    MF hidden = linear(m, b.fcWeight, b.fcBias);                      // m·c_fc + b : (L,d)·(d,4d) -> (L,4d)
+    if (c.activation == Gpt2Activation::GeluTanh) kernels::geluTanhInPlace<float>(hidden);
+    else kernels::geluErfInPlace<float>(hidden);
+    x += linear(hidden, b.mlpProjWeight, b.mlpProjBias);              // x += hidden·c_proj + b : (L,4d)·(4d,d) -> (L,d)
+    if (keepBlocks) {
+      block.ln1 = std::move(a);
+      block.attention = std::move(attention);
+      block.ln2 = std::move(m);
+      block.mlpHidden = std::move(hidden);
+      block.output = x;
+      run.blocks.push_back(std::move(block));
+    }
+  }
+  // logits = ln_f(x)·Eᵀ : (L,d)·(d,V) -> (L,V), E = wte (tied) or lm_head; V's rows a chunk at a time.
+  const Eigen::Index first = lastOnly ? L - 1 : 0;
+  run.lnf = layerNorm(x.middleRows(first, L - first), model.lnfGamma, model.lnfBeta, c.layerNormEpsilon);
+  const MF& E = model.outputEmbedding();
+  run.logits.resize(run.lnf.rows(), E.rows());
+  constexpr Eigen::Index kChunk = 2048;
+  for (Eigen::Index v0 = 0; v0 < E.rows(); v0 += kChunk) {
+    const Eigen::Index n = std::min(kChunk, E.rows() - v0);
+    // (L,d)·(n,d)ᵀ -> (L,n): every logit the dot product of a row of ln_f(x) and a row of E, summed in order
+    run.logits.middleCols(v0, n) = kernels::scaledProductFixedTransB<float>(run.lnf, E.middleRows(v0, n), nullptr);
+  }
+  return run;
+}
+
+std::vector<int> generateGpt2(const Gpt2Model& model, std::vector<int> ids, int count) {
+  if (count < 0) throw InputError("--tokens must be 0 or more");
+  if (static_cast<int64_t>(ids.size()) + count > model.config.nPositions)
+    throw InputError("the input's " + std::to_string(ids.size()) + " tokens and " + std::to_string(count) +
+                     " more exceed this model's " + std::to_string(model.config.nPositions) + " positions");
+  for (int step = 0; step < count; ++step) {
+    const Gpt2Run run = runGpt2(model, ids, false, true);
+    Eigen::Index best = 0;
+    for (Eigen::Index v = 1; v < run.logits.cols(); ++v)
+      if (run.logits(0, v) > run.logits(0, best)) best = v;
+    ids.push_back(static_cast<int>(best));
+  }
+  return ids;
+}
+
+Config gpt2BlockConfig(const Gpt2Model& model, int layer, const Gpt2BlockRun& block, const std::string& text,
+                       std::shared_ptr<const Gpt2Bpe> bpe) {
+  const Gpt2Config& mc = model.config;
+  const Gpt2Block& b = model.blocks.at(static_cast<size_t>(layer));
+  const Eigen::Index d = mc.nEmbd;
+  Config c;
+  c.text = text;
+  c.tokenizer = TokenizerKind::Gpt2;
+  c.gpt2 = std::move(bpe);
+  c.dModel = mc.nEmbd;
+  c.heads = mc.nHead;
+  c.dK = c.dV = mc.headWidth();
+  c.positional = false;  // wpe is already in the rows
+  c.mask = MaskKind::Causal;
+  c.scaleKind = ScaleKind::InvSqrtDk;  // 1/√64 = 1/8
+  c.X = block.ln1.cast<double>();      // (L,d): ln_1 of the residual stream
+  c.Wq = b.attnWeight.middleCols(0, d).cast<double>();      // c_attn (d,3d) -> (d,d): columns 0 … d−1
+  c.Wk = b.attnWeight.middleCols(d, d).cast<double>();      // columns d … 2d−1
+  c.Wv = b.attnWeight.middleCols(2 * d, d).cast<double>();  // columns 2d … 3d−1
+  c.Wo = b.attnProjWeight.cast<double>();                   // attn.c_proj (d,d)
+  c.biases.bq = b.attnBias.middleCols(0, d).cast<double>();      // (1,3d) -> (1,d)
+  c.biases.bk = b.attnBias.middleCols(d, d).cast<double>();
+  c.biases.bv = b.attnBias.middleCols(2 * d, d).cast<double>();
+  c.biases.bo = b.attnProjBias.cast<double>();                   // (1,d)
+  return c;
+}
+
+std::vector<TopToken> topTokens(const MatrixT<float>& logits, Eigen::Index row, int k) {
+  const Eigen::Index V = logits.cols();
+  std::vector<double> p(static_cast<size_t>(V));
+  for (Eigen::Index v = 0; v < V; ++v) p[static_cast<size_t>(v)] = logits(row, v);
+  kernels::softmaxRowInPlace<kernels::DetExp>(p.data(), static_cast<int>(V));  // (1,V) -> (1,V)
+  std::vector<int> order(static_cast<size_t>(V));
+  for (int v = 0; v < static_cast<int>(V); ++v) order[static_cast<size_t>(v)] = v;
+  const size_t n = std::min<size_t>(static_cast<size_t>(std::max(k, 0)), order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(), [&](int a, int b) {
+    const double pa = p[static_cast<size_t>(a)], pb = p[static_cast<size_t>(b)];
+    return pa > pb || (pa == pb && a < b);
+  });
+  std::vector<TopToken> out;
+  for (size_t i = 0; i < n; ++i) out.push_back({order[i], p[static_cast<size_t>(order[i])]});
+  return out;
+}
+
+}  // namespace attn::models
