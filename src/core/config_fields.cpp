@@ -291,6 +291,9 @@ std::vector<ConfigMember> buildMembers() {
       {"W_o", "Wo", {Stage::Project, SAME_BITS(Wo)}},
       {"edits of W_q … W_o", "edits",
        {Stage::Project, [](const Config& a, const Config& b) { return sameEditsOf(a, b, false); }}},
+      // Where the explicit weights came from (a preset's hand-made numbers, a trained model's, a file's): no number
+      // depends on it, the sentences about the weights do.
+      {"explicit weights' origin", "explicitWeightsOrigin", {Stage::Count, SAME(explicitWeightsOrigin)}},
       // An E edit moved before or after a weight edit: equal no more, but no number depends on it.
       {"the edits' order", "edits", {Stage::Count, SAME(edits)}},
   };

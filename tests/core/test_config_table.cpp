@@ -26,7 +26,7 @@ namespace {
 #define CONFIG_MEMBERS                                                                                              \
   text, cross, queryText, tokenizer, keepPunctuation, queryBos, padTo, compareText, dModel, heads, dK, dV, seed,    \
       positional, mask, scaleKind, customScale, embeddingTable, embeddingSource, glove, gpt2, X, Xq, Wq, Wk, Wv, Wo, \
-      edits, queryOverride, directionOnly, preset, focus
+      edits, explicitWeightsOrigin, queryOverride, directionOnly, preset, focus
 #define NAMES_OF(...) NAMES_OF_(__VA_ARGS__)
 #define NAMES_OF_(...) #__VA_ARGS__
 
@@ -109,6 +109,7 @@ const std::map<std::string, SampleChange>& sampleChanges() {
       {"W_o", {[](Config& c) { c.Wo = filled(4, 6, 0.4); }}},
       {"edits of W_q … W_o", {[](Config& c) { c.edits[1].value = -3.0; }}},
       {"the edits' order", {[](Config& c) { std::swap(c.edits[0], c.edits[1]); }}},
+      {"explicit weights' origin", {[](Config& c) { c.explicitWeightsOrigin = WeightOrigin::Trained; }}},
   };
   return changes;
 }

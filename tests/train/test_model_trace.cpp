@@ -11,6 +11,7 @@
 #include "core/pipeline.h"
 #include "core/train/model_trace.h"
 #include "core/train/tasks.h"
+#include "core/weights.h"
 #include "train_test_util.h"
 
 using namespace attn;
@@ -133,6 +134,18 @@ TEST(ModelTrace, EveryLayerConfigReproducesTheEngine) {
   }
   std::cout << "largest relative difference, pipeline vs engine, over every block of every task: " << worstOverall
             << "\n";
+}
+
+// A trained block's weights say they were trained (issue 27: the walkthrough's sentences follow weightOrigin).
+TEST(ModelTrace, LayerConfigsSayTheirWeightsAreTrained) {
+  const SavedModel saved = trainedModel(TaskKind::Reverse, 21, 3);
+  TaskData data(TaskKind::Reverse, 21);
+  const Example& ex = data.heldOut(1)[0];
+  const ModelTrace t = traceModel(saved, ex.source, ex.input);
+  for (const auto& layer : t.layers) {
+    EXPECT_EQ(attentionWeightsOrigin(layer.trace.config), WeightOrigin::Trained);
+    EXPECT_EQ(weightOrigin(layer.trace.config, "W_o", 0, 0), WeightOrigin::Trained);
+  }
 }
 
 TEST(ModelTrace, ExplicitRowsTakeTheTextAsLabelsOnlyWhenItFits) {

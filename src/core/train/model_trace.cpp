@@ -89,6 +89,7 @@ Config layerConfig(const BlockTrace& block, const std::vector<std::string>& keyT
   c.Wk = engine.Wk;
   c.Wv = engine.Wv;
   c.Wo = engine.Wo;
+  c.explicitWeightsOrigin = WeightOrigin::Trained;  // the sentences about these weights say "trained"
   // Token texts label the rows (stages.cpp: an explicit X takes the text's tokens when there is one per row). A
   // decoder's "<bos>" is the Config's query_bos, since the word tokenizer would split the text "<bos>".
   const bool bos = !queryTokens.empty() && queryTokens[0] == "<bos>";
