@@ -10,6 +10,7 @@
 #include "ui/explain.h"
 #include "ui/widgets/toggles.h"
 #include "ui/widgets/text_util.h"
+#include "ui/theme.h"
 
 namespace ui {
 
@@ -19,13 +20,13 @@ void explanation(const char* text) {
 }
 
 void formulaLine(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(20, 70, 150, 255));
+  ImGui::PushStyleColor(ImGuiCol_Text, kFormulaText);
   wrappedText(text);  // breaks at spaces only: never inside a number
   ImGui::PopStyleColor();
 }
 
 void noteLine(const std::string& text, bool warning) {
-  ImGui::PushStyleColor(ImGuiCol_Text, warning ? IM_COL32(180, 60, 0, 255) : IM_COL32(70, 70, 80, 255));
+  ImGui::PushStyleColor(ImGuiCol_Text, warning ? kCautionText : kNoteText);
   wrappedText(text);  // breaks at spaces only: never inside a number
   ImGui::PopStyleColor();
 }

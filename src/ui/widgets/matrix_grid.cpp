@@ -13,6 +13,7 @@
 #include "ui/widgets/heatmap_gl.h"
 #include "ui/widgets/text_util.h"
 #include "ui/widgets/toggles.h"
+#include "ui/theme.h"
 
 namespace ui {
 
@@ -482,7 +483,7 @@ void drawCellTooltip(const GridSpec& spec, const CellRef& ref, int dr, int dc, G
   const float em = ImGui::GetFontSize();
   ImGui::BeginTooltip();
   ImGui::PushFont(ctx.fonts.body);
-  ImGui::TextColored(ImVec4(0.55f, 0.3f, 0.0f, 1.0f), "%s[%s, %s]", spec.name.c_str(), rowText(spec, dr).c_str(),
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kPinnedText), "%s[%s, %s]", spec.name.c_str(), rowText(spec, dr).c_str(),
                      columnText(spec, dc).c_str());
   wrappedText(text, 34.0f * em);
   ImGui::TextDisabled("%s", tr(ctx.state.pinned == ref ? Key::GridPinnedBelow : Key::GridClickToPin));
