@@ -20,6 +20,17 @@ enum class MaskKind { None, Causal, Padding };
 enum class EmbeddingSource { Random, Glove };  // seeded N(0,1) rows, or GloVe's word vectors (glove.h)
 inline constexpr int kGloveDims = 100;          // GloVe 6B 100-d: d_model is at most this with GloVe rows
 
+// Where a weight's numbers came from, so that every sentence about a weight can say it (weights.h: weightOrigin).
+// A Config's explicit matrices W_q … W_o carry one of HandMade, Trained, Given; a matrix the Config does not give is
+// Seeded; a cell the user typed is Edited.
+enum class WeightOrigin {
+  Seeded,    // Xavier/Glorot uniform from the seed (weights.h)
+  HandMade,  // written by a preset's author to show one idea (presets.cpp)
+  Trained,   // learned by the training engine (a trained model opened in the walkthrough)
+  Given,     // given explicitly from outside: a Config JSON file, setState, the CLI's --config
+  Edited,    // typed into the cell by the user (a CellEdit)
+};
+
 class GloveVectors;  // glove.h
 class Gpt2Bpe;       // bpe.h
 
@@ -111,6 +122,9 @@ struct Config {
   std::optional<Matrix> Wq, Wk, Wv, Wo;   // (d_model,h*d_k), (d_model,h*d_k), (d_model,h*d_v), (h*d_v,d_model)
   std::vector<CellEdit> edits;            // applied on top of the weights / embedding rows
   ProjectionBiases biases;                // b_q, b_k, b_v, b_o: none unless given (a pretrained model's)
+  // Where the explicit W_q … W_o (when there are any) came from: HandMade, Trained or Given (never Seeded/Edited).
+  // Informational: no number depends on it, but the walkthrough's sentences about the weights do.
+  WeightOrigin explicitWeightsOrigin = WeightOrigin::Given;
 
   // --- overrides of the Project stage (the geometric view; overrides.h) ---
   std::optional<QueryOverride> queryOverride;  // one dragged query row (after X_q·W_q)

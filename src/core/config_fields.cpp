@@ -235,6 +235,25 @@ std::vector<ConfigField> buildFields() {
        {Stage::ScaleMask, SAME(customScale), sameFactor}},
       // Nothing to recompute: the preset's name is informational, the focus the query row a walkthrough follows.
       STRING_FIELD("preset", preset, Count),
+      // Where the explicit W_q … W_o came from: "hand-made" (a preset), "trained" (a trained model's block) or
+      // "given" (the default: from a file or setState). Written only with explicit weights and when not "given", so
+      // older files and links read the same. No number depends on it; the sentences about the weights do.
+      {"weights_origin", "explicitWeightsOrigin",
+       [](const json& v, Config& c) {
+         const std::string name = readStringValue(v, "weights_origin");
+         if (name == "hand-made") c.explicitWeightsOrigin = WeightOrigin::HandMade;
+         else if (name == "trained") c.explicitWeightsOrigin = WeightOrigin::Trained;
+         else if (name == "given") c.explicitWeightsOrigin = WeightOrigin::Given;
+         else
+           throw InputError("\"weights_origin\" must be \"hand-made\", \"trained\" or \"given\", got \"" + name + "\"",
+                            "UnknownWeightsOrigin", {name});
+       },
+       [](const Config& c, json& out) {
+         if (!(c.Wq || c.Wk || c.Wv || c.Wo)) return;
+         if (c.explicitWeightsOrigin == WeightOrigin::HandMade) out["weights_origin"] = "hand-made";
+         if (c.explicitWeightsOrigin == WeightOrigin::Trained) out["weights_origin"] = "trained";
+       },
+       {Stage::Count, SAME(explicitWeightsOrigin)}},
       INT_FIELD("focus", focus, Count),
       // The geometric view's overrides (overrides.h): "direction only" and the dragged query, set after Q, K.
       BOOL_FIELD("direction_only", directionOnly, Project),

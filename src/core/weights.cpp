@@ -128,3 +128,28 @@ Weights buildWeights(const Config& c) {
 }
 
 }  // namespace attn
+
+namespace attn {
+
+WeightOrigin weightOrigin(const Config& c, const std::string& name, int row, int col) {
+  for (const CellEdit* e : editsOf(c, name))
+    if (e->row == row && e->col == col) return WeightOrigin::Edited;
+  return explicitWeight(c, name) ? c.explicitWeightsOrigin : WeightOrigin::Seeded;
+}
+
+WeightOrigin attentionWeightsOrigin(const Config& c) {
+  return c.Wq && c.Wk ? c.explicitWeightsOrigin : WeightOrigin::Seeded;
+}
+
+const char* weightOriginName(WeightOrigin origin) {
+  switch (origin) {
+    case WeightOrigin::Seeded: return "seeded";
+    case WeightOrigin::HandMade: return "hand-made";
+    case WeightOrigin::Trained: return "trained";
+    case WeightOrigin::Given: return "given";
+    case WeightOrigin::Edited: return "edited";
+  }
+  return "given";
+}
+
+}  // namespace attn

@@ -29,6 +29,15 @@ bool sameWeight(const Config& a, const Config& b, const std::string& name);
 // Whether c's matrix `name` is the seeded one untouched (no explicit matrix, no edit of it): it may be put back.
 bool plainSeededWeight(const Config& c, const std::string& name);
 
+// Where the numbers of weight `name` ("W_q" … "W_o") came from at cell (row, col) of the whole matrix (head i's
+// block starts at column i·d_k or i·d_v): Edited if one of c's edits typed that cell, else the explicit matrix's
+// origin (c.explicitWeightsOrigin), else Seeded.
+WeightOrigin weightOrigin(const Config& c, const std::string& name, int row, int col);
+// The origin of the weights that make the attention pattern, W_q and W_k: Seeded unless both are explicit, then
+// c.explicitWeightsOrigin. Cell edits are not counted (weightOrigin tells a typed cell).
+WeightOrigin attentionWeightsOrigin(const Config& c);
+const char* weightOriginName(WeightOrigin origin);  // "seeded" | "hand-made" | "trained" | "given" | "edited"
+
 struct Weights {
   Matrix Wq, Wk, Wv, Wo;
 };

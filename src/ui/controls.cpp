@@ -13,6 +13,7 @@
 #include "imgui.h"
 #include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO
 #include "ui/config_edit.h"
+#include "core/weights.h"
 #include "ui/explain.h"
 #include "ui/i18n/core_texts.h"
 #include "ui/model_view.h"
@@ -21,6 +22,7 @@
 #include "ui/widgets/text_util.h"
 #include "ui/widgets/toggles.h"
 #include "ui/steps/step_common.h"  // helpMarker
+#include "ui/theme.h"
 
 namespace ui {
 
@@ -109,14 +111,19 @@ void drawPresetMenu(AppState& state, float width) {
   ImGuiContext& g = *ImGui::GetCurrentContext();  // the macro reads `g`
   IMGUI_TEST_ENGINE_ITEM_INFO(comboId, "Preset menu", 0);
   if (!open) return;
-  ImGui::TextDisabled("%s", tr(Key::PresetsRandomHeader));
-  for (const attn::Preset& p : attn::presets()) {
-    ImGui::PushID(p.name.c_str());
-    if (ImGui::Selectable(presetTitle(p).c_str(), current == &p && !trained)) state.apply(p.config);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", presetDescription(p).c_str());
-    ImGui::PopID();
+  // Filed by what their weights are (core/weights.h): hand-made by the preset, seeded random, then trained.
+  for (const attn::WeightOrigin origin : {attn::WeightOrigin::HandMade, attn::WeightOrigin::Seeded}) {
+    ImGui::TextDisabled("%s", tr(origin == attn::WeightOrigin::HandMade ? Key::PresetsHandMadeHeader
+                                                                          : Key::PresetsRandomHeader));
+    for (const attn::Preset& p : attn::presets()) {
+      if (attn::attentionWeightsOrigin(p.config) != origin) continue;
+      ImGui::PushID(p.name.c_str());
+      if (ImGui::Selectable(presetTitle(p).c_str(), current == &p && !trained)) state.apply(p.config);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", presetDescription(p).c_str());
+      ImGui::PopID();
+    }
+    ImGui::Separator();
   }
-  ImGui::Separator();
   ImGui::TextDisabled("%s", tr(Key::PresetsTrainedHeader));
   for (const attn::train::TrainedPreset& p : attn::train::trainedPresets()) {
     ImGui::PushID(("trained-" + p.name).c_str());
@@ -144,7 +151,7 @@ void drawMessageLine(const AppState& state) {
   ImGuiContext& g = *ImGui::GetCurrentContext();  // the macro reads `g`
   IMGUI_TEST_ENGINE_ITEM_INFO(ImGui::GetItemID(), "message line", 0);  // tests find the line through the item hooks
   const std::string shown = ellipsize(message, width);
-  ImGui::GetWindowDrawList()->AddText(at, isError ? IM_COL32(190, 30, 30, 255) : IM_COL32(120, 80, 0, 255),
+  ImGui::GetWindowDrawList()->AddText(at, isError ? kErrorText : kWarningText,
                                       shown.c_str());
   if (shown != message && ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
@@ -284,7 +291,7 @@ void embeddingSourceControl(AppState& state) {
   gloveWidthProposal(state);
   const std::string& status = state.data.gloveStatus;
   if (status == "ready") return;
-  ImGui::PushStyleColor(ImGuiCol_Text, status == "loading" ? IM_COL32(120, 80, 0, 255) : IM_COL32(190, 30, 30, 255));
+  ImGui::PushStyleColor(ImGuiCol_Text, status == "loading" ? kWarningText : kErrorText);
   ImGui::TextWrapped("%s", trf(Key::GloveStatus, status.c_str()).c_str());
   ImGui::PopStyleColor();
 }

@@ -7,9 +7,13 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/data/glove.h"
+#include "core/data/presets.h"
 #include "core/matrices.h"
 #include "core/overrides.h"
 #include "core/saturation.h"
+#include "core/weights.h"
+#include "ui/i18n/core_texts.h"
 #include "ui/i18n/i18n.h"
 
 namespace ui {
@@ -71,14 +75,26 @@ struct Cell {
   std::string colLabel() const { return tokenLabel(attn::axisTokens(t, info.cols), ref.col); }
 };
 
+// Where token `text`'s embedding row came from: the preset's table (hand-made), a row typed in (or given in the
+// Config), GloVe's vector, or the seed.
+std::string embeddingSource(const attn::Config& config, const std::string& text) {
+  const auto row = config.embeddingTable.find(text);
+  if (row != config.embeddingTable.end()) {
+    const attn::Preset* preset = attn::findPreset(config.preset);
+    const bool presets = preset && preset->config.embeddingTable.count(text) &&
+                         preset->config.embeddingTable.at(text) == row->second;
+    return tr(presets ? Key::ExplainEmbeddingHandMade : Key::ExplainEmbeddingTyped);
+  }
+  if (config.embeddingSource == attn::EmbeddingSource::Glove && config.glove && config.glove->find(text) >= 0)
+    return trf(Key::ExplainEmbeddingGlove, text.c_str(), config.dModel);
+  return trf(Key::ExplainEmbeddingSeeded, text.c_str(), std::to_string(config.seed).c_str());
+}
+
 std::string explainEmbedding(const Cell& c) {
   const auto& toks = c.rowTokens();
   const std::string& text = toks[c.ref.row].text;
-  const bool fromTable = c.t.config.embeddingTable.count(text) > 0;
+  const std::string source = embeddingSource(c.t.config, text);
   std::ostringstream s;
-  const std::string source = fromTable ? tr(Key::ExplainEmbeddingFromTable)
-                                       : trf(Key::ExplainEmbeddingSeeded, text.c_str(),
-                                             std::to_string(c.t.config.seed).c_str());
   s << "E[" << c.rowLabel() << ", " << c.ref.col << "] = " << num(c.value)
     << trf(Key::ExplainEmbedding, toks[c.ref.row].id, source.c_str());
   return s.str();
@@ -108,10 +124,26 @@ std::string explainEmbedPlusPosition(const Cell& c) {
   return s.str();
 }
 
+// Where weight cell c came from (core/weights.h: weightOrigin), in words.
+std::string weightSource(const Cell& c) {
+  const attn::Config& config = c.t.config;
+  int col = c.ref.col;  // in the whole matrix: head i's block of W_q, W_k, W_v starts at column i·width
+  if (c.info.heads == attn::HeadLayout::ColumnBlocks)
+    col += c.ref.head * (c.info.id == attn::MatrixId::W_v ? config.dV : config.dK);
+  switch (attn::weightOrigin(config, c.info.name, c.ref.row, col)) {
+    case attn::WeightOrigin::Seeded: return trf(Key::ExplainWeightSeeded, std::to_string(config.seed).c_str());
+    case attn::WeightOrigin::HandMade: return tr(Key::ExplainWeightHandMade);
+    case attn::WeightOrigin::Trained: return tr(Key::ExplainWeightTrained);
+    case attn::WeightOrigin::Given: return tr(Key::ExplainWeightGiven);
+    case attn::WeightOrigin::Edited: return tr(Key::ExplainWeightEdited);
+  }
+  return "";
+}
+
 std::string explainWeight(const Cell& c) {
   std::ostringstream s;
   s << c.info.name << "[" << c.ref.row << ", " << c.ref.col << "] = " << num(c.value)
-    << tr(Key::ExplainWeight)
+    << weightSource(c)
     << (c.info.perHead() ? c.headNote : "");
   return s.str();
 }
@@ -396,6 +428,51 @@ std::vector<CellRef> dependenciesOf(const attn::Trace& t, const CellRef& ref) {
     }
   }
   return out;
+}
+
+double scoreSpread(const attn::Matrix& m) {
+  double sum = 0, sq = 0;
+  int n = 0;
+  for (Eigen::Index i = 0; i < m.size(); ++i)
+    if (std::isfinite(m.data()[i])) {
+      sum += m.data()[i];
+      sq += m.data()[i] * m.data()[i];
+      ++n;
+    }
+  if (n < 2) return 0;
+  const double mean = sum / n;
+  return std::sqrt(std::max(sq / n - mean * mean, 0.0));
+}
+
+// ---- sentences chosen from the data ----
+
+const char* headsOriginSentence(const attn::Config& config, int heads) {
+  switch (attn::attentionWeightsOrigin(config)) {
+    case attn::WeightOrigin::Seeded: return tr(heads > 1 ? Key::HeadsOriginSeeded : Key::HeadsOriginOneSeeded);
+    case attn::WeightOrigin::Trained: return tr(heads > 1 ? Key::HeadsOriginTrained : Key::HeadsOriginOneTrained);
+    case attn::WeightOrigin::HandMade: return tr(Key::HeadsOriginHandMade);
+    case attn::WeightOrigin::Given: case attn::WeightOrigin::Edited: break;
+  }
+  return tr(Key::HeadsOriginGiven);
+}
+
+std::string combineColumnsNote(int heads, int dV) {
+  if (heads <= 1 || dV <= 0) return "";
+  if (heads == 2) return trf(Key::CombineColumnsTwo, dV - 1, dV, 2 * dV - 1);
+  return trf(Key::CombineColumnsMany, dV - 1, dV, 2 * dV - 1, (heads - 1) * dV, heads * dV - 1, heads, dV);
+}
+
+std::string leftModelNotice(const attn::Config& next) {
+  switch (attn::attentionWeightsOrigin(next)) {
+    case attn::WeightOrigin::Seeded: return tr(Key::ModelLeftSeeded);
+    case attn::WeightOrigin::Trained: return tr(Key::ModelLeftTrained);
+    case attn::WeightOrigin::HandMade: {
+      const attn::Preset* preset = attn::findPreset(next.preset);
+      return trf(Key::ModelLeftHandMade, preset ? presetTitle(*preset).c_str() : next.preset.c_str());
+    }
+    case attn::WeightOrigin::Given: case attn::WeightOrigin::Edited: break;
+  }
+  return tr(Key::ModelLeftGiven);
 }
 
 }  // namespace ui

@@ -31,6 +31,19 @@ int unmaskedKeys(const attn::Trace& trace, int row);
 // keys) or "".
 std::string saturationLabel(const attn::RowSaturation& row, int unmaskedKeys);
 
+// The standard deviation of a matrix's finite entries (0 for fewer than two): how widely the scores spread.
+double scoreSpread(const attn::Matrix& m);
+
+// ---- sentences chosen from the data they describe (issue 27: every sentence true for the numbers shown) ----
+// What the All heads view says of its heads' W_q and W_k: seeded random (differ by chance), hand-made, trained, given;
+// `heads` counts every head shown (all layers' of an open model).
+const char* headsOriginSentence(const attn::Config& config, int heads);
+// Step 10's note on which columns of concat come from which head ("" for one head).
+std::string combineColumnsNote(int heads, int dV);
+// The notice after leaving a trained model, from what the walkthrough shows now (`next`): seeded random weights,
+// a preset's hand-made ones, the model's trained ones under a changed setting, or given ones.
+std::string leftModelNotice(const attn::Config& next);
+
 // "%.4g"-style number with a typographic minus; "−∞" for -inf. Never prints exactly ±1 for a value that is not
 // (0.9999546 -> "0.999955").
 std::string num(double v, int significant = 4);

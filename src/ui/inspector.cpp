@@ -9,6 +9,7 @@
 #include "ui/explain.h"
 #include "ui/i18n/i18n.h"
 #include "ui/widgets/text_util.h"
+#include "ui/theme.h"
 
 namespace ui {
 
@@ -51,7 +52,7 @@ void drawInspector(AppState& s, const Fonts& fonts) {
   }
   const std::string text = explainCell(s.trace(), pinned);
   ImGui::PushFont(fonts.body);
-  ImGui::TextColored(ImVec4(0.55f, 0.3f, 0.0f, 1.0f), "%s", tr(Key::InspectorPinned));
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kPinnedText), "%s", tr(Key::InspectorPinned));
   ImGui::SameLine();
   wrappedText(text);  // breaks at spaces only: never inside a number
   ImGui::PopFont();

@@ -13,11 +13,13 @@
 #include "ui/i18n/i18n.h"
 #include "ui/app_state.h"
 #include "ui/controls.h"
+#include "ui/explain.h"
 #include "ui/steps/step.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/text_util.h"
 #include "ui/i18n/core_texts.h"
 #include "ui/i18n/error_text.h"
+#include "ui/theme.h"
 
 namespace ui {
 
@@ -153,7 +155,7 @@ void keepOrCloseModel(AppState& s) {
   if (!s.model) return;
   if (comparable(s.config(), s.model->shown) == s.model->shown) return;
   s.model.reset();
-  s.notice = tr(Key::ModelLeft);
+  s.notice = leftModelNotice(s.config());  // what the walkthrough shows now, said from its weights' origin
 }
 
 attn::Config leavingModel(const AppState& s, const attn::Config& requested) {
@@ -213,14 +215,14 @@ void drawModelPanel(AppState& s) {
   if (!s.model) {
     const attn::Config& c = s.config();
     if (c.Wq && c.Wk) return;  // a preset's own numbers (the source's example, identity weights on GloVe…)
-    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(150, 90, 0, 255));
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarningText);
     wrappedTextWithHelp(tr(Key::ModelRandomWeights), tr(Key::ModelRandomHelp));  // wrapped, "(?)" not cut off
     ImGui::PopStyleColor();
     return;
   }
   const OpenModel& m = *s.model;
   const float em = ImGui::GetFontSize();
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(20, 110, 60, 255));
+  ImGui::PushStyleColor(ImGuiCol_Text, kOkText);
   ImGui::TextWrapped("%s", trf(Key::ModelTrained, taskName(m.model->task).c_str(), originText(m.origin).c_str()).c_str());
   ImGui::PopStyleColor();
   if (m.model->training.present)

@@ -14,6 +14,7 @@
 #include "ui/steps/step.h"
 #include "ui/url_state.h"
 #include "ui/i18n/error_text.h"
+#include "ui/theme.h"
 
 namespace ui {
 
@@ -147,7 +148,7 @@ void drawSharePanel(AppState& s) {
   ImGui::EndDisabled();
   drawFigureExport(s);
   if (!share.status.empty() && now() < share.statusUntil) {
-    ImGui::PushStyleColor(ImGuiCol_Text, share.statusOk ? IM_COL32(20, 120, 40, 255) : IM_COL32(190, 30, 30, 255));
+    ImGui::PushStyleColor(ImGuiCol_Text, share.statusOk ? kOkText : kErrorText);
     ImGui::TextWrapped("%s", share.status.c_str());
     ImGui::PopStyleColor();
   }

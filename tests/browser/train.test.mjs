@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { argValue, check, checkDrawn, clickItem, clickTextField, items, repo, setState, suite, waitFrames } from './harness.mjs';
+import { argValue, check, checkDrawn, clickItem, clickTextField, getState, items, repo, setState, suite, waitFrames } from './harness.mjs';
 
 const cliPath = resolve(repo, argValue('--cli', process.env.ATTNLAB_CLI || 'build/native/attnlab'));
 const { test, run, ctx } = suite('train view');
@@ -195,6 +195,12 @@ test('trained presets open at once from the menu; translation cross-attention cr
     check(argmax(A[1]) === 'cat' && argmax(A[2]) === 'black', `le → ${argmax(A[1])}, chat → ${argmax(A[2])}`);
     await waitFrames(page, 3);
     await checkDrawn(page, 'train-preset-translation-softmax-dpr1.png');
+    // Leaving the model for the hand-made quick-fox preset: the notice says what is shown now (issue 27: it said
+    // "… so the weights are random again").
+    await setState(page, { preset: 'quick-fox' });
+    const left = await getState(page);
+    check(left.model === null && /Left the trained model/.test(left.notice) && /quick brown fox/.test(left.notice) &&
+      !/random/.test(left.notice), `model ${JSON.stringify(left.model)}, notice "${left.notice}"`);
     check(problems.length === 0, problems.join('\n'));
     return `opened in ${ms} ms (setState + 2 frames)`;
   } finally {

@@ -134,6 +134,8 @@ test('clicking a cell pins its arithmetic; typing edits a weight (DPR 2)', async
   await waitFrames(page, 3);
   s = await getState(page);
   check(s.hover.startsWith('W_q[0, 0]'), `pinned hover text: ${s.hover}`);
+  // Where the weight came from (issue 27: quick-fox's hand-made weight was "a learned weight (here Xavier …)").
+  check(/set by hand by the preset/.test(s.hover) && !/a learned weight|Xavier/.test(s.hover), `W_q[0, 0]'s origin: ${s.hover}`);
   await checkDrawn(page, 'step-04-project-pinned-dpr2.png');
   await findItem(page, (it) => it.label === '##edit', 'the cell editor');
   await clickTextField(page, '##edit');
@@ -144,6 +146,8 @@ test('clicking a cell pins its arithmetic; typing edits a weight (DPR 2)', async
   const trace = await page.evaluate(() => window.attnlab.trace());
   check(trace.W_q.data[0][0] === 2.5, `W_q[0][0] after typing 2.5: ${trace.W_q.data[0][0]}`);
   check(Math.abs(trace.heads[0].Q.data[1][0] - 2.5 * 0.5) < 1e-12, `Q[quick,0] = ${trace.heads[0].Q.data[1][0]}, expected 1.25`);
+  const typed = (await getState(page)).hover;
+  check(/typed in by you/.test(typed), `W_q[0, 0] after typing: ${typed}`);
   // A bad value keeps the state and says why.
   await clickTextField(page, '##edit');
   await page.keyboard.press('Control+A');

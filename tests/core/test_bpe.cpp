@@ -136,6 +136,18 @@ TEST(Gpt2Table, EncodesAndRecordsMerges) {
   EXPECT_EQ(table->mergeOf(65), nullptr);
 }
 
+// The examples ui/i18n's TokGpt2Help quotes (tests/ui/test_sentences.cpp checks the sentence quotes these): a
+// frequent word is one token, " sauerkraut" five (issue 27: the help said "Ġsauer" "k" "raut").
+TEST(Gpt2Table, TheHelpsExamplesAreWhatItEncodes) {
+  REQUIRE_TABLE(table);
+  std::vector<std::string> texts;
+  for (const attn::BpeToken& t : table->encodeDetailed(" sauerkraut")) texts.push_back(t.text);
+  EXPECT_EQ(texts, (std::vector<std::string>{"\u0120sa", "u", "erk", "ra", "ut"}));
+  texts.clear();
+  for (const attn::BpeToken& t : table->encodeDetailed(" the")) texts.push_back(t.text);
+  EXPECT_EQ(texts, (std::vector<std::string>{"\u0120the"}));
+}
+
 TEST(Gpt2Table, LongWordStaysFast) {
   REQUIRE_TABLE(table);
   std::string text;

@@ -26,8 +26,8 @@ namespace {
 #define CONFIG_MEMBERS                                                                                              \
   text, cross, queryText, tokenizer, keepPunctuation, queryBos, padTo, compareText, vocabulary, queryVocabulary,   \
       dModel, heads, dK, dV, seed, positional, positions, mask, scaleKind, customScale, embeddingTable,            \
-      embeddingSource, glove, gpt2, X, Xq, Wq, Wk, Wv, Wo, edits, biases, queryOverride, directionOnly,            \
-      preset, focus
+      embeddingSource, glove, gpt2, X, Xq, Wq, Wk, Wv, Wo, edits, biases, explicitWeightsOrigin, queryOverride,     \
+      directionOnly, preset, focus
 #define NAMES_OF(...) NAMES_OF_(__VA_ARGS__)
 #define NAMES_OF_(...) #__VA_ARGS__
 
@@ -116,6 +116,8 @@ const std::map<std::string, SampleChange>& sampleChanges() {
       {"edits of W_q … W_o", {[](Config& c) { c.edits[1].value = -3.0; }}},
       {"b_q … b_o", {[](Config& c) { c.biases.bk = filled(1, 6, 0.3); }}},
       {"the edits' order", {[](Config& c) { std::swap(c.edits[0], c.edits[1]); }}},
+      {"weights_origin",  // written only with explicit weights
+       {[](Config& c) { c.explicitWeightsOrigin = WeightOrigin::Trained; }, [](Config& c) { c.Wq = filled(6, 6, 0.1); }}},
   };
   return changes;
 }
@@ -167,7 +169,7 @@ TEST(ConfigTable, EveryMemberHasARow) {
   std::set<std::string> listed;
   std::istringstream names(NAMES_OF(CONFIG_MEMBERS));
   for (std::string name; std::getline(names >> std::ws, name, ',');) listed.insert(name);
-  ASSERT_EQ(listed.size(), 36u);
+  ASSERT_EQ(listed.size(), 37u);
 
   std::set<std::string> withRows;
   for (const Row& row : allRows()) withRows.insert(row.member);

@@ -12,6 +12,7 @@
 #include "core/positional.h"  // detSinusoidalPositions
 #include "core/train/model_trace.h"
 #include "core/train/tasks.h"
+#include "core/weights.h"
 #include "train_test_util.h"
 
 using namespace attn;
@@ -196,6 +197,18 @@ TEST(ModelTrace, FirstBlockShowsTheModelsTokensIdsEmbeddingAndPositions) {
       EXPECT_EQ(tr.tokens[3].id, 5);
       EXPECT_TRUE(sameBits(Matrix(tr.E.row(0)), Matrix(tr.E.row(2))));
     }
+  }
+}
+
+// A trained block's weights say they were trained (issue 27: the walkthrough's sentences follow weightOrigin).
+TEST(ModelTrace, LayerConfigsSayTheirWeightsAreTrained) {
+  const SavedModel saved = trainedModel(TaskKind::Reverse, 21, 3);
+  TaskData data(TaskKind::Reverse, 21);
+  const Example& ex = data.heldOut(1)[0];
+  const ModelTrace t = traceModel(saved, ex.source, ex.input);
+  for (const auto& layer : t.layers) {
+    EXPECT_EQ(attentionWeightsOrigin(layer.trace.config), WeightOrigin::Trained);
+    EXPECT_EQ(weightOrigin(layer.trace.config, "W_o", 0, 0), WeightOrigin::Trained);
   }
 }
 

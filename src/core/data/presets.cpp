@@ -197,10 +197,17 @@ std::vector<Preset> makePresets() {
   };
 }
 
+// Every preset that writes its own W_q … W_o wrote them by hand (the source's example, identity matrices, …).
+std::vector<Preset> withOrigins(std::vector<Preset> all) {
+  for (Preset& p : all)
+    if (p.config.Wq || p.config.Wk || p.config.Wv || p.config.Wo) p.config.explicitWeightsOrigin = WeightOrigin::HandMade;
+  return all;
+}
+
 }  // namespace
 
 const std::vector<Preset>& presets() {
-  static const std::vector<Preset> kPresets = makePresets();
+  static const std::vector<Preset> kPresets = withOrigins(makePresets());
   return kPresets;
 }
 

@@ -96,6 +96,7 @@ Config layerConfig(const BlockTrace& block, const std::vector<std::string>& keyT
   c.positional = source.positions != nullptr;
   if (source.positions) c.positions = *source.positions;  // (max_len,d_model): the engine's own PE
   c.text = joinTokens(keyTokens);
+  c.explicitWeightsOrigin = WeightOrigin::Trained;  // the sentences about these weights say "trained"
   if (block.cross) {
     c.queryText = joinTokens(queryTokens);
     c.X = engine.X;    // (L_kv,d_model): the encoder's output (keys/values' source)

@@ -1,7 +1,7 @@
 // The core's English names and sentences that the page shows, in the page's language: the training tasks' texts
 // (keyed by the task id, "reverse"), the presets' titles and descriptions (keyed by the preset's name, the CLI/URL
-// id), the trained model's block names ("decoder layer 0 cross-attention"). The core stays English; an id these
-// tables do not know shows the core's English.
+// id), the trained model's block names ("decoder layer 0 cross-attention"). The English is the core's own, written once
+// there; strings_zh.inc's CORE entries give the Chinese by id. An id the Chinese table lacks shows the core's English.
 #pragma once
 #include <string>
 

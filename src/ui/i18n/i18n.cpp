@@ -32,11 +32,29 @@ const Table& chineseTable() {
   static const Table table = [] {
     Table t;
 #define S(key, text) t.texts[static_cast<int>(Key::key)] = text, ++t.definitions;
+#define CORE(id, text)
 #include "ui/i18n/strings_zh.inc"
+#undef CORE
 #undef S
     return t;
   }();
   return table;
+}
+
+// The Chinese of the core's texts, by id (the CORE entries of strings_zh.inc).
+struct CoreText {
+  const char* id;
+  const char* text;
+};
+const std::vector<CoreText>& chineseCoreTexts() {
+  static const std::vector<CoreText> texts = {
+#define S(key, text)
+#define CORE(id, text) {id, text},
+#include "ui/i18n/strings_zh.inc"
+#undef CORE
+#undef S
+  };
+  return texts;
 }
 
 const Table& tableOf(Lang lang) { return lang == Lang::Zh ? chineseTable() : englishTable(); }
@@ -79,6 +97,13 @@ const char* keyName(Key key) {
   return i >= 0 && i < kKeyCount ? kNames[i] : "?";
 }
 
+const char* coreTextIn(Lang lang, const std::string& id) {
+  if (lang == Lang::En) return nullptr;
+  for (const CoreText& t : chineseCoreTexts())
+    if (id == t.id) return t.text;
+  return nullptr;
+}
+
 int definitionCount(Lang lang) { return tableOf(lang).definitions; }
 
 std::string trf(Key key, ...) {
@@ -103,6 +128,8 @@ std::string allTexts(Lang lang) {
   std::string out;
   for (int i = 0; i < kKeyCount; ++i)
     if (const char* t = tableOf(lang).texts[i]) out += t;
+  if (lang == Lang::Zh)
+    for (const CoreText& t : chineseCoreTexts()) out += t.text;
   return out;
 }
 

@@ -33,6 +33,9 @@ const char* tr(Key key);
 const char* trIn(Lang lang, Key key);
 // The key's name as written in the tables ("StepScoreTitle"), for the test's messages.
 const char* keyName(Key key);
+// The core's text `id` ("task/reverse/name", "preset/law/title"; core_texts.h) in `lang`: nullptr for English (the
+// core's own English is the text) and for an id strings_zh.inc's CORE entries do not translate.
+const char* coreTextIn(Lang lang, const std::string& id);
 // How many entries strings_zh.inc has (a key given twice counts twice: the test wants exactly kKeyCount).
 int definitionCount(Lang lang);
 

@@ -1,4 +1,5 @@
 // Step 10: concatenate the heads' outputs and mix them with W_o back to d_model.
+#include "core/matrices.h"
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
@@ -13,11 +14,8 @@ void drawCombineStep(StepContext& ctx) {
   concat.caption = "concat [O_1 … O_" + std::to_string(heads) + "]";
   // output = concat·W_o : (L_q,h·d_v)·(h·d_v,d_model) -> (L_q,d_model)
   drawEquation(ctx, {concat, "·", indexGrid("W_o", t.Wo), "=", tokenRowsGrid(ctx, "output", t.output, true)},
-               "output = concat·W_o : " + shape(t.concat) + "·" + shape(t.Wo) + " → " + shape(t.output));
-  if (heads > 1) {
-    const int dV = static_cast<int>(t.concat.cols()) / heads;
-    noteLine(trf(Key::CombineColumnsNote, dV - 1, dV));
-  }
+               attn::formulaFor(t, attn::MatrixId::output));
+  if (heads > 1) noteLine(combineColumnsNote(heads, static_cast<int>(t.concat.cols()) / heads));
 }
 
 }  // namespace ui

@@ -133,6 +133,9 @@ bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool
 void drawHeadsStep(StepContext& ctx) {
   explanation(stepExplanation("heads"));
   const std::vector<HeadsRow> rows = headsRows(ctx);
+  int shownHeads = 0;  // every map of every row: what the sentence about their weights speaks of
+  for (const HeadsRow& r : rows) shownHeads += static_cast<int>(r.trace->heads.size());
+  noteLine(headsOriginSentence(ctx.trace.config, shownHeads));
   const float em = ImGui::GetFontSize(), gap = 1.2f * em;
   const float avail = ImGui::GetContentRegionAvail().x;
   int maxHeads = 1;

@@ -41,7 +41,7 @@ void drawMaskStep(StepContext& ctx) {
                trf(Key::MaskFormula, shape(h.S_scaled).c_str()));
   int fullyMasked = 0;
   for (const auto& r : h.rows) fullyMasked += r.fullyMasked;
-  if (t.config.mask == attn::MaskKind::None) noteLine(tr(Key::MaskNoneNote));
+  if (t.config.mask == attn::MaskKind::None) noteLine(tr(t.config.cross ? Key::MaskNoneCrossNote : Key::MaskNoneNote));
   if (fullyMasked > 0)
     noteLine(trf(Key::MaskFullyMasked, fullyMasked), true);
 }

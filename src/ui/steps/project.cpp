@@ -1,4 +1,5 @@
 // Step 4: Q = X·W_q, K = X·W_k, V = X·W_v for one head: three equation rows, one per role.
+#include "core/matrices.h"
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
@@ -21,7 +22,7 @@ void drawProjection(StepContext& ctx, const std::string& resultName, const attn:
   GridSpec w = indexGrid(weightName, weights, head);
   w.showLegend = false;
   drawEquation(ctx, {x, "·", w, "=", tokenRowsGrid(ctx, resultName, result, queries, head)},
-               resultName + " = X·" + weightName + " : " + shape(X) + "·" + shape(weights) + " → " + shape(result));
+               attn::formulaFor(t, resultName));  // the registry's formula: "Q = X_q·W_q : (5×4)·(4×2) → (5×2)"
   ImGui::Dummy(ImVec2(0, 1.2f * ImGui::GetFontSize()));  // rows apart, each formula close above its own grids
 }
 

@@ -2,6 +2,7 @@
 // variance d_k, which would push the softmax into saturation.
 #include <cmath>
 
+#include "core/matrices.h"
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
@@ -10,27 +11,12 @@ namespace ui {
 
 namespace {
 
-double spread(const attn::Matrix& m) {  // standard deviation of the finite entries
-  double sum = 0, sq = 0;
-  int n = 0;
-  for (Eigen::Index i = 0; i < m.size(); ++i)
-    if (std::isfinite(m.data()[i])) {
-      sum += m.data()[i];
-      sq += m.data()[i] * m.data()[i];
-      ++n;
-    }
-  if (n < 2) return 0;
-  const double mean = sum / n;
-  return std::sqrt(std::max(sq / n - mean * mean, 0.0));
-}
-
 // How the factor was chosen, with its value.
 std::string scaleFormula(const attn::Trace& t, const attn::HeadTrace& h) {
   const int dK = static_cast<int>(h.Q.cols());
   switch (t.config.scaleKind) {
-    case attn::ScaleKind::InvSqrtDk:
-      return "S_scaled = S / √d_k = S / √" + std::to_string(dK) + " = S × " + num(t.scale, 6) + " : " + shape(h.S) +
-             " → " + shape(h.S_scaled);
+    case attn::ScaleKind::InvSqrtDk:  // the registry's formula: "S_scaled = S·(1/√2 = 0.707107) : (5×5) → (5×5)"
+      return attn::formulaFor(t, attn::MatrixId::S_scaled);
     case attn::ScaleKind::None:
       return tr(Key::ScaleOff);
     case attn::ScaleKind::Custom:
@@ -50,7 +36,7 @@ void drawScaleStep(StepContext& ctx) {
   drawEquation(ctx,
                {scoresGrid(ctx, "S", h.S, head), "× " + num(t.scale, 4), scoresGrid(ctx, "S_scaled", h.S_scaled, head)},
                scaleFormula(t, h), 6.0f);
-  noteLine(trf(Key::ScaleSpread, num(spread(h.S), 3).c_str(), num(spread(h.S_scaled), 3).c_str()));
+  noteLine(trf(Key::ScaleSpread, num(scoreSpread(h.S), 3).c_str(), num(scoreSpread(h.S_scaled), 3).c_str()));
   const attn::Config& c = t.config;
   const bool handMade = c.Wq || c.Wk || c.X || c.Xq || !c.embeddingTable.empty() ||
                         c.embeddingSource != attn::EmbeddingSource::Random;

@@ -2,6 +2,7 @@
 // drawn so the dot product can be seen as |q||k|cos θ.
 #include <algorithm>
 
+#include "core/matrices.h"
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
@@ -35,7 +36,7 @@ void drawScoreStep(StepContext& ctx) {
   kt.showLegend = false;
   // S = Q·Kᵀ : (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv)
   drawEquation(ctx, {q, "·", kt, "=", scoresGrid(ctx, "S", h.S, head)},
-               "S = Q·Kᵀ : " + shape(h.Q) + "·" + shape(h.K.cols(), h.K.rows()) + " → " + shape(h.S));
+               attn::formulaFor(ctx.trace, attn::MatrixId::S));
   if (h.Q.cols() <= 3) {
     ImGui::Spacing();
     drawScoreVectors(ctx);

@@ -7,6 +7,7 @@
 #include "ui/steps/step_common.h"
 #include "ui/widgets/text_util.h"
 #include "ui/widgets/weight_bars.h"
+#include "ui/theme.h"
 
 namespace ui {
 
@@ -64,7 +65,7 @@ void drawSaturationTable(StepContext& ctx, const attn::HeadTrace& h) {
     ImGui::TableNextColumn();
     const std::string label = saturationLabel(r, unmaskedKeys(ctx.trace, i));
     if (label == "saturated")
-      ImGui::TextColored(ImVec4(0.75f, 0.25f, 0.0f, 1.0f), "%s", tr(Key::SoftmaxSaturated));
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kCautionText), "%s", tr(Key::SoftmaxSaturated));
     else if (!label.empty())
       ImGui::TextDisabled("%s", label == "one key"        ? tr(Key::SoftmaxOneKey)
                                 : label == "fully masked" ? tr(Key::SoftmaxFullyMasked)
@@ -83,7 +84,8 @@ void drawSaturationWarning(StepContext& ctx, const attn::HeadTrace& h) {
   std::string why = trf(Key::SoftmaxSaturatedRows, count, static_cast<int>(h.rows.size()),
                         num(kSaturatedMaxWeight, 2).c_str());
   if (t.config.scaleKind == attn::ScaleKind::None && dK >= 16)
-    why += trf(Key::SoftmaxScalingOff, dK, num(std::sqrt(dK), 3).c_str());
+    why += trf(Key::SoftmaxScalingOff, dK, num(scoreSpread(h.S), 3).c_str(),  // measured here, not predicted
+               num(scoreSpread(h.S) / std::sqrt(dK), 3).c_str());
   else if (t.config.scaleKind == attn::ScaleKind::Custom && t.scale > 1.0 / std::sqrt(dK))
     why += tr(Key::SoftmaxCustomLarger);
   noteLine(why, true);

@@ -10,6 +10,7 @@
 #include "ui/explain.h"
 #include "ui/widgets/toggles.h"
 #include "ui/widgets/text_util.h"
+#include "ui/theme.h"
 
 namespace ui {
 
@@ -19,7 +20,7 @@ void explanation(const char* text) {
 }
 
 void formulaLine(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(20, 70, 150, 255));
+  ImGui::PushStyleColor(ImGuiCol_Text, kFormulaText);
   wrappedText(text);  // breaks at spaces only: never inside a number
   ImGui::PopStyleColor();
   // Reported to the item hooks as "formula <text>" (tests check it sits with its row): an item over the text just
@@ -35,7 +36,7 @@ void formulaLine(const std::string& text) {
 }
 
 void noteLine(const std::string& text, bool warning) {
-  ImGui::PushStyleColor(ImGuiCol_Text, warning ? IM_COL32(180, 60, 0, 255) : IM_COL32(70, 70, 80, 255));
+  ImGui::PushStyleColor(ImGuiCol_Text, warning ? kCautionText : kNoteText);
   wrappedText(text);  // breaks at spaces only: never inside a number
   ImGui::PopStyleColor();
 }

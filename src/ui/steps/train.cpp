@@ -9,7 +9,9 @@
 #include <string>
 
 #include "core/limits.h"
+#include "core/train/session.h"
 #include "imgui.h"
+#include "ui/explain.h"
 #include "ui/i18n/core_texts.h"
 #include "ui/i18n/i18n.h"
 #include "ui/model_view.h"
@@ -19,6 +21,7 @@
 #include "ui/widgets/plot.h"
 #include "ui/widgets/text_util.h"
 #include "ui/widgets/toggles.h"
+#include "ui/theme.h"
 
 namespace ui {
 
@@ -28,8 +31,8 @@ namespace {
 
 constexpr ImU32 kTrainColor = IM_COL32(31, 110, 180, 255);     // blue
 constexpr ImU32 kHeldOutColor = IM_COL32(214, 90, 30, 255);    // orange
-constexpr ImU32 kRightColor = IM_COL32(20, 130, 60, 255);
-constexpr ImU32 kWrongColor = IM_COL32(190, 30, 30, 255);
+constexpr ImU32 kRightColor = kOkText;
+constexpr ImU32 kWrongColor = kErrorText;
 const ImU32 kBlockColors[] = {IM_COL32(31, 110, 180, 255), IM_COL32(214, 90, 30, 255), IM_COL32(120, 80, 170, 255),
                               IM_COL32(20, 130, 60, 255), IM_COL32(150, 110, 20, 255), IM_COL32(200, 60, 120, 255)};
 
@@ -83,7 +86,8 @@ void drawTrainControls(TrainState& t) {
   ImGui::TextWrapped("%s", trf(Key::TrainExpected, current.expectedPattern.c_str()).c_str());
 
   using namespace attn::limits;
-  intField(tr(Key::TrainLayers), "layers", &c.layers, 1, kMaxLayers, tr(Key::TrainLayersHelp));
+  intField(tr(Key::TrainLayers), "layers", &c.layers, 1, kMaxLayers,
+           tr(atr::taskInfo(c.task).model.mlp ? Key::TrainLayersHelpMlp : Key::TrainLayersHelp));
   sameLineIfFits(labelledFieldWidth(tr(Key::TrainHeads), intFieldWidth()));  // a phone wraps the fields
   intField(tr(Key::TrainHeads), "heads", &c.heads, 1, kMaxHeads, tr(Key::TrainHeadsHelp));
   sameLineIfFits(labelledFieldWidth("d_model", intFieldWidth()));
@@ -157,7 +161,7 @@ void drawStatus(const TrainState& t) {
   ImGui::TextDisabled("%s", speed.c_str());
   helpMarker(tr(Key::TrainSpeedHelp));
   if (s.step() == 0) {
-    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(120, 80, 0, 255));
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarningText);
     ImGui::TextUnformatted(tr(Key::TrainUntrained));
     ImGui::PopStyleColor();
   }
@@ -223,7 +227,7 @@ void drawCurves(const atr::TrainingSession& s, const Fonts& fonts, float width) 
   drawPlot(grad, fonts);
 }
 
-// One head's attention weights as a small heatmap (white 0 … deep blue 1) with its token labels; hover: the weight.
+// One head's attention weights as a small heatmap (light yellow 0 … deep blue 1: colormap.h Sequential) with its token labels; hover: the weight.
 void drawAttentionThumbnail(const attn::Matrix& A, const std::vector<std::string>& rows,
                             const std::vector<std::string>& cols, float cell, const char* id) {
   const float em = ImGui::GetFontSize();
@@ -345,7 +349,12 @@ void drawScalingComparison(TrainState& t, const Fonts& fonts, float width) {
   } else if (labelledButton(tr(paused ? Key::TrainCompareResume : Key::TrainCompare), "compare", ImVec2(width15, 0))) {
     trainCompare(t);
   }
-  helpMarker(tr(Key::TrainCompareHelp));
+  {
+    const atr::SessionOptions o = atr::scalingComparisonOptions(true, 0);  // the numbers the comparison runs with
+    helpMarker(trf(Key::TrainCompareHelp, o.model.layers, o.model.dModel, o.model.dK, o.model.dK,
+                   num(std::sqrt(static_cast<double>(o.model.dK)), 3).c_str())
+                   .c_str());
+  }
   if (!t.scaled || !t.unscaled) return;
   const std::string caption = trf(Key::TrainCompareCaption, t.scaled->options().model.dModel,
                                   t.scaled->options().model.dK, t.scaled->step(), t.scaled->plannedSteps());

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/matrices.h"
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
@@ -36,7 +37,7 @@ void drawWeightedSumStep(StepContext& ctx) {
   v.focusRow = -1;  // V's rows are keys: every one of them flows into the focus row
   // O = A·V : (L_q,L_kv)·(L_kv,d_v) -> (L_q,d_v)
   drawEquation(ctx, {weightsGrid(ctx, "A", h.A, head), "·", v, "=", tokenRowsGrid(ctx, "O", h.O, true, head)},
-               "O = A·V : " + shape(h.A) + "·" + shape(h.V) + " → " + shape(h.O));
+               attn::formulaFor(ctx.trace, attn::MatrixId::O));
   ImGui::Spacing();
   noteLine(focusMix(ctx.trace, h, ctx.state.config().focus));
 }

@@ -15,6 +15,7 @@
 #include "ui/widgets/heatmap_gl.h"
 #include "ui/widgets/text_util.h"
 #include "ui/widgets/toggles.h"
+#include "ui/theme.h"
 
 namespace ui {
 
