@@ -57,6 +57,7 @@
 #include "core/config_fields.h"
 #include "core/defaults.h"
 #include "core/errors.h"
+#include "core/limits.h"
 #include "core/train/model_io.h"
 #include "core/train/session.h"
 #include "core/train/tasks.h"
@@ -68,6 +69,7 @@ namespace {
 using attn::InputError;
 using json = nlohmann::ordered_json;  // keys in the documented order
 namespace tr = attn::train;
+namespace lim = attn::limits;
 
 struct TrainArgs {
   std::string task, scale = "default", seed = std::to_string(attn::defaults::train.seed), format = "text", save,
@@ -128,14 +130,16 @@ tr::SessionOptions sessionOptions(const TrainArgs& args) {
   if (given(args.stepsOpt)) o.steps = args.steps;
   if (given(args.batchOpt)) o.batch = args.batch;
   if (given(args.lrOpt)) {
-    if (!std::isfinite(args.lr) || args.lr <= 0 || args.lr > 10)
-      throw InputError("--lr must be a number > 0 and <= 10, got " + shortestDouble(args.lr));
+    if (!std::isfinite(args.lr) || args.lr <= 0 || args.lr > lim::kMaxCliLearningRate)
+      throw InputError("--lr must be a number > 0 and <= " + shortestDouble(lim::kMaxCliLearningRate) + ", got " +
+                       shortestDouble(args.lr));
     o.adam.learningRate = args.lr;
   }
   if (given(args.warmupOpt)) o.adam.warmupSteps = args.warmup;
   if (given(args.qkInitOpt)) {
-    if (!std::isfinite(args.qkInit) || args.qkInit <= 0 || args.qkInit > 1000)
-      throw InputError("--qk-init must be a number > 0 and <= 1000, got " + shortestDouble(args.qkInit));
+    if (!std::isfinite(args.qkInit) || args.qkInit <= 0 || args.qkInit > lim::kMaxQkInit)
+      throw InputError("--qk-init must be a number > 0 and <= " + shortestDouble(lim::kMaxQkInit) + ", got " +
+                       shortestDouble(args.qkInit));
     o.qkInit = args.qkInit;
   }
   if (given(args.evalEveryOpt)) o.evalEvery = args.evalEvery;
@@ -393,33 +397,41 @@ Command addTrainCommand(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "train", "Train a small attention model on a built-in task (" + taskList() + ") and report how it learns");
   app->add_option("--task", args->task, "Task: " + taskList())->required();
-  args->layersOpt = app->add_option("--layers", args->layers, "Attention layers (decoder layers for translation): 1-3")
-                        ->check(integerIn(1, 3));
-  args->headsOpt = app->add_option("--heads", args->heads, "Heads per layer")->check(integerIn(1, 16));
-  args->dModelOpt = app->add_option("--d-model", args->dModel, "Model width")->check(integerIn(1, 1024));
-  args->dKOpt = app->add_option("--d-k", args->dK, "Query/key width per head")->check(integerIn(1, 1024));
-  args->dVOpt = app->add_option("--d-v", args->dV, "Value width per head")->check(integerIn(1, 1024));
+  // The ranges are the engine's (core/limits.h): model sizes as validate(ModelConfig), steps, batch and held-out set
+  // as the session's command-line limits (kCommandLineLimits).
+  args->layersOpt = app->add_option("--layers", args->layers,
+                                    "Attention layers (decoder layers for translation): 1-" +
+                                        std::to_string(lim::kMaxLayers))
+                        ->check(integerIn(1, lim::kMaxLayers));
+  args->headsOpt = app->add_option("--heads", args->heads, "Heads per layer")->check(integerIn(1, lim::kMaxHeads));
+  args->dModelOpt = app->add_option("--d-model", args->dModel, "Model width")->check(integerIn(1, lim::kMaxDModel));
+  args->dKOpt = app->add_option("--d-k", args->dK, "Query/key width per head")->check(integerIn(1, lim::kMaxDk));
+  args->dVOpt = app->add_option("--d-v", args->dV, "Value width per head")->check(integerIn(1, lim::kMaxDk));
   auto* mlpOpt = app->add_flag("--mlp", args->mlp, "Add a small MLP (with its residual) after each attention");
   auto* noMlpOpt = app->add_flag("--no-mlp", args->noMlp, "No MLP");
   mlpOpt->excludes(noMlpOpt);
   args->mlpHiddenOpt = app->add_option("--mlp-hidden", args->mlpHidden, "MLP hidden width (0 = 4*d_model)")
-                           ->check(integerIn(0, 4096));
-  args->stepsOpt = app->add_option("--steps", args->steps, "Training steps (batches)")->check(integerIn(1, 1000000));
-  args->batchOpt = app->add_option("--batch", args->batch, "Examples per batch")->check(integerIn(1, 4096));
+                           ->check(integerIn(0, lim::kMaxMlpHidden));
+  args->stepsOpt = app->add_option("--steps", args->steps, "Training steps (batches)")
+                       ->check(integerIn(1, lim::kMaxCliTrainSteps));
+  args->batchOpt = app->add_option("--batch", args->batch, "Examples per batch")->check(integerIn(1, lim::kMaxCliBatch));
   args->lrOpt = app->add_option("--lr", args->lr, "Adam learning rate (> 0)");
-  args->warmupOpt = app->add_option("--warmup", args->warmup, "Linear warm-up steps")->check(integerIn(0, 1000000));
+  args->warmupOpt = app->add_option("--warmup", args->warmup, "Linear warm-up steps")
+                        ->check(integerIn(0, lim::kMaxCliTrainSteps));
   app->add_option("--seed", args->seed, "Seed of the data and the initial weights: 0 .. 2^53-1")->type_name("UINT");
   args->scaleOpt = app->add_option("--scale", args->scale, "Score scale: default (1/sqrt(d_k)), none, or a number")
                        ->type_name("SCALE");
   args->qkInitOpt =
       app->add_option("--qk-init", args->qkInit, "Multiply the initial W_q and W_k by this factor (default 1)");
-  args->evalEveryOpt = app->add_option("--eval-every", args->evalEvery, "Evaluate every N steps (default steps/10)")
-                           ->check(integerIn(1, 1000000));
+  args->evalEveryOpt =
+      app->add_option("--eval-every", args->evalEvery,
+                      "Evaluate every N steps (default steps/" + std::to_string(attn::defaults::train.evaluationsPerRun) + ")")
+          ->check(integerIn(1, lim::kMaxCliTrainSteps));
   app->add_flag("--eval-first", args->evalFirst, "Also evaluate after step 1 (the softmaxes as initialised)");
   args->heldOutOpt = app->add_option("--held-out", args->heldOut,
                                      "Held-out examples to evaluate on (default " +
                                          std::to_string(tr::SessionOptions{}.heldOut) + ")")
-                         ->check(integerIn(1, 100000));
+                         ->check(integerIn(lim::kMinCliHeldOut, lim::kMaxCliHeldOut));
   addFormatOption(app, &args->format);
   app->add_option("--indent", args->indent, "JSON indent (-1 = one line)")->check(integerIn(-1, 8));
   app->add_option("--save", args->save, "Write the trained model to this JSON file");

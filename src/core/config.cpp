@@ -74,14 +74,6 @@ static void checkMatrixValues(const std::string& name, const Matrix& m) {
       checkCellValue(name + " row " + std::to_string(r) + ", col " + std::to_string(c), m(r, c));
 }
 
-static void checkShape(const std::string& name, const Matrix& m, Eigen::Index rows, Eigen::Index cols,
-                       const char* meaning) {
-  if (m.rows() != rows || m.cols() != cols)
-    throw InputError(name + " has shape " + shapeText(m.rows(), m.cols()) + ", expected " + shapeText(rows, cols) +
-                         " (" + meaning + ")",
-                     "ShapeMismatch", {name, shapeText(m.rows(), m.cols()), shapeText(rows, cols), meaning});
-}
-
 static void checkTokenMatrix(const std::string& name, const Matrix& m, int dModel) {
   if (m.rows() < 1 || m.rows() > limits::kMaxTokens) {
     std::ostringstream os;
@@ -150,7 +142,7 @@ void validate(const Config& c) {
     const char* meaning = std::string(name) == "W_o"   ? "heads*d_v x d_model"
                           : std::string(name) == "W_v" ? "d_model x heads*d_v"
                                                        : "d_model x heads*d_k";
-    checkShape(name, **matrix, rows, cols, meaning);
+    requireShape(name, (*matrix)->rows(), (*matrix)->cols(), rows, cols, meaning);  // "W_q has shape 4x3, expected …"
     checkMatrixValues(name, **matrix);
   }
 

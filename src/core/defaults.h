@@ -5,7 +5,8 @@
 //   lab:         the saturation lab (ui/lab_state.h) and `attnlab saturation` (saturation.h's SaturationOptions)
 //   model:       a bare attn::train::ModelConfig (train/model.h), before a task sets its sizes
 //   train:       the small tasks' sizes and settings (previous-token and reverse, train/tasks.cpp), which the Train
-//                view (ui/train_state.h's TrainControls, opening on reverse) and `attnlab train` start from
+//                view (ui/train_state.h's TrainControls, opening on reverse) and `attnlab train` start from, and
+//                the training session's (train/session.h SessionOptions: steps, batch, seed, held-out set, cadence)
 // (attn::train::BlockSpec's 1s are no view's default: every BlockSpec is filled from a ModelConfig or a Config.)
 #pragma once
 #include <cstdint>
@@ -49,6 +50,12 @@ struct Train {
   int steps = 800;
   int batch = 16;
   uint64_t seed = 1;
+  int heldOut = 500;  // held-out examples an evaluation measures (the trained presets' final loss is on 500)
+  // Evaluations over a run (an evaluation every max(1, steps / N) steps, and at the last step): `attnlab train` prints
+  // a row for each; the Train view plots a point for each, more finely. No trained number depends on the cadence
+  // (an evaluation never changes the weights or the training data; the last step is always evaluated).
+  int evaluationsPerRun = 10;        // attnlab train (SessionOptions::evalEvery = 0)
+  int evaluationsPerRunOnPage = 40;  // the Train view (ui/train_state.cpp)
 };
 inline constexpr Train train{};
 

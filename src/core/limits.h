@@ -24,6 +24,7 @@ constexpr int kMaxBatch = 256;               // examples per batch of a training
 constexpr int kMinHeldOut = 10;              // held-out examples an evaluation measures
 constexpr int kMaxHeldOut = 2000;
 constexpr double kMaxLearningRate = 1.0;     // a session's Adam learning rate is in (0, kMaxLearningRate]
+constexpr double kMaxQkInit = 1000.0;        // the initial W_q, W_k factor (SessionOptions::qkInit) is in (0, this]
 constexpr double kMaxSessionParameters = 2e6;  // a model the page trains (in the browser, a slice per frame)
 // `attnlab train` runs natively (or under node) without a frame to keep: wider bounds for the same options.
 constexpr int kMaxCliTrainSteps = 1000000;

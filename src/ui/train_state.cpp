@@ -152,7 +152,7 @@ TrainControls defaultTrainControls(atr::TaskKind task) {
   c.dK = o.model.dK;
   c.scaled = o.model.scaleKind != attn::ScaleKind::None;
   c.learningRate = o.adam.learningRate;
-  c.seed = 1;
+  c.seed = o.seed;
   c.steps = o.steps;
   return c;
 }
@@ -169,6 +169,9 @@ atr::SessionOptions sessionOptions(const TrainControls& c) {
   o.adam.learningRate = c.learningRate;
   o.seed = c.seed;
   o.steps = c.steps;
+  // The page's cadence: an evaluation every steps/40 (the curves get ~40 points a run; attnlab train prints ~10 rows).
+  // Evaluations never change the weights or the data, so the trained bits are the CLI's all the same.
+  o.evalEvery = std::max(1, c.steps / attn::defaults::train.evaluationsPerRunOnPage);
   return o;
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <iterator>
 
 #include "core/kernels/products.h"
 #include "core/random.h"
@@ -76,6 +77,27 @@ void checkFixedOrder() {
 }  // namespace
 
 TEST(KernelsProducts, FixedOrderIsTheTripleLoopFloat) { checkFixedOrder<float>(); }
+
+// The in-place products never throw (no allocation: A·Bᵀ copies Bᵀ into a reused scratch buffer), so under
+// Emscripten's exceptions a call to them is a plain wasm call, not a trip through JavaScript (products.h). The scratch
+// buffer is reused across shapes, larger and smaller, and Sum::OntoC works through it as through productFixed.
+TEST(KernelsProducts, InPlaceProductsAreNoexceptAndReuseTheScratch) {
+  // A noexcept function pointer takes only a noexcept function (C++17: noexcept is part of the type).
+  using FloatProduct = void (*)(const ConstRef<float>&, const ConstRef<float>&, MutRef<float>, Sum) noexcept;
+  using DoubleProduct = void (*)(const ConstRef<double>&, const ConstRef<double>&, MutRef<double>, Sum) noexcept;
+  const FloatProduct floatProducts[] = {&productFixed<float>, &productFixedTransA<float>, &productFixedTransB<float>};
+  const DoubleProduct doubleProducts[] = {&productFixed<double>, &productFixedTransA<double>,
+                                          &productFixedTransB<double>};
+  EXPECT_EQ(std::size(floatProducts) + std::size(doubleProducts), 6u);
+  Rng rng(5);
+  for (const int n : {40, 3, 17, 64, 1}) {  // (n,n+1)·(n+2,n+1)ᵀ -> (n,n+2), onto a start
+    const MatrixT<float> A = randomMatrixT<float>(rng, n, n + 1), B = randomMatrixT<float>(rng, n + 2, n + 1);
+    const MatrixT<float> start = randomMatrixT<float>(rng, n, n + 2);
+    MatrixT<float> C = start;
+    productFixedTransB<float>(A, B, C, Sum::OntoC);
+    EXPECT_TRUE(sameBitsT<float>(C, tripleLoop<float>(A, MatrixT<float>(B.transpose()), start))) << n;
+  }
+}
 TEST(KernelsProducts, FixedOrderIsTheTripleLoopDouble) { checkFixedOrder<double>(); }
 
 // Head h's columns of a wider matrix (a view with the full row stride), in and out: the same sums as on copies.

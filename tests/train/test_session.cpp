@@ -195,6 +195,34 @@ TEST(TrainSession, DefaultsAreOneSet) {
   EXPECT_EQ(o.heldOut, 500);
   EXPECT_EQ(o.evalEvery, 0);  // steps / 10
   EXPECT_EQ(TrainingSession(o).options().evalEvery, info.steps / 10);
+  // A bare SessionOptions reads the train defaults (core/defaults.h), not numbers of its own.
+  const SessionOptions bare;
+  EXPECT_EQ(bare.steps, defaults::train.steps);
+  EXPECT_EQ(bare.batch, defaults::train.batch);
+  EXPECT_EQ(bare.seed, defaults::train.seed);
+  EXPECT_EQ(bare.heldOut, defaults::train.heldOut);
+  EXPECT_EQ(defaults::train.evaluationsPerRun, 10);
+}
+
+// Each front end picks its cadence (attnlab train every steps/10, the Train view every steps/40): the trained weights,
+// the losses trained on, the last evaluation (the Model JSON's final loss and accuracy) and the saved model are the
+// same bits whatever the cadence; only the evaluations in between differ.
+TEST(TrainSession, CadenceDoesNotChangeTheTrainedBits) {
+  SessionOptions cli = smallReverse(120), page = smallReverse(120);
+  cli.evalEvery = 120 / defaults::train.evaluationsPerRun;      // 12
+  page.evalEvery = 120 / defaults::train.evaluationsPerRunOnPage;  // 3
+  TrainingSession a(cli), b(page);
+  a.advanceSteps(120);
+  b.advanceSteps(120);
+  EXPECT_EQ(a.evaluations().size(), 11u);  // step 0, then every 12
+  EXPECT_EQ(b.evaluations().size(), 41u);  // step 0, then every 3
+  EXPECT_TRUE(sameBits(a.model().params(), b.model().params()));
+  EXPECT_EQ(a.losses(), b.losses());
+  EXPECT_EQ(a.evaluations().back().step, 120);
+  EXPECT_EQ(b.evaluations().back().step, 120);
+  EXPECT_EQ(a.evaluations().back().heldOutLoss, b.evaluations().back().heldOutLoss);
+  EXPECT_EQ(a.evaluations().back().accuracy, b.evaluations().back().accuracy);
+  EXPECT_EQ(modelToJson(a.savedModel()), modelToJson(b.savedModel()));
 }
 
 TEST(TrainSession, ReverseReaches99Percent) {

@@ -41,7 +41,8 @@ TEST(TrainView, TrainsReverseInSlicesToNinetyNinePercent) {
   EXPECT_GT(t["slices"]["count"].get<int>(), 1);
   EXPECT_EQ(t["slices"]["short_slices"], 0);  // every slice but the run's last did its planned steps
   EXPECT_EQ(t["slices"]["done_steps"], 800);
-  EXPECT_GE(t["slices"]["evaluation_slices"].get<int>(), 11);  // step 0 and every 80 steps: frames of their own
+  EXPECT_GE(t["slices"]["evaluation_slices"].get<int>(), 41);  // step 0 and every 20 steps: frames of their own
+  EXPECT_EQ(t["run"]["evaluations"].size(), 41u);  // the page's cadence, steps/40: 40 points a run and step 0
   EXPECT_GT(t["steps_per_second"].get<double>(), 0);
   ASSERT_EQ(t["attention"]["blocks"].size(), 1u);
   EXPECT_EQ(t["attention"]["blocks"][0]["heads"][0].size(), 8u);  // 8 query rows

@@ -16,7 +16,14 @@
 //
 // product<T> is the attention pass's choice (float -> fixed order, double -> Eigen's order); PreparedWeight packs a
 // weight once for many products with the very bits of product<T>.
+//
+// The in-place fixed-order products are noexcept: they never allocate (productFixedTransB copies Bᵀ into a scratch
+// buffer taken with std::realloc, which returns null rather than throwing). That is for WebAssembly's speed, not
+// style: under Emscripten's exceptions (-fexceptions) a call that may throw, made from a function with objects to
+// destroy (training's blockForward, blockBackward, stackBackward, …), goes out to JavaScript and back (invoke_*);
+// a noexcept callee is a plain wasm call (tests/bench/RESULTS.md, issue 26's training speed).
 #pragma once
+#include <cstdlib>
 #include <type_traits>
 #include <utility>
 
@@ -35,7 +42,7 @@ enum class Sum { FromZero, OntoC };
 // four rows of C per pass over B's rows, so compilers vectorise it without reordering any sum (each C(i,j) still
 // receives its K terms in order k = 0..K−1).
 template <typename T>
-inline void productFixed(const ConstRef<T>& A, const ConstRef<T>& B, MutRef<T> C, Sum sum = Sum::FromZero) {
+inline void productFixed(const ConstRef<T>& A, const ConstRef<T>& B, MutRef<T> C, Sum sum = Sum::FromZero) noexcept {
   const Eigen::Index M = A.rows(), K = A.cols(), N = B.cols();
   eigen_assert(B.rows() == K && C.rows() == M && C.cols() == N);
   if (sum == Sum::FromZero) C.setZero();  // every sum starts at +0
@@ -70,7 +77,8 @@ inline void productFixed(const ConstRef<T>& A, const ConstRef<T>& B, MutRef<T> C
 
 // C (+)= Aᵀ·B : (K,M)ᵀ·(K,N) -> (M,N). Weight gradients dW = Xᵀ·dP (a sum over tokens k, in order).
 template <typename T>
-inline void productFixedTransA(const ConstRef<T>& A, const ConstRef<T>& B, MutRef<T> C, Sum sum = Sum::FromZero) {
+inline void productFixedTransA(const ConstRef<T>& A, const ConstRef<T>& B, MutRef<T> C,
+                               Sum sum = Sum::FromZero) noexcept {
   const Eigen::Index K = A.rows(), M = A.cols(), N = B.cols();
   eigen_assert(B.rows() == K && C.rows() == M && C.cols() == N);
   if (sum == Sum::FromZero) C.setZero();
@@ -84,13 +92,47 @@ inline void productFixedTransA(const ConstRef<T>& A, const ConstRef<T>& B, MutRe
   }
 }
 
-// C (+)= A·Bᵀ : (M,K)·(N,K)ᵀ -> (M,N). S = Q·Kᵀ and input gradients dX = dP·Wᵀ. Bᵀ is copied out first so the inner
-// loop runs along rows; every C(i,j) is still the dot product Σ_k A(i,k)·B(j,k) taken left to right.
+namespace detail {
+// A buffer of at least n values of T, reused from call to call (one per thread; never shrinks); null when memory is
+// out. Grown with std::realloc, so taking it never throws.
 template <typename T>
-inline void productFixedTransB(const ConstRef<T>& A, const ConstRef<T>& B, MutRef<T> C, Sum sum = Sum::FromZero) {
-  eigen_assert(B.cols() == A.cols() && C.rows() == A.rows() && C.cols() == B.rows());
-  const MatrixT<T> Bt = B.transpose();  // Bᵀ : (N,K) -> (K,N)
-  productFixed<T>(A, Bt, C, sum);       // C (+)= A·Bᵀ : (M,K)·(K,N) -> (M,N)
+inline T* scratchValues(Eigen::Index n) noexcept {
+  struct Buffer {
+    T* values = nullptr;
+    Eigen::Index capacity = 0;
+    ~Buffer() { std::free(values); }
+  };
+  static thread_local Buffer buffer;
+  if (n > buffer.capacity) {
+    T* grown = static_cast<T*>(std::realloc(buffer.values, sizeof(T) * static_cast<size_t>(n)));
+    if (!grown) return nullptr;
+    buffer.values = grown;
+    buffer.capacity = n;
+  }
+  return buffer.values;
+}
+}  // namespace detail
+
+// C (+)= A·Bᵀ : (M,K)·(N,K)ᵀ -> (M,N). S = Q·Kᵀ and input gradients dX = dP·Wᵀ. Bᵀ is copied out first (into the
+// scratch buffer) so the inner loop runs along rows; every C(i,j) is still the dot product Σ_k A(i,k)·B(j,k) taken
+// left to right. Without memory for the copy, the same sums straight from B's columns (the same bits, slower).
+template <typename T>
+inline void productFixedTransB(const ConstRef<T>& A, const ConstRef<T>& B, MutRef<T> C,
+                               Sum sum = Sum::FromZero) noexcept {
+  const Eigen::Index M = A.rows(), K = A.cols(), N = B.rows();
+  eigen_assert(B.cols() == K && C.rows() == M && C.cols() == N);
+  if (T* scratch = detail::scratchValues<T>(K * N)) {
+    Eigen::Map<MatrixT<T>> Bt(scratch, K, N);  // Bᵀ : (N,K) -> (K,N)
+    Bt = B.transpose();
+    productFixed<T>(A, Bt, C, sum);  // C (+)= A·Bᵀ : (M,K)·(K,N) -> (M,N)
+    return;
+  }
+  if (sum == Sum::FromZero) C.setZero();
+  for (Eigen::Index i = 0; i < M; ++i)  // C(i, :) += A(i, k)·B(:, k)ᵀ, k in order
+    for (Eigen::Index k = 0; k < K; ++k) {
+      const T a = A(i, k);
+      for (Eigen::Index j = 0; j < N; ++j) C(i, j) += a * B(j, k);
+    }
 }
 
 // C = A·B : (M,K)·(K,N) -> (M,N), fixed order, returned. In wasm float through the SIMD kernel (the same order).

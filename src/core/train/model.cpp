@@ -446,23 +446,28 @@ T Model<T>::loss(const std::vector<Example>& batch) const {
 }
 
 template <typename T>
+std::vector<typename Model<T>::BlockInCache> Model<T>::blocksInCache(const ForwardCache<T>& cache) const {
+  std::vector<BlockInCache> out;
+  for (size_t l = 0; l < cache.encoder.size(); ++l)
+    out.push_back({"encoder layer " + std::to_string(l) + " self-attention", false, selfSpec(true),
+                   &params_.encoder[l].self, &cache.encoder[l].self});
+  for (size_t l = 0; l < cache.layers.size(); ++l) {
+    const std::string prefix = (config_.encoderDecoder ? "decoder layer " : "layer ") + std::to_string(l);
+    out.push_back({prefix + " self-attention", false, selfSpec(false), &params_.layers[l].self, &cache.layers[l].self});
+    if (config_.encoderDecoder)
+      out.push_back({prefix + " cross-attention", true, crossSpec(), &params_.layers[l].cross, &cache.layers[l].cross});
+  }
+  return out;
+}
+
+template <typename T>
 std::vector<BlockTrace> Model<T>::traces(const ForwardCache<T>& cache) const {
   std::vector<BlockTrace> out;
-  auto add = [&](const std::string& name, bool cross, const BlockSpec& spec, const BlockWeights<T>& w,
-                 const BlockCache<T>& blockCache) {
-    BlockTrace block{name, cross, blockTrace(spec, w, blockCache, cross)};
+  for (const BlockInCache& b : blocksInCache(cache)) {
+    BlockTrace block{b.name, b.cross, blockTrace(b.spec, *b.weights, *b.cache, b.cross)};
     block.trace.config.scaleKind = config_.scaleKind;  // the same factor (spec.scale = config_.scale()), named
     block.trace.config.customScale = config_.scaleKind == ScaleKind::Custom ? config_.customScale : 1.0;
     out.push_back(std::move(block));
-  };
-  for (size_t l = 0; l < cache.encoder.size(); ++l)
-    add("encoder layer " + std::to_string(l) + " self-attention", false, selfSpec(true), params_.encoder[l].self,
-        cache.encoder[l].self);
-  for (size_t l = 0; l < cache.layers.size(); ++l) {
-    const std::string prefix = (config_.encoderDecoder ? "decoder layer " : "layer ") + std::to_string(l);
-    add(prefix + " self-attention", false, selfSpec(false), params_.layers[l].self, cache.layers[l].self);
-    if (config_.encoderDecoder)
-      add(prefix + " cross-attention", true, crossSpec(), params_.layers[l].cross, cache.layers[l].cross);
   }
   return out;
 }

@@ -158,6 +158,16 @@ class Model {
   // Every attention block of a forward pass in order (encoder layers, then per layer self then cross), in double,
   // as attn::Traces (blockTrace) whose config names the model's scale.
   std::vector<BlockTrace> traces(const ForwardCache<T>& cache) const;
+  // The same blocks in the same order, as they are in the cache (no trace built: an evaluation's statistics over many
+  // examples read the attention weights A from here; a trace costs about two forward passes).
+  struct BlockInCache {
+    std::string name;  // "layer 0 self-attention", as traces() names it
+    bool cross = false;
+    BlockSpec spec;
+    const BlockWeights<T>* weights = nullptr;
+    const BlockCache<T>* cache = nullptr;
+  };
+  std::vector<BlockInCache> blocksInCache(const ForwardCache<T>& cache) const;
 
  private:
   void stackForward(const std::vector<LayerParams<T>>& layers, bool encoder, const MatrixT<T>& x0,

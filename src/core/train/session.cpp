@@ -92,7 +92,8 @@ void validate(const SessionOptions& o, const SessionLimits& limits) {
   if (!(o.adam.learningRate > 0 && o.adam.learningRate <= limits.maxLearningRate))
     throw InputError("the learning rate must be > 0 and <= " + numberText(limits.maxLearningRate),
                      "LearningRateRange", {});
-  if (!(o.qkInit > 0 && o.qkInit <= 1000)) throw InputError("the W_q, W_k initial factor must be > 0 and <= 1000");
+  if (!(o.qkInit > 0 && o.qkInit <= limits::kMaxQkInit))
+    throw InputError("the W_q, W_k initial factor must be > 0 and <= " + numberText(limits::kMaxQkInit));
   if (o.evalEvery < 0) throw InputError("evaluation interval must be >= 0");
   if (o.heldOut < limits.minHeldOut || o.heldOut > limits.maxHeldOut)
     throw InputError("held-out set must be " + std::to_string(limits.minHeldOut) + ".." +
@@ -115,7 +116,7 @@ SessionOptions checked(SessionOptions o, const SessionLimits& limits) {
   o.model.maxLength = info.model.maxLength;
   validate(o, limits);
   o.adam.decaySteps = o.steps;  // linear decay to lr/10 over the run
-  if (o.evalEvery == 0) o.evalEvery = std::max(1, o.steps / 10);
+  if (o.evalEvery == 0) o.evalEvery = std::max(1, o.steps / defaults::train.evaluationsPerRun);
   return o;
 }
 

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/defaults.h"
 #include "core/limits.h"
 #include "core/matrix.h"
 #include "core/train/adam.h"
@@ -40,15 +41,17 @@ constexpr int kSaturationExamples = 50;  // held-out examples the softmaxes' sat
 struct SessionOptions {
   TaskKind task = TaskKind::Reverse;
   ModelConfig model;     // sizes, mask, scale (the task's)
-  int steps = 800;       // planned steps (the learning rate decays over them)
-  int batch = 16;
+  int steps = defaults::train.steps;  // planned steps (the learning rate decays over them)
+  int batch = defaults::train.batch;
   AdamConfig adam;       // learning rate, warm-up, clipping; decaySteps is set to `steps`
-  uint64_t seed = 1;     // data and initial weights
-  double qkInit = 1.0;   // every block's initial W_q and W_k times this (a larger or smaller start for the scores)
-  int evalEvery = 0;     // 0 = max(1, steps / 10)
+  uint64_t seed = defaults::train.seed;  // data and initial weights
+  double qkInit = 1.0;   // every block's initial W_q and W_k times this, in (0, limits::kMaxQkInit]
+  // Steps between evaluations; 0 = max(1, steps / defaults::train.evaluationsPerRun), attnlab train's 10 a run (the
+  // Train view asks for its own finer cadence). No trained number depends on it.
+  int evalEvery = 0;
   bool evaluateAtStart = true;          // evaluation 0, the untrained model (the page's plots start there)
   bool evaluateAfterFirstStep = false;  // also after step 1 (the softmaxes as initialised; attnlab train --eval-first)
-  int heldOut = 500;     // held-out examples measured at each evaluation (the trained presets' final loss is on 500)
+  int heldOut = defaults::train.heldOut;  // held-out examples measured at each evaluation
   int shownExamples = 4; // held-out examples whose answers are shown
   bool recordBatches = false;  // keep every training batch (recordedBatches(); attnlab train --dump-batches)
   // ‖dL/dS_masked‖ of every step (softmaxGradNorms(); the Train view plots them), else only of the steps an

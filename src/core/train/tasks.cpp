@@ -437,23 +437,25 @@ void AttentionMassSum<T>::add(const Model<T>& model, const TaskData& data, const
   const std::vector<ExpectedAttention> expected = data.expectedAttention(ex);
   if (expected.empty()) return;
   model.forward(ex, cache_);
-  const std::vector<BlockTrace> traces = model.traces(cache_);
+  // The weights A straight from the forward's cache, each read as double: the numbers of traces()' A (a cast), without
+  // building the traces.
+  const auto blocks = model.blocksInCache(cache_);
   if (sums_.empty()) {
-    for (size_t b = 0; b < traces.size(); ++b) {
-      const bool encoderBlock = traces[b].name.rfind("encoder", 0) == 0;
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      const bool encoderBlock = blocks[b].name.rfind("encoder", 0) == 0;
       if (encoderBlock) continue;
-      for (int h = 0; h < static_cast<int>(traces[b].trace.heads.size()); ++h)
-        sums_.push_back({static_cast<int>(b), traces[b].name, h, 0.0});
+      for (int h = 0; h < static_cast<int>(blocks[b].cache->A.size()); ++h)
+        sums_.push_back({static_cast<int>(b), blocks[b].name, h, 0.0});
     }
     counts_.assign(sums_.size(), 0);
   }
   for (size_t i = 0; i < sums_.size(); ++i) {
-    const BlockTrace& block = traces[static_cast<size_t>(sums_[i].block)];
-    const Matrix& A = block.trace.heads[static_cast<size_t>(sums_[i].head)].A;
+    const auto& block = blocks[static_cast<size_t>(sums_[i].block)];
+    const MatrixT<T>& A = block.cache->A[static_cast<size_t>(sums_[i].head)];  // (L_q,L_kv)
     for (const ExpectedAttention& e : expected) {
       if (e.cross != block.cross) continue;
       double mass = 0;
-      for (int k : e.keys) mass += A(e.query, k);
+      for (int k : e.keys) mass += static_cast<double>(A(e.query, k));
       sums_[i].mass += mass;
       ++counts_[i];
     }
