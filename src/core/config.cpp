@@ -164,7 +164,8 @@ void validate(const Config& c) {
     if (!*bias) continue;
     const std::string which(name);
     const int cols = which == "b_o" ? c.dModel : which == "b_v" ? c.heads * c.dV : c.heads * c.dK;
-    checkShape(name, **bias, 1, cols, which == "b_o" ? "1 x d_model" : which == "b_v" ? "1 x heads*d_v" : "1 x heads*d_k");
+    requireShape(name, (*bias)->rows(), (*bias)->cols(), 1, cols,
+                 which == "b_o" ? "1 x d_model" : which == "b_v" ? "1 x heads*d_v" : "1 x heads*d_k");
     checkMatrixValues(name, **bias);
   }
 
