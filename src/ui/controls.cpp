@@ -265,7 +265,7 @@ void gloveWidthProposal(AppState& state) {
     std::snprintf(percent, sizeof percent, "%.0f%%", 100.0 * kept);
     variance = trf(Key::GloveWidthVariance, percent);
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(120, 80, 0, 255));
+  ImGui::PushStyleColor(ImGuiCol_Text, kWarningText);
   ImGui::TextWrapped("%s", trf(Key::GloveWidthNote, c.dModel, c.dModel, full, variance.c_str()).c_str());
   ImGui::PopStyleColor();
   if (!smallButton(state, trf(Key::GloveWidthButton, full).c_str())) return;

@@ -49,7 +49,7 @@ void drawLinkCopiedOverButton(const AppState& s) {
   const char* text = tr(Key::ShareLinkCopiedShort);
   const ImVec2 size = ImGui::CalcTextSize(text);
   draw->AddText(ImVec2(min.x + std::max(0.0f, (max.x - min.x - size.x) * 0.5f), min.y + (max.y - min.y - size.y) * 0.5f),
-                IM_COL32(20, 110, 40, 255), text);
+                kOkText, text);
 }
 
 }  // namespace

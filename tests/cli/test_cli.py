@@ -841,7 +841,9 @@ class TraceModel(unittest.TestCase):
         matrix_ok(self, trace["heads"][0]["A"], 8, 8)
         for row in trace["heads"][0]["A"]["data"]:
             self.assertAlmostEqual(sum(row), 1.0, places=12)
-        self.assertEqual(trace["config"]["positional"], False)
+        # The first block shows the model's own positions (issue 27): positional on, its PE rows in the Config.
+        self.assertEqual(trace["config"]["positional"], True)
+        self.assertIn("positions", trace["config"])
         # The layer's Config reproduces the layer's trace exactly.
         path = write_json(self.tmp.name, "layer.json", trace["config"])
         self.assertEqual(run_json("trace", "--config", path), trace)

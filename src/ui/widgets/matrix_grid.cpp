@@ -738,7 +738,7 @@ void drawCellTooltip(GridContext& ctx, ImVec2 bounds0, ImVec2 bounds1) {
   ImGui::SetNextWindowPos(bestPos);
   ImGui::BeginTooltip();
   ImGui::PushFont(ctx.fonts.body);
-  ImGui::TextColored(ImVec4(0.55f, 0.3f, 0.0f, 1.0f), "%s", tip.title.c_str());
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kPinnedText), "%s", tip.title.c_str());
   wrappedText(tip.text, best.wrap);
   ImGui::TextDisabled("%s", tip.hint.c_str());
   ImGui::PopFont();
