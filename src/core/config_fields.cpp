@@ -253,7 +253,12 @@ std::vector<ConfigField> buildFields() {
          if (c.explicitWeightsOrigin == WeightOrigin::HandMade) out["weights_origin"] = "hand-made";
          if (c.explicitWeightsOrigin == WeightOrigin::Trained) out["weights_origin"] = "trained";
        },
-       {Stage::Count, SAME(explicitWeightsOrigin)}},
+       // Without explicit weights the origin says nothing (it is not written), so it compares equal then: a link
+       // that restores a state restores an equal Config.
+       {Stage::Count, [](const Config& a, const Config& b) {
+          const auto explicitWeights = [](const Config& c) { return c.Wq || c.Wk || c.Wv || c.Wo; };
+          return (!explicitWeights(a) && !explicitWeights(b)) || a.explicitWeightsOrigin == b.explicitWeightsOrigin;
+        }}},
       INT_FIELD("focus", focus, Count),
       // The geometric view's overrides (overrides.h): "direction only" and the dragged query, set after Q, K.
       BOOL_FIELD("direction_only", directionOnly, Project),

@@ -264,3 +264,16 @@ TEST(ConfigTable, MatricesCompareBitForBit) {
   EXPECT_TRUE(sameBits(zero, std::optional<Matrix>(Matrix::Zero(2, 2))));
   EXPECT_FALSE(sameBits(zero, std::optional<Matrix>(Matrix::Zero(2, 3))));
 }
+
+// Without explicit weights the weights' origin is not written (weights_origin), so it must not make two Configs
+// differ: a state whose preset weights were dropped (heads 1 → 2) still restores from its own link (fuzz_url_state's
+// seed corpus found this). With explicit weights the origin is compared.
+TEST(ConfigTable, WeightsOriginComparesOnlyWithExplicitWeights) {
+  Config a, b;
+  a.explicitWeightsOrigin = WeightOrigin::HandMade;
+  b.explicitWeightsOrigin = WeightOrigin::Given;
+  EXPECT_TRUE(a == b);
+  EXPECT_EQ(firstChangedStage(a, b), Stage::Count);
+  a.Wq = b.Wq = Matrix::Constant(a.dModel, a.heads * a.dK, 0.5);
+  EXPECT_FALSE(a == b);
+}
