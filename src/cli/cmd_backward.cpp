@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/check_files.h"  // readWholeFile
 #include "cli/cli_common.h"
 #include "core/config_fields.h"
 #include "core/errors.h"
@@ -37,35 +38,12 @@ using attn::InputError;
 using attn::Matrix;
 using json = nlohmann::ordered_json;  // keys in the documented order
 
-constexpr long kMaxFileBytes = 256L * 1024 * 1024;
 constexpr double kMaxAbsValue = 1e6;  // as every value the Config JSON reads
 
 struct BackwardArgs {
   std::string configFile, doutFile, format = "json";
   int indent = -1, precision = 4;
 };
-
-std::string readFile(const std::string& path, const std::string& what) {
-  const bool fromStdin = path == "-";
-  std::FILE* file = fromStdin ? stdin : std::fopen(path.c_str(), "rb");
-  if (!file) throw InputError("cannot read " + what + " '" + path + "': " + std::strerror(errno));
-  std::string contents;
-  char buffer[1 << 16];
-  size_t count;
-  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
-    contents.append(buffer, count);
-    if (static_cast<long>(contents.size()) > kMaxFileBytes) {
-      if (!fromStdin) std::fclose(file);
-      throw InputError(what + " '" + path + "' is larger than 256 MB");
-    }
-  }
-  const bool failed = std::ferror(file);
-  const int readErrno = errno;
-  if (!fromStdin) std::fclose(file);
-  if (failed) throw InputError("cannot read " + what + " '" + path + "': " + std::strerror(readErrno));
-  if (contents.empty()) throw InputError(what + " '" + path + "' is empty");
-  return contents;
-}
 
 // G from JSON: [[…], …] or {"data": [[…], …], "shape": [r, c] (optional)} (other keys, e.g. "formula", ignored).
 Matrix readGradient(const std::string& text, const std::string& path) {
@@ -135,9 +113,9 @@ void runBackward(const BackwardArgs& args) {
   if (args.configFile == "-" && args.doutFile == "-")
     throw InputError("--config and --dout cannot both be standard input ('-')");
   std::vector<std::string> warnings;
-  const attn::Config config = attn::configFromJson(readFile(args.configFile, "config file"), &warnings);
+  const attn::Config config = attn::configFromJson(readWholeFile(args.configFile, "config file"), &warnings);
   for (const auto& warning : warnings) std::cerr << "attnlab: warning: " << warning << "\n";
-  const Matrix G = readGradient(readFile(args.doutFile, "--dout file"), args.doutFile);
+  const Matrix G = readGradient(readWholeFile(args.doutFile, "--dout file"), args.doutFile);
   const attn::Trace trace = attn::computeTrace(config);  // the block's input rows and weights (explicit or seeded)
 
   attn::train::BlockProblem problem;
