@@ -108,7 +108,7 @@ for (const L of args.lengths.split(',').map(Number)) {
     max_abs_logit: maxAbs(reference),
     load_before: loadBefore, load_after: loadavg()[0],
     ours_load_ms: oursLoadMs, ort_load_ms: ortLoadMs, parameters: ours._attnlab_gpt2_parameters(),
-    ort_version: ort.env.versions?.web,
+    ort_version: ort.env.versions?.web, node_peak_rss_mb: process.resourceUsage().maxRSS / 1024,
   });
   process.stderr.write(`# gpt2 L ${L}: ours ${summary(oursMs).median.toFixed(1)} ms, ort ${summary(ortMs).median.toFixed(1)} ms\n`);
 }
