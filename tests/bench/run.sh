@@ -17,6 +17,12 @@
 #      train_torch.py) on the same model, batches and initial weights (attnlab train --save-init --dump-batches);
 #      wasm's seconds to 99% held-out accuracy; the step-1 loss agreement; the table by train_report.py. The four
 #      runs are interleaved per task, TRAIN_REPEATS times.
+#   5. GPT-2: GPT-2 small's architecture (random weights, the real shapes; make_gpt2.py writes the checkpoint, its ONNX
+#      export from an independent PyTorch module and float64 reference logits into $OUT/gpt2 once, ~10 min, ~1 GB;
+#      GPT2_REGEN=1 rewrites them), the forward to the logits of every position at GPT2_LENGTHS tokens: AttnLab's wasm
+#      (build/wasm-cli/attnlab_gpt2_bench.js) and onnxruntime-web in ONE node process, ABAB, GPT2_PAIRS pairs per
+#      length (gpt2_bench.mjs; table by gpt2_report.py); then the peak memory of `attnlab generate` on that file,
+#      native and wasm (peak_rss.py). SKIP_GPT2=1 skips it; ONLY_GPT2=1 runs only it.
 # Build folders default to the README's (make native web); override with env vars:
 #   NATIVE_DIR=build/native WEB_DIR=build/site WASM_CLI_DIR=build/wasm-cli OUT=build/bench REPEATS=7
 #   WEB_BUILD_DIR=build/web (the web build's CMake tree: its libattn_core.a for the A/B)
@@ -25,6 +31,7 @@
 #   TRAIN_TASKS=previous-token,reverse,sort,kv-lookup,translation  TRAIN_REPEATS=3
 #   TRAIN_STEPS=N (tfjs and torch train only the first N of the dumped steps; default all)  SKIP_TRAIN=1
 #   ONLY_TRAIN=1 (only section 4)
+#   GPT2_LENGTHS=8,32,128  GPT2_PAIRS=15  GPT2_WARMUP=2  GPT2_REGEN=1  SKIP_GPT2=1  ONLY_GPT2=1 (only section 5)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 NATIVE_DIR=${NATIVE_DIR:-build/native}
@@ -40,10 +47,18 @@ TRAIN_STEPS=${TRAIN_STEPS:-}
 SIZES=${SIZES:-8:64:4,64:512:8,128:768:12,512:768:12}
 PY=/usr/bin/python3   # Debian's python3 with python3-onnx and python3-numpy (not a pyenv python on PATH)
 
-for f in "$NATIVE_DIR/attnlab" "$WASM_CLI_DIR/attnlab.js" "$WASM_CLI_DIR/attnlab_bench.js"; do
+GPT2_LENGTHS=${GPT2_LENGTHS:-8,32,128}
+GPT2_PAIRS=${GPT2_PAIRS:-15}
+GPT2_WARMUP=${GPT2_WARMUP:-2}
+if [ -n "${ONLY_TRAIN:-}" ] && [ -z "${ONLY_GPT2:-}" ]; then SKIP_GPT2=1; fi  # ONLY_TRAIN: section 4 alone
+if [ -n "${ONLY_GPT2:-}" ]; then ONLY_TRAIN=1 SKIP_TRAIN=1 SKIP_KERNELS=1; fi
+needed=("$NATIVE_DIR/attnlab" "$WASM_CLI_DIR/attnlab.js")
+[ -z "${ONLY_GPT2:-}" ] && needed+=("$WASM_CLI_DIR/attnlab_bench.js")
+[ -z "${SKIP_GPT2:-}" ] && needed+=("$WASM_CLI_DIR/attnlab_gpt2_bench.js")
+for f in "${needed[@]}"; do
   [ -e "$f" ] || { echo "bench: $f missing; build first (make native web)" >&2; exit 1; }
 done
-if [ -z "${ONLY_TRAIN:-}" ]; then
+if [ -z "${ONLY_TRAIN:-}" ] || [ -z "${SKIP_GPT2:-}" ]; then
   "$PY" -c 'import onnx, numpy' 2>/dev/null || { echo "bench: $PY lacks onnx/numpy: apt-get install python3-onnx python3-numpy" >&2; exit 1; }
   [ -d node_modules/onnxruntime-web ] || { echo "bench: node_modules/onnxruntime-web missing: npm ci" >&2; exit 1; }
 fi
@@ -84,7 +99,7 @@ if [ -z "${SKIP_PAGE:-}" ]; then
 fi
 fi  # ONLY_TRAIN
 
-if [ -z "${SKIP_TRAIN:-}" ]; then
+if [ -z "${SKIP_TRAIN:-}" ] && [ -z "${ONLY_GPT2:-}" ]; then
   echo
   echo "## training: steps/s per task, native / wasm / TensorFlow.js wasm (1 thread) / PyTorch (1 thread)"
   [ -d node_modules/@tensorflow/tfjs-backend-wasm ] || { echo "bench: node_modules/@tensorflow missing: npm ci" >&2; exit 1; }
@@ -112,7 +127,29 @@ if [ -z "${SKIP_TRAIN:-}" ]; then
   echo
   "$PY" tests/bench/train_report.py "$OUT/train"
 fi
-# 5. The kernel family's Google Benchmark micro-benchmarks (tests/bench/kernels_bench.cpp; built when Google Benchmark
+# ---- 5. GPT-2 small: AttnLab's wasm forward against onnxruntime-web's, interleaved; peak memory of the CLIs.
+if [ -z "${SKIP_GPT2:-}" ]; then
+  echo
+  echo "## GPT-2 small (random weights, the real shapes): forward at $GPT2_LENGTHS tokens, wasm vs onnxruntime-web"
+  "$PY" -c 'import torch' 2>/dev/null || { echo "bench: $PY lacks torch: apt-get install python3-torch" >&2; exit 1; }
+  gpt2="$OUT/gpt2"
+  maxLength=$(echo "$GPT2_LENGTHS" | tr ',' '\n' | sort -n | tail -1)
+  if [ -n "${GPT2_REGEN:-}" ] || [ ! -f "$gpt2/gpt2.onnx" ] || [ ! -f "$gpt2/ref_$maxLength.f64" ]; then
+    echo "# writing the checkpoint, its ONNX export and the float64 reference logits (make_gpt2.py; minutes)"
+    "$PY" tests/bench/make_gpt2.py "$gpt2" --lengths "$GPT2_LENGTHS" 2>&1 | grep -v -i warn | sed 's/^/# make_gpt2: /'
+  fi
+  echo "# interleaved (one node process, ABAB, $GPT2_PAIRS pairs per length): load $(uptime | sed 's/.*load average: //')"
+  node tests/bench/gpt2_bench.mjs --module "$WASM_CLI_DIR/attnlab_gpt2_bench.js" --dir "$gpt2" \
+    --lengths "$GPT2_LENGTHS" --pairs "$GPT2_PAIRS" --warmup "$GPT2_WARMUP" > "$OUT/gpt2.json"
+  "$PY" tests/bench/gpt2_report.py "$OUT/gpt2.json"
+  echo
+  echo "## GPT-2 small: peak memory of \`attnlab generate --model $gpt2 --text 'The dog' --tokens 1\`"
+  "$PY" tests/bench/peak_rss.py "native" "$NATIVE_DIR/attnlab" generate --model "$gpt2" --text "The dog" --tokens 1
+  "$PY" tests/bench/peak_rss.py "wasm (node)" node --no-experimental-fetch "$WASM_CLI_DIR/attnlab.js" generate \
+    --model "$gpt2" --text "The dog" --tokens 1
+fi
+
+# 6. The kernel family's Google Benchmark micro-benchmarks (tests/bench/kernels_bench.cpp; built when Google Benchmark
 #    is found; SKIP_KERNELS=1 skips them).
 if [ -z "${SKIP_KERNELS:-}" ] && [ -x "$NATIVE_DIR/tests/bench/kernels_bench" ]; then
   echo

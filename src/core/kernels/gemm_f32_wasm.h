@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 namespace attn::kernels {
@@ -63,8 +64,38 @@ constexpr int kF32DepthBlock = 256;  // K rows per panel: 256x16 floats (16 KB) 
 
 // Pass 1: panel(k, c) = B(k0 + k, j0 + c), or Bᵀ's: B(j0 + c, k0 + k), for k < kc, c < 16 (zero past nj columns):
 // (kc,16) contiguous.
+// A full panel (nj = 16) is copied with SIMD: B's rows 16 floats at a time, Bᵀ's in 4x4 tiles transposed in
+// registers (kc a multiple of 4); a copy either way, so the panel's values are the same, only sooner.
 inline void packF32Panel(const float* B, int ldb, bool transB, int j0, int nj, int k0, int kc, float* panel) {
   const auto at = [](int index) { return static_cast<size_t>(index); };
+  if (nj == kF32Width && !transB) {
+    for (int k = 0; k < kc; ++k) {
+      const float* b = B + at(k0 + k) * ldb + j0;
+      float* p = panel + at(k) * kF32Width;
+      for (int v = 0; v < kF32Vectors; ++v) wasm_v128_store(p + 4 * v, wasm_v128_load(b + 4 * v));
+    }
+    return;
+  }
+  if (nj == kF32Width && transB && kc % 4 == 0) {
+    for (int c = 0; c < kF32Width; c += 4) {
+      const float* b0 = B + at(j0 + c) * ldb + k0;  // rows j0+c .. j0+c+3 of B, from column k0
+      const float* b1 = b0 + ldb;
+      const float* b2 = b1 + ldb;
+      const float* b3 = b2 + ldb;
+      for (int k = 0; k < kc; k += 4) {
+        const v128_t r0 = wasm_v128_load(b0 + k), r1 = wasm_v128_load(b1 + k);  // B(j0+c.., k0+k..k0+k+3)
+        const v128_t r2 = wasm_v128_load(b2 + k), r3 = wasm_v128_load(b3 + k);
+        const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
+        const v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+        float* p = panel + at(k) * kF32Width + c;  // panel(k.., c..c+3)
+        wasm_v128_store(p, wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5));
+        wasm_v128_store(p + kF32Width, wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7));
+        wasm_v128_store(p + 2 * kF32Width, wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5));
+        wasm_v128_store(p + 3 * kF32Width, wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7));
+      }
+    }
+    return;
+  }
   if (!transB) {
     for (int k = 0; k < kc; ++k) {
       const float* b = B + at(k0 + k) * ldb + j0;
@@ -93,10 +124,69 @@ inline void gemmF32Panel(int M, int k0, int kc, const float* A, int lda, const f
     gemmF32Block<1, kF32Vectors>(kc, A + at(i) * lda + k0, lda, panel, C + at(i) * ldc + j0, ldc, nj, acc, scale);
 }
 
+// ---- A·Bᵀ with few rows of A (GPT-2's logits ln_f(x)·wteᵀ at 8 or 32 tokens: B is the (V,d) embedding, 154 MB).
+// Packing Bᵀ is a transposed copy of all of B, which pays off only when many rows of A reuse each panel; with few
+// rows, Aᵀ (small) is packed instead and B's rows are read where they are. The same sums in the same order (each
+// C(i,j) over k = 0..K−1 from +0, one multiply then one add per term, the optional scale after): the same bits.
+constexpr int kF32FewRows = 32;  // M up to this (timed in V8 at GPT-2's shapes: tests/bench/RESULTS.md)
+
+// C(i0..i0+4G−1, j0..j0+J−1) = (A(i0.., :)·B(j0.., :)ᵀ)·scale from At, A's rows transposed in groups of four
+// ((K,4) per group, zero padded), and B's J rows read along k: lanes are rows of A, so each lane sums its own
+// C(i,j) in order k = 0..K−1. G·J accumulators + G A vectors + 1 broadcast stay in registers.
+template <int G, int J>
+inline void gemmF32TransBBlock(int K, const float* At, const float* B, int ldb, int j0, int i0, int M, float* C,
+                               int ldc, const float* outScale) {
+  v128_t acc[G][J];
+  for (int g = 0; g < G; ++g)
+    for (int j = 0; j < J; ++j) acc[g][j] = wasm_f32x4_splat(0);
+  const float* b[J];
+  for (int j = 0; j < J; ++j) b[j] = B + static_cast<size_t>(j0 + j) * ldb;
+  for (int k = 0; k < K; ++k) {
+    v128_t a[G];
+    for (int g = 0; g < G; ++g) a[g] = wasm_v128_load(At + (static_cast<size_t>(g) * K + k) * 4);
+    for (int j = 0; j < J; ++j) {
+      const v128_t x = wasm_f32x4_splat(b[j][k]);
+      for (int g = 0; g < G; ++g) acc[g][j] = wasm_f32x4_add(acc[g][j], wasm_f32x4_mul(a[g], x));
+    }
+  }
+  for (int g = 0; g < G; ++g)
+    for (int j = 0; j < J; ++j) {
+      v128_t sum = acc[g][j];
+      if (outScale) sum = wasm_f32x4_mul(sum, wasm_f32x4_splat(*outScale));  // fl(fl(Σ)·scale)
+      alignas(16) float lanes[4];
+      wasm_v128_store(lanes, sum);
+      for (int r = 0; r < 4 && i0 + 4 * g + r < M; ++r) C[static_cast<size_t>(i0 + 4 * g + r) * ldc + j0 + j] = lanes[r];
+    }
+}
+
+// C = (A·Bᵀ)·scale : (M,K)·(N,K)ᵀ -> (M,N) for M <= kF32FewRows: Aᵀ packed (small), B's rows read in place (no
+// transposed copy of B: the logits' (V,d) embedding is 154 MB in GPT-2 small).
+inline void gemmF32TransBFewRows(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C,
+                                 int ldc, const float* outScale) {
+  const int groups = (M + 3) / 4;
+  std::vector<float> At(static_cast<size_t>(groups) * static_cast<size_t>(K) * 4, 0.0f);  // (groups,K,4)
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k)
+      At[(static_cast<size_t>(i / 4) * K + k) * 4 + i % 4] = A[static_cast<size_t>(i) * lda + k];
+  // B's rows outermost: the J rows of B (12 KB at K 768) stay in cache while every group of A's rows passes them.
+  const auto rowsOfB = [&](auto J, int j) {
+    for (int g = 0; g < groups; g += 2) {
+      const float* at = At.data() + static_cast<size_t>(g) * K * 4;
+      if (g + 1 < groups) gemmF32TransBBlock<2, decltype(J)::value>(K, at, B, ldb, j, 4 * g, M, C, ldc, outScale);
+      else gemmF32TransBBlock<1, decltype(J)::value>(K, at, B, ldb, j, 4 * g, M, C, ldc, outScale);
+    }
+  };
+  int j = 0;
+  for (; j + 4 <= N; j += 4) rowsOfB(std::integral_constant<int, 4>{}, j);
+  for (; j < N; ++j) rowsOfB(std::integral_constant<int, 1>{}, j);
+}
+
 // C = A·B (transB false) or A·Bᵀ (transB true, B given as (N,K)), optionally times `outScale` after the sums:
 // (M,K)·(K,N) -> (M,N). The transposed case packs its panel straight from B's rows (no transposed copy).
+// A·Bᵀ with few rows of A (M <= kF32FewRows) by gemmF32TransBFewRows, without a transposed copy of B.
 inline void gemmF32Simd(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
                         bool transB = false, const float* outScale = nullptr) {
+  if (transB && M <= kF32FewRows) return gemmF32TransBFewRows(M, N, K, A, lda, B, ldb, C, ldc, outScale);
   std::vector<float> panel(static_cast<size_t>(std::min(K, kF32DepthBlock)) * kF32Width);
   for (int j0 = 0; j0 < N; j0 += kF32Width) {
     const int nj = std::min(kF32Width, N - j0);
