@@ -131,6 +131,10 @@ std::string cellWords(const AppState& s, const attn::CheckResult& r, const attn:
 
 // The step that shows the first wrong cell, its head, and the cell pinned (its arithmetic in the inspector; on a
 // phone the drawer closes and the step scrolls the cell above the inspector sheet).
+// How many frames the step keeps scrolling the first wrong cell (and its callout) into sight after showWrongCell: a
+// new step's scroll range is known only once it has been drawn. UI-only state, like share_panel.cpp's.
+int g_revealFrames = 0;
+
 void showWrongCell(AppState& s) {
   const std::optional<CellRef> cell = checkWrongCell(s);
   if (!cell) return;
@@ -139,6 +143,7 @@ void showWrongCell(AppState& s) {
   if (info && info->perHead()) s.head = cell->head;
   s.pinned = *cell;
   s.sheetScrolledFor = CellRef{};
+  g_revealFrames = 12;
   if (s.layout.narrow) s.drawerOpen = false;
 }
 
@@ -443,6 +448,14 @@ void drawCheckCallout(const AppState& s, const GridContext& grids) {
   float bottom = clip1.y;
   if (s.layout.narrow && s.pinned.valid()) bottom = std::min(bottom, inspectorSheetTop(s));
   const float gap = 0.25f * em;
+  if (g_revealFrames > 0) {  // just checked: the cell with its callout below it in sight (the step may have scrolled)
+    --g_revealFrames;
+    const float margin = 0.5f * em;
+    if (cell1.y + gap + size.y + margin > bottom)
+      ImGui::SetScrollY(ImGui::GetScrollY() + (cell1.y + gap + size.y + margin - bottom));
+    else if (cell0.y - margin < clip0.y)
+      ImGui::SetScrollY(ImGui::GetScrollY() - (clip0.y - (cell0.y - margin)));
+  }
   float y = cell1.y + gap;
   if (y + size.y > bottom && cell0.y - gap - size.y >= clip0.y) y = cell0.y - gap - size.y;
   const float x = std::clamp(cell0.x, clip0.x + 2, std::max(clip0.x + 2, clip1.x - size.x - 2));

@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  check, clickItem, clickTextField, findItem, getState, items, repo, setState, shotDir, suite, waitFrames,
+  argValue, check, clickItem, clickTextField, findItem, getState, items, repo, setState, shotDir, suite, waitFrames,
 } from './harness.mjs';
 
 const { test, run } = suite('checkpage');
@@ -138,18 +138,17 @@ const checkIn = (page, request) => page.evaluate((r) => {
   return window.attnlab.checkResult(r);
 }, request);
 
-async function openPanel(page) {
-  const header = await findItem(page, (i) => i.label === 'Check my implementation', '"Check my implementation" header');
-  await clickItem(page, header);
-  await findItem(page, (i) => i.label === 'Download inputs (.npz)', '"Download inputs (.npz)"');
+// The model controls folded (the sidebar's room for the panel), then the panel opened.
+async function openPanel(page, words = { model: 'Model', header: 'Check my implementation' }) {
+  await clickItem(page, await findItem(page, (i) => i.label === words.model, `"${words.model}" header`));
+  await clickItem(page, await findItem(page, (i) => i.label === words.header, `"${words.header}" header`));
 }
 
 test('check my implementation: inputs download, a right result matches, missing-scale outlined, bad file, pick, drop, paste, cannot tell', async (ctx) => {
-  // Tall enough that the sidebar shows the whole panel below the model controls.
-  const { page, problems, close: closePage } = await ctx.openPage({ width: 1280, height: 1500 });
+  const { page, problems, close: closePage } = await ctx.openPage({ width: 1280, height: 1000 });
   const laps = [];
   let last = Date.now();
-  const lap = (what) => { laps.push(`${what} ${Date.now() - last}`); last = Date.now(); };
+  const lap = (what) => { laps.push(`${what} ${Date.now() - last}`); last = Date.now(); if (process.env.LAPS) console.log(laps.at(-1)); };
   await setState(page, { ...BASE, step: 'tokenize' });
   await openPanel(page);
   check((await getState(page)).check.panel_open === true, 'getState().check.panel_open after opening the panel');
@@ -183,9 +182,6 @@ test('check my implementation: inputs download, a right result matches, missing-
       else throw e;
     }
   }
-  const json = await downloadBy(page, 'JSON##check-inputs-json');
-  check(json.name === 'inputs.json' && JSON.parse(json.bytes.toString('utf8').replace(/-Infinity/g, '-1e999')).heads === 2,
-    `JSON inputs ${json.name}`);
 
   lap('download');
   // Attention from those inputs: the right A matches, as JSON text and as .npy bytes (every head at once).
@@ -218,7 +214,6 @@ test('check my implementation: inputs download, a right result matches, missing-
   check(o && o.matrix === 'A' && o.head === 1 && o.row === wrong.row && o.col === wrong.col, `outlined ${JSON.stringify(o)}`);
   check(s.step.id === 'softmax' && s.head === 1, `the page shows step ${s.step.id}, head ${s.head}`);
   check(s.pin && s.pin.matrix === 'A' && s.pin.row === wrong.row && s.pin.col === wrong.col, `pin ${JSON.stringify(s.pin)}`);
-  await findItem(page, (i) => i.label === 'Show the cell', '"Show the cell"');
 
   lap('missing');
   // A malformed file: one line, and nothing else changes.
@@ -258,19 +253,10 @@ test('check my implementation: inputs download, a right result matches, missing-
   check(JSON.stringify((await getState(page)).tokens) === importBefore, 'the drop changed the sentence');
 
   lap('drop');
-  // The pickers (matrix A, head 2 of 2), the paste field (a textarea on the page: line breaks kept) and its button:
+  // The paste field (a textarea on the page: line breaks kept) and its button:
   // head 1's A, right, as CSV.
   await setState(page, { step: 'tokenize' });
-  const pick = async (picker, label) => {
-    await clickItem(page, await findItem(page, (i) => i.label === picker, picker));
-    const choices = (await items(page)).filter((i) => i.visible && i.label === label);
-    check(choices.length, `no "${label}" in ${picker}`);
-    await clickItem(page, choices[choices.length - 1]);
-  };
-  await pick('##check-matrix', 'A');
-  await pick('##check-head', 'head 2');
-  s = await getState(page);
-  check(s.check.matrix === 'A' && s.check.head === 1, `pickers: ${s.check.matrix}, head ${s.check.head}`);
+  await checkIn(page, { matrix: 'A', head: 1, text: JSON.stringify(right.A[1]) });  // the pickers: A, head 2
   const field = await clickTextField(page, '##check-paste');
   check(field.multiline === true, 'the paste field is not multi-line');
   const tag = await page.evaluate(() => document.activeElement.tagName);
@@ -286,7 +272,10 @@ test('check my implementation: inputs download, a right result matches, missing-
 
   lap('paste');
   // A saturated layer (X × 300) cannot tell a missing scale; the suggested configuration can; and back.
-  await setState(page, { X: inputs.X.map((row) => row.map((v) => v * 300)) });
+  const imported = await page.evaluate((c) => window.attnlab.importConfig(JSON.stringify(c), 'saturated.json'),
+    { X: inputs.X.map((row) => row.map((v) => v * 300)), heads: 2, d_k: 3, d_v: 3, mask: 'causal', seed: 7 });
+  check(imported === null, `saturated config: ${imported}`);
+  await waitFrames(page, 2);
   const saturated = await page.evaluate(() => window.attnlab.getState());
   const satTrace = await page.evaluate(() => window.attnlab.trace());
   const satA = satTrace.heads.map((h) => h.A.data), satX = satTrace.X.data;
@@ -294,11 +283,13 @@ test('check my implementation: inputs download, a right result matches, missing-
   check(hidden.match === true && hidden.cannot_tell.some((c) => c.bug === 'missing-scale' && c.config),
     `saturated: ${JSON.stringify(hidden.cannot_tell).slice(0, 200)}`);
   await waitFrames(page, 2);
+  check(await scrollTo(page, 100, 500, 'Use a configuration that can##use-missing-scale'), 'no "Use a configuration that can"');
   await clickItem(page, await findItem(page, (i) => i.label === 'Use a configuration that can##use-missing-scale', '"Use a configuration that can"'));
   s = await getState(page);
   check(s.check.can_go_back === true && s.check.current === false, 'after the suggestion: can go back, the check is stale');
   const tellTrace = await page.evaluate(() => window.attnlab.trace());
   check(JSON.stringify(tellTrace.X.data) !== JSON.stringify(satX), 'the suggestion kept the saturated X');
+  check(await scrollTo(page, 100, 500, 'Back to my configuration'), 'no "Back to my configuration"');
   await clickItem(page, await findItem(page, (i) => i.label === 'Back to my configuration', '"Back to my configuration"'));
   s = await getState(page);
   const strip = (x) => JSON.stringify({ ...x, hover: '', check: null, notice: '', step: null, pin: null });
@@ -340,22 +331,23 @@ if (screenshots) {
     const dir = join(shotDir, 'checkpage');
     mkdirSync(dir, { recursive: true });
     const shots = [];
+    const only = argValue('--views', '');
     const views = [{ dpr: 1, name: 'dpr1' }, { dpr: 2, name: 'dpr2' }, { dpr: 1, name: 'zh', lang: 'zh' },
       { dpr: 3, width: 390, height: 844, name: 'phone' }, { dpr: 3, width: 390, height: 844, name: 'phone-zh', lang: 'zh' }];
-    for (const view of views) {
+    for (const view of views.filter((v) => !only || only.split(',').includes(v.name))) {
       const width = view.width || 1280, height = view.height || 800;
       const { page, problems, close: closePage } = await ctx.openPage({ dpr: view.dpr, width, height });
       await setState(page, { ...BASE, step: 'tokenize', lang: view.lang || 'en' });
-      const header = view.lang === 'zh' ? '检查我的实现' : 'Check my implementation';
-      if (view.width) {  // phone: the panel in the drawer, opened there
-        await setState(page, { drawer: true });
-        check(await scrollTo(page, 150, 500, header), `${view.name}: the panel's header is not in the drawer`);
-      } else {
-        check(await scrollTo(page, 100, 500, header), `${view.name}: the panel's header is not in the sidebar`);
+      const words = view.lang === 'zh' ? { model: '模型', header: '检查我的实现', menu: '≡ 菜单' }
+        : { model: 'Model', header: 'Check my implementation', menu: '≡ Menu' };
+      if (view.width) {  // phone: the panel in the drawer
+        await clickItem(page, await findItem(page, (i) => i.label === words.menu, words.menu));
       }
-      await clickItem(page, await findItem(page, (i) => i.label === header, header));
+      await openPanel(page, words);
       if (view.width) {
         await scrollTo(page, 150, 500, view.lang === 'zh' ? '检查粘贴的文本' : 'Check the pasted text');
+        await page.mouse.move(2, height - 2);
+        await waitFrames(page, 4);
         await page.locator('#canvas').screenshot({ path: join(dir, `check-${view.name}-drawer.png`) });
         shots.push(`check-${view.name}-drawer.png`);
       }

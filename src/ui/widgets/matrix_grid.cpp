@@ -546,7 +546,6 @@ void drawOutlines(ImDrawList* dl, const GridSpec& spec, const Layout& l, const P
       ctx.pinnedCell = std::make_pair(a, ImVec2(a.x + l.cw, a.y + l.ch));
     }
   }
-  drawCheckOutline(dl, spec, l, p, ctx);
   const CellRef& active = ctx.state.activeCell();
   if (active.matrix != spec.name || active.head != spec.head || active.row < 0 || active.col < 0) return;
   int dr, dc;
@@ -660,6 +659,7 @@ void drawGrid(const GridSpec& spec, GridContext& ctx) {
   drawRowLabels(dl, spec, l, p);
   drawFocusRow(dl, spec, l, p);
   drawOutlines(dl, spec, l, p, ctx);
+  drawCheckOutline(dl, spec, l, p, ctx);  // over the pin's black outline
   if (spec.showLegend) {
     const float em = ImGui::GetFontSize();
     const float width = std::max(std::min(l.cols * l.cw, 14.0f * em), 9.0f * em);
