@@ -35,7 +35,8 @@ namespace {
 constexpr size_t kMaxResultBytes = 64u << 20;  // as an imported Config (share_panel.cpp)
 constexpr ImU32 kCheckOutline = IM_COL32(200, 20, 40, 255);  // the wrong cell's outline and its callout's border
 
-// README's starter (tests/check/check_bugs.py runs README's copy; the browser suite checks that this is it).
+// README's starter (tests/check/check_bugs.py runs README's copy; tests/browser/checkpage.test.mjs checks that the
+// panel copies exactly that).
 constexpr const char* kNumpyStarter = R"(import numpy as np
 
 d = np.load("inputs.npz")

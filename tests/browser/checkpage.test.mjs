@@ -5,7 +5,7 @@
 // from those inputs matches (JSON text and .npy bytes); the same without the scale (a float32 .npy) is diagnosed
 // missing-scale first, and the first wrong cell, found here independently, is the one outlined (getState().check)
 // at the softmax step with its head and pin; a malformed file gives one line and changes nothing else; the panel's
-// own paths work: "Choose a file…" (a CSV), a drop (a .npy), the paste field (CSV with its line breaks); a
+// own paths work: the starter copied is README's; "Choose a file…" (a CSV), a drop (a .npy), the paste field (CSV with its line breaks); a
 // saturated layer "cannot tell" missing-scale, "Use a configuration that can" tells it, "Back to my configuration"
 // returns.
 //
@@ -167,6 +167,12 @@ test('check my implementation: inputs download, a right result matches, missing-
   check(arrays.heads.data[0] === 2 && arrays.d_k.data[0] === 3 && arrays.d_v.data[0] === 3, 'heads, d_k, d_v');
   check(Math.abs(arrays.scale.data[0] - 1 / Math.sqrt(3)) < 1e-15, `scale ${arrays.scale.data[0]}`);
   check(arrays.mask.data[1] === -Infinity && arrays.mask.data[7] === 0, 'mask: 0 and -inf, causal');
+  // "Copy the whole starter" copies README's starter, as printed there.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ctx.server.url });
+  await clickItem(page, await findItem(page, (i) => i.label === 'Copy the whole starter', '"Copy the whole starter"'));
+  const readme = /<!-- check-starter -->\s*```python\n([\s\S]*?)```/.exec(readFileSync(join(repo, 'README.md'), 'utf8'))[1];
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  check(copied === readme, `the copied starter differs from README's:\n${copied.slice(0, 200)}`);
   let numpyNote = 'numpy not available';
   if (existsSync('/usr/bin/python3')) {
     const file = join(shotDir, 'checkpage-inputs.npz');
