@@ -704,7 +704,8 @@
   });
   function textFieldKey(input, event) {
     if (event.isComposing) return;
-    if (event.key === 'Enter') {
+    var newLine = input.tagName === 'TEXTAREA' && !(event.ctrlKey || event.metaKey);  // a multi-line field's Enter
+    if (event.key === 'Enter' && !newLine) {
       sendText(input, true);
       input.dataset.original = input.value;  // committed: leaving the field sends nothing more
       input.blur();
@@ -725,8 +726,8 @@
     } finally { Module._free(ptr); }
   }
   function makeTextInput(field) {
-    var input = document.createElement('input');
-    input.type = 'text';
+    var input = document.createElement(field.multiline ? 'textarea' : 'input');  // multiline: the check's paste field
+    if (!field.multiline) input.type = 'text';
     input.className = 'text-field';
     input.autocomplete = 'off';
     input.spellcheck = false;
@@ -783,7 +784,7 @@
       input.style.height = f.height + 'px';
       // Finger-sized fields (the narrow layout, 44 px tall) get 16 px: the canvas's own text size, and the size
       // below which iOS zooms into a focused input.
-      input.style.fontSize = (f.height >= 40 ? 16 : Math.max(10, f.height * 0.62)) + 'px';
+      input.style.fontSize = (f.multiline || f.height >= 40 ? 16 : Math.max(10, f.height * 0.62)) + 'px';
       input.placeholder = f.hint || '';
       input.setAttribute('aria-label', f.hint || f.label.replace(/^#+/, '').replace(/-/g, ' '));
       if (input !== focusedTextField && input.value !== f.text) input.value = f.text;
@@ -1166,13 +1167,14 @@
     modelInput.value = '';  // the same files can be chosen again
     canvas.focus();
   });
-  // A drop of a .safetensors file (with or without its config.json) opens the model; other drops go on to the
-  // Config import below (capture phase on window: this listener runs first and stops the event when it takes it).
+  // A drop holding a .safetensors file (with or without its config.json) opens the model; other drops go on to the
+  // check's listener and the Config import below (capture phase on window: this listener runs first and stops the event when it takes it).
   window.addEventListener('drop', function (event) {
     var files = event.dataTransfer && event.dataTransfer.files;
     if (!running || !files || !files.length) return;
     var list = Array.prototype.slice.call(files);
-    if (!list.some(function (f) { return !/\.json$/i.test(f.name); })) return;  // only JSON: a Config import
+    // no .safetensors among them: a Config import or a learner's result (the check's listener below)
+    if (!list.some(function (f) { return /\.safetensors$/i.test(f.name); })) return;
     event.preventDefault();
     event.stopImmediatePropagation();
     body.removeAttribute('data-drop');
@@ -1185,4 +1187,107 @@
   window.attnlab.openModelProgress = function () { return JSON.parse(callString('attnlab_gpt2_progress')); };
   // The promise of the last reading started by the picker or a drop (null or the message).
   window.attnlab.lastOpenModel = function () { return lastOpenModel; };
+  // ---- check my implementation (src/ui/check_panel.h) ----
+  // The panel's "Choose a file…" opens a file picker of its own (.npy, .json, .csv: Share's import takes only a
+  // Config JSON). A file dropped on the page goes to the check when its name says it is a result (.npy, .csv, .txt,
+  // .tsv) or when the panel is open and the file is not a Config JSON object; anything else is imported as a Config
+  // as before (the listener below runs first, in the capture phase, and lets those through). The bytes go to C++
+  // unchanged (attnlab_check_result), which reads and compares them (core/check) and shows the answer on the page.
+  var checkInput = document.createElement('input');
+  checkInput.type = 'file';
+  checkInput.id = 'check-file';
+  checkInput.className = 'visually-hidden';
+  checkInput.accept = '.npy,.json,.csv,.txt,.tsv,application/json,text/csv,text/plain,application/octet-stream';
+  checkInput.tabIndex = -1;
+  checkInput.setAttribute('aria-label', 'Your result: .npy, JSON or CSV');
+  document.body.appendChild(checkInput);
+  var lastCheck = Promise.resolve(null);
+  function heapString(text) {
+    var size = Module.lengthBytesUTF8(text) + 1;
+    var ptr = Module._malloc(size);
+    Module.stringToUTF8(text, ptr, size);
+    return ptr;
+  }
+  // matrix '' and head -2: the panel's pickers (head -1: every head). The answer (the CLI's --format json) or the
+  // one line the panel shows.
+  function checkBytes(matrix, head, name, bytes) {
+    if (!running) return 'AttnLab is not running yet';
+    var data = Module._malloc(Math.max(1, bytes.length));
+    Module.HEAPU8.set(bytes, data);
+    var matrixPtr = heapString(matrix), namePtr = heapString(name);
+    try {
+      var message = Module.UTF8ToString(Module._attnlab_check_result(matrixPtr, head, namePtr, data, bytes.length));
+      return message !== '' ? message : JSON.parse(Module.UTF8ToString(Module._attnlab_check_answer()));
+    } finally {
+      Module._free(data);
+      Module._free(matrixPtr);
+      Module._free(namePtr);
+    }
+  }
+  function checkFile(file) {
+    return file.arrayBuffer().then(function (buffer) { return checkBytes('', -2, file.name, new Uint8Array(buffer)); });
+  }
+  checkInput.addEventListener('change', function () {
+    if (!checkInput.files || !checkInput.files.length || !running) return;
+    lastCheck = checkFile(checkInput.files[0]);
+    checkInput.value = '';  // the same file can be chosen again
+    canvas.focus();
+  });
+  var shareOfPage = Module.attnlabShare;
+  Module.attnlabShare = function (action) {
+    if (action === 'check-pick') { checkInput.click(); return true; }
+    return shareOfPage.apply(null, arguments);
+  };
+  // A dropped file's bytes: a learner's result, or a Config JSON object (no "data" array of rows)?
+  function isResultFile(bytes) {
+    if (bytes.length >= 6 && bytes[0] === 0x93 && String.fromCharCode.apply(null, bytes.subarray(1, 6)) === 'NUMPY') return true;
+    var text = new TextDecoder().decode(bytes.subarray(0, 64)).replace(/^\uFEFF/, '').replace(/^\s+/, '');
+    if (text.charAt(0) !== '{') return true;
+    try {
+      var value = JSON.parse(new TextDecoder().decode(bytes));
+      return !!value && Array.isArray(value.data) && !('text' in value) && !('X' in value);  // the Trace JSON's form
+    } catch (e) {
+      return false;  // a broken Config: its import says why
+    }
+  }
+  window.addEventListener('drop', function (event) {
+    var files = event.dataTransfer && event.dataTransfer.files;
+    if (!running || !files || !files.length) return;
+    var file = files[0];
+    var byName = /\.(npy|csv|txt|tsv)$/i.test(file.name);
+    if (!byName && !Module._attnlab_check_panel_open()) return;  // a Config JSON: the import below
+    event.preventDefault();
+    event.stopPropagation();
+    body.removeAttribute('data-drop');
+    var decided = file.arrayBuffer().then(function (buffer) {
+      var bytes = new Uint8Array(buffer);
+      if (byName || isResultFile(bytes)) return { check: checkBytes('', -2, file.name, bytes) };
+      return { imported: importFile(file) };
+    });
+    lastCheck = decided.then(function (d) { return 'check' in d ? d.check : null; });
+    lastImport = decided.then(function (d) { return 'imported' in d ? d.imported : null; });
+  }, true);
+  function bytesOf(data) {
+    if (data instanceof Uint8Array) return Promise.resolve(data);
+    if (data instanceof ArrayBuffer) return Promise.resolve(new Uint8Array(data));
+    if (ArrayBuffer.isView(data)) return Promise.resolve(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    if (data instanceof Blob) return data.arrayBuffer().then(function (b) { return new Uint8Array(b); });
+    if (Array.isArray(data)) return Promise.resolve(Uint8Array.from(data));
+    return Promise.resolve(new TextEncoder().encode(String(data)));
+  }
+  // attnlab.checkResult({matrix, head, name, bytes | text}): matrix S, S_scaled, A, O, concat or output (omitted:
+  // the panel's); head 0-based, -1 or null every head (omitted: the panel's); bytes a Uint8Array, ArrayBuffer,
+  // Blob or File (.npy, JSON, CSV), or text (JSON, CSV). Resolves to the comparison (the CLI's --format json) or
+  // the one line the panel shows for a result it cannot read.
+  window.attnlab.checkResult = function (request) {
+    request = request || {};
+    var matrix = request.matrix === undefined ? '' : String(request.matrix);
+    var head = request.head === undefined ? -2 : request.head === null ? -1 : Math.max(-1, Number(request.head) | 0);
+    var name = request.name === undefined ? (request.bytes instanceof File ? request.bytes.name : '') : String(request.name);
+    var data = request.bytes !== undefined ? request.bytes : (request.text === undefined ? '' : String(request.text));
+    lastCheck = bytesOf(data).then(function (bytes) { return checkBytes(matrix, head, name, bytes); });
+    return lastCheck;
+  };
+  // The promise of the last check through the file picker, a drop or checkResult.
+  window.attnlab.lastCheck = function () { return lastCheck; };
 })();

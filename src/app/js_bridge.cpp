@@ -11,6 +11,7 @@
 #include "app/app_common.h"
 #include "core/kernels/gemm_f64_wasm.h"
 #include "ui/app_state.h"
+#include "ui/check_panel.h"
 #include "ui/export.h"
 #include "ui/figure.h"
 #include "ui/first_run.h"
@@ -170,6 +171,37 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_data_failed(const char* file, const cha
   return keep(slot, ui::dataFileFailed(ctx->ui->state(), file ? file : "", why ? why : "unknown reason"));
 }
 
+
+// ---- check my implementation (ui/check_panel.h; web/attnlab.js "check my implementation") ----
+// A learner's result checked against the current configuration: `matrix` ("" = the panel's), `head` (-2 = the
+// panel's, -1 = every head), the file's `name` ("" = pasted text) and its `bytes` (malloc'ed and freed by the
+// caller). Returns "" (the answer is then attnlab_check_answer()) or the one line the panel shows.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_check_result(const char* matrix, int head, const char* name, const char* bytes,
+                                                      int size) {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "AttnLab is not running");
+  try {
+    return keep(slot, ui::checkResultBytes(ctx->ui->state(), matrix ? matrix : "", head, name ? name : "",
+                                           std::string(bytes ? bytes : "", size > 0 && bytes ? size : 0)));
+  } catch (const std::exception& e) {
+    return keep(slot, e.what());
+  }
+}
+
+// The last answer as the CLI's --format json ("null" before the first).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_check_answer() {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx || !ctx->ui->state().check.result) return keep(slot, "null");
+  return keep(slot, ctx->ui->state().check.resultJson);
+}
+
+// Whether a dropped file should go to the check rather than be imported as a Config: the panel is open.
+EMSCRIPTEN_KEEPALIVE int attnlab_check_panel_open() {
+  app::Context* ctx = app::context();
+  return ctx && ctx->ui->state().check.panelOpen ? 1 : 0;
+}
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_state() {
   static std::string slot;

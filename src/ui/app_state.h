@@ -11,6 +11,7 @@
 
 #include "core/config.h"
 #include "core/pipeline.h"
+#include "ui/check_state.h"
 #include "ui/data_files.h"
 #include "ui/lab_state.h"
 #include "ui/layout.h"
@@ -98,6 +99,7 @@ struct AppState {
   StepViews views;            // what step screens remember between frames (steps/step_views.h)
   ShareState share;           // the Share panel
   InspectorState inspector;   // the inspector's edit field
+  CheckState check;           // "Check my implementation" (check_panel.h)
   DataFiles data;             // GloVe vectors and GPT-2 merges, loaded when a Config needs them (data_files.h)
   // ---- readable at a glance (helper grid): the message line's step, the phone's scroll to a tapped cell
   int messageStep = -1;       // the step on which `error`/`notice` appeared (App::frame clears them on another)

@@ -12,6 +12,7 @@
 #include "core/data/presets.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO
+#include "ui/check_panel.h"
 #include "ui/config_edit.h"
 #include "core/weights.h"
 #include "ui/explain.h"
@@ -488,6 +489,7 @@ void drawSidebarContents(AppState& state) {
   drawModelPanel(state);
   if (ImGui::CollapsingHeader(tr(Key::SidebarModel), ImGuiTreeNodeFlags_DefaultOpen)) drawModelControls(state);
   drawSharePanel(state);
+  drawCheckPanel(state);
 }
 
 }  // namespace ui

@@ -21,6 +21,7 @@
 #include "core/errors.h"
 #include "core/matrices.h"
 #include "core/data/presets.h"
+#include "ui/check_panel.h"
 #include "ui/config_edit.h"
 #include "ui/controls.h"  // setUiLanguage
 #include "ui/first_run.h"  // touchInput
@@ -42,7 +43,8 @@ const std::set<std::string>& uiKeys() {
 }
 const std::set<std::string>& readOnlyKeys() {
   static const std::set<std::string> keys = {"tokens", "token_ids", "query_tokens", "focus_token",
-                                             "scale_factor", "hover", "error", "notice", "data", "layout"};
+                                             "scale_factor", "hover", "error", "notice", "data", "layout",
+                                             "check"};  // check: check_panel.h
   return keys;
 }
 const char* const kDimensionKeys[] = {"d_model", "heads", "d_k", "d_v"};
@@ -213,7 +215,8 @@ std::string stateToJson(AppState& s) {
   j["lab"] = labToJson(s.lab);
   j["train"] = trainToJson(s.train);
   j["model"] = modelToJson(s);
-  j["data"] = json::parse(dataStatusJson(s));  // {glove, gpt2}: "not loaded" | "loading" | "ready" | "failed: …"
+  j["data"] = json::parse(dataStatusJson(s));
+  j["check"] = json::parse(checkStateJson(s));  // "Check my implementation" (check_panel.h)  // {glove, gpt2}: "not loaded" | "loading" | "ready" | "failed: …"
   j["tokens"] = json::array();
   if (s.pipeline.hasTrace()) {
     const attn::Trace& t = s.trace();

@@ -12,6 +12,7 @@
 #include "imgui.h"
 #include "imgui_internal.h"  // ClosePopupToLevel: Esc closes any open popup
 #include "ui/app_state.h"
+#include "ui/check_panel.h"
 #include "ui/controls.h"
 #include "ui/explain.h"
 #include "ui/first_run.h"
@@ -191,6 +192,7 @@ void drawStepArea(AppState& s, const Fonts& fonts, float heightBelow) {
     StepContext ctx{s, trace, fonts, grids, through};
     step.draw(ctx);
     if (s.layout.narrow) keepPinnedCellAboveSheet(s, grids);
+    drawCheckCallout(s, grids);  // a checked result's first wrong cell: yours and expected beside its outline
     // The hovered cell's tooltip, now that every grid of the step is placed: within the step's width, down to the
     // bottom of the page (over the inspector rather than over a matrix).
     const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();

@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "imgui_internal.h"
+#include "ui/check_panel.h"  // checkWrongCell: the learner's first wrong cell, outlined
 #include "ui/explain.h"
 #include "ui/figure.h"  // Export figure: where the grid was drawn
 #include "ui/i18n/i18n.h"
@@ -508,6 +509,23 @@ void drawFocusRow(ImDrawList* dl, const GridSpec& spec, const Layout& l, const P
   dl->AddRect(ImVec2(p.cells0.x - 1, fy0), ImVec2(p.cells1.x + 1, fy1), kFocusOutline, 0, 0, 2.0f);
 }
 
+// Check my implementation (check_panel.h): the learner's first wrong cell in red, outside a white line that keeps it
+// apart from any colour of the scale; the numbers beside it come after the step's grids (drawCheckCallout).
+void drawCheckOutline(ImDrawList* dl, const GridSpec& spec, const Layout& l, const Placement& p, GridContext& ctx) {
+  const std::optional<CellRef> wrong = checkWrongCell(ctx.state);
+  if (!wrong || wrong->matrix != spec.name || wrong->head != spec.head || ctx.checkCell) return;
+  int dr, dc;
+  toDisplay(spec, wrong->row, wrong->col, &dr, &dc);
+  if (dr < 0 || dr >= l.rows || dc < 0 || dc >= l.cols) return;
+  const float thick = std::max(2.0f, 0.14f * ImGui::GetFontSize());
+  const ImVec2 a(p.cells0.x + dc * l.cw, p.cells0.y + dr * l.ch), b(a.x + l.cw, a.y + l.ch);
+  dl->AddRect(ImVec2(a.x + 0.5f * thick, a.y + 0.5f * thick), ImVec2(b.x - 0.5f * thick, b.y - 0.5f * thick),
+              IM_COL32(255, 255, 255, 255), 0, 0, 0.5f * thick);
+  dl->AddRect(ImVec2(a.x - thick, a.y - thick), ImVec2(b.x + thick, b.y + thick), IM_COL32(200, 20, 40, 255), 0, 0,
+              1.5f * thick);
+  ctx.checkCell = std::make_pair(a, b);
+}
+
 // Orange outlines on the cells (rows, columns) the active cell depends on, a black one on the active cell itself.
 void drawOutlines(ImDrawList* dl, const GridSpec& spec, const Layout& l, const Placement& p, GridContext& ctx) {
   const float thick = std::max(2.0f, 0.12f * ImGui::GetFontSize());
@@ -641,6 +659,7 @@ void drawGrid(const GridSpec& spec, GridContext& ctx) {
   drawRowLabels(dl, spec, l, p);
   drawFocusRow(dl, spec, l, p);
   drawOutlines(dl, spec, l, p, ctx);
+  drawCheckOutline(dl, spec, l, p, ctx);  // over the pin's black outline
   if (spec.showLegend) {
     const float em = ImGui::GetFontSize();
     const float width = std::max(std::min(l.cols * l.cw, 14.0f * em), 9.0f * em);

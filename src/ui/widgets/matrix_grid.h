@@ -59,6 +59,7 @@ struct GridContext {
   std::vector<std::pair<ImVec2, ImVec2>> gridRects;  // where each grid of the frame lies (tooltip placement)
   std::optional<CellTip> tip;       // the hovered cell's tooltip, drawn by drawCellTooltip
   std::optional<std::pair<ImVec2, ImVec2>> pinnedCell;  // where the pinned cell was drawn this frame (first place)
+  std::optional<std::pair<ImVec2, ImVec2>> checkCell;   // where the checked result's first wrong cell was (check_panel.h)
 };
 
 ImVec2 gridSize(const GridSpec& spec, const Fonts& fonts);

@@ -15,6 +15,7 @@ struct TextFieldRecord {
   unsigned int id;
   std::string label, hint, text;
   bool commitOnEnter;
+  bool multiline;
   ImVec2 min, max;  // framebuffer pixels
   bool navActivated;  // activated from the keyboard this frame: the page moves the editing to its HTML input
   ImGuiWindow* root = nullptr;  // the field's root window (z-order), valid during the frame that drew it
@@ -41,13 +42,14 @@ void overlayEdit(unsigned int id, const std::string& text, bool commit) {
   edit.commit = edit.commit || commit;  // a commit is not lost to a later keystroke of the same frame
 }
 
-void recordTextField(unsigned int id, const char* label, const char* hint, const std::string& text, bool commitOnEnter) {
+void recordTextField(unsigned int id, const char* label, const char* hint, const std::string& text, bool commitOnEnter,
+                     bool multiline) {
   // A field activated by keyboard navigation (a click lands on the page's HTML input, never on ImGui's field) hands
   // its editing to the page: ImGui lets go of it, and the page focuses its input over the field (IME, phone keys).
   const bool navActivated = g_handOverToPage && ImGui::IsItemActive() && ImGui::GetCurrentContext()->ActiveIdSource != ImGuiInputSource_Mouse;
   if (navActivated) ImGui::ClearActiveID();
   ImGuiWindow* window = ImGui::GetCurrentWindow();
-  g_building.push_back({id, label ? label : "", hint ? hint : "", text, commitOnEnter, ImGui::GetItemRectMin(),
+  g_building.push_back({id, label ? label : "", hint ? hint : "", text, commitOnEnter, multiline, ImGui::GetItemRectMin(),
                         ImGui::GetItemRectMax(), navActivated, window->RootWindow, window->ClipRect, true});
 }
 
@@ -97,7 +99,7 @@ std::string textFieldsJson(float pixelsPerUnit) {
   nlohmann::json out = nlohmann::json::array();
   for (const TextFieldRecord& f : g_lastFrame) {
     out.push_back({{"id", f.id}, {"label", f.label}, {"hint", f.hint}, {"text", f.text},
-                   {"commit_on_enter", f.commitOnEnter}, {"focus", f.navActivated}, {"visible", f.visible},
+                   {"commit_on_enter", f.commitOnEnter}, {"multiline", f.multiline}, {"focus", f.navActivated}, {"visible", f.visible},
                    {"x", f.min.x * k}, {"y", f.min.y * k},
                    {"width", (f.max.x - f.min.x) * k}, {"height", (f.max.y - f.min.y) * k}});
   }

@@ -12,8 +12,8 @@ namespace ui {
 // apply on Enter, such as a cell's new value, apply then; the others apply as typed).
 void overlayEdit(unsigned int id, const std::string& text, bool commit);
 
-// The fields of the last frame as JSON: [{id, label, hint, text, commit_on_enter, focus, visible, x, y, width,
-// height}] in CSS pixels relative to the canvas (framebuffer pixels / pixelsPerUnit). Call endFrameTextFields()
+// The fields of the last frame as JSON: [{id, label, hint, text, commit_on_enter, multiline, focus, visible, x, y,
+// width, height}] in CSS pixels relative to the canvas (framebuffer pixels / pixelsPerUnit). Call endFrameTextFields()
 // once a frame, after ImGui::Render (it reads the windows' display order). `focus`: the field was activated from
 // the keyboard (navigation) this frame; the page focuses its input. `visible`: wholly inside its window's visible
 // part and under no other window (drawer, popup, menu; tooltips aside); the page hides the input of a field that is not.
@@ -24,8 +24,10 @@ void endFrameTextFields();
 void setTextFieldsHandOver(bool enabled);
 
 // Used by the field helpers (text_util.cpp, inspector.cpp): records the last item as a text field, and takes an
-// edit the platform made to it (true with *text and *commit set when there is one).
-void recordTextField(unsigned int id, const char* label, const char* hint, const std::string& text, bool commitOnEnter);
+// edit the platform made to it (true with *text and *commit set when there is one). `multiline`: the page lays a
+// <textarea> over it (Enter is a new line; the check panel's paste field).
+void recordTextField(unsigned int id, const char* label, const char* hint, const std::string& text, bool commitOnEnter,
+                     bool multiline = false);
 bool takeOverlayEdit(unsigned int id, std::string* text, bool* commit);
 
 }  // namespace ui
