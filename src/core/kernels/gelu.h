@@ -13,9 +13,14 @@
 #pragma once
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "core/kernels/detmath.h"
 #include "core/matrix.h"
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
 
 namespace attn::kernels {
 
@@ -58,11 +63,60 @@ inline double geluErf(double x) {
   return 0.5 * x * (detErfc(s) - kTwoOverSqrtPi * detExp(-s * s) * ds);
 }
 
+#if defined(__wasm_simd128__)
+// geluTanh on two numbers at once (wasm SIMD f64x2), with exactly the scalar operations in the same order — the
+// product and sum of `inner`, detExp's reduction, Horner series and 2^k, the division — each IEEE-rounded the same
+// way per lane, so each lane's bits are geluTanh's (wasm_kernels_bitexact, wasm_gpt2_bitexact check it). Only for
+// −700 <= −2u <= 40 in both lanes (e^(−2u) normal, no special case); otherwise false, and nothing is written.
+inline bool geluTanhF64x2(v128_t x, v128_t* out) {
+  using C = detail::DetMathConstants<double>;
+  constexpr double kMinusTwoSqrtTwoOverPi = -1.5957691216057307117597842397375;  // as geluTanh
+  const v128_t inner = wasm_f64x2_add(x, wasm_f64x2_mul(wasm_f64x2_splat(0.044715),
+                                                        wasm_f64x2_mul(wasm_f64x2_mul(x, x), x)));  // x + 0.044715·x³
+  const v128_t m = wasm_f64x2_mul(wasm_f64x2_splat(kMinusTwoSqrtTwoOverPi), inner);                // −2u
+  const v128_t inRange = wasm_v128_and(wasm_f64x2_ge(m, wasm_f64x2_splat(-700.0)),
+                                       wasm_f64x2_le(m, wasm_f64x2_splat(40.0)));  // false for NaN, ±inf
+  if (!wasm_i64x2_all_true(inRange)) return false;
+  // detExp(m): k = floor(m/ln2 + ½), r = (m − k·ln2Hi) − k·ln2Lo, e^r by Horner, times 2^k (k normal here).
+  const v128_t kReal = wasm_f64x2_floor(wasm_f64x2_add(wasm_f64x2_mul(m, wasm_f64x2_splat(C::kInvLn2)),
+                                                       wasm_f64x2_splat(0.5)));
+  const v128_t r = wasm_f64x2_sub(wasm_f64x2_sub(m, wasm_f64x2_mul(kReal, wasm_f64x2_splat(C::kLn2Hi))),
+                                  wasm_f64x2_mul(kReal, wasm_f64x2_splat(C::kLn2Lo)));
+  v128_t sum = wasm_f64x2_splat(detail::inverseFactorial<double>(C::kExpDegree));
+  for (int n = C::kExpDegree - 1; n >= 1; --n)
+    sum = wasm_f64x2_add(wasm_f64x2_mul(sum, r), wasm_f64x2_splat(detail::inverseFactorial<double>(n)));
+  const v128_t expR = wasm_f64x2_add(wasm_f64x2_mul(sum, r), wasm_f64x2_splat(1.0));
+  const v128_t k = wasm_i64x2_extend_low_i32x4(wasm_i32x4_trunc_sat_f64x2_zero(kReal));  // k, exact (|k| < 1100)
+  const v128_t pow2k = wasm_i64x2_shl(wasm_i64x2_add(k, wasm_i64x2_splat(C::kExponentBias)), C::kMantissaBits);
+  const v128_t e = wasm_f64x2_mul(expR, pow2k);                                     // e^(−2u)
+  *out = wasm_f64x2_div(x, wasm_f64x2_add(wasm_f64x2_splat(1.0), e));               // x / (1 + e^(−2u))
+  return true;
+}
+#endif
+
 // Y = gelu(X) element-wise, in place : (L,N) -> (L,N). Float: each value through the double form, rounded once.
+// In wasm, float rows two values at a time through geluTanhF64x2 (the same bits as geluTanh).
 template <typename T>
 inline void geluTanhInPlace(MutRef<T> X) {
-  for (Eigen::Index i = 0; i < X.rows(); ++i)
-    for (Eigen::Index j = 0; j < X.cols(); ++j) X(i, j) = static_cast<T>(geluTanh(static_cast<double>(X(i, j))));
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    Eigen::Index j = 0;
+#if defined(__wasm_simd128__)
+    if constexpr (std::is_same_v<T, float>) {
+      for (; j + 2 <= X.cols(); j += 2) {
+        const float a = X(i, j), b = X(i, j + 1);
+        v128_t y;
+        if (geluTanhF64x2(wasm_f64x2_make(a, b), &y)) {
+          X(i, j) = static_cast<float>(wasm_f64x2_extract_lane(y, 0));
+          X(i, j + 1) = static_cast<float>(wasm_f64x2_extract_lane(y, 1));
+        } else {
+          X(i, j) = static_cast<float>(geluTanh(static_cast<double>(a)));
+          X(i, j + 1) = static_cast<float>(geluTanh(static_cast<double>(b)));
+        }
+      }
+    }
+#endif
+    for (; j < X.cols(); ++j) X(i, j) = static_cast<T>(geluTanh(static_cast<double>(X(i, j))));
+  }
 }
 template <typename T>
 inline void geluErfInPlace(MutRef<T> X) {
