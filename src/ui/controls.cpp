@@ -278,6 +278,11 @@ void gloveWidthProposal(AppState& state) {
 // Where the embedding rows come from: seeded random numbers, or GloVe's word vectors (loaded when chosen).
 void embeddingSourceControl(AppState& state) {
   ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+  if (state.model) {  // the open model's own rows (the control is locked): the combo names them, not "random"
+    if (ImGui::BeginCombo(tr(Key::EmbeddingsLabel), embeddingsShown(state))) ImGui::EndCombo();
+    helpMarker(tr(Key::EmbeddingsHelp));
+    return;
+  }
   int source = state.config().embeddingSource == attn::EmbeddingSource::Glove ? 1 : 0;
   const char* sources[] = {tr(Key::EmbeddingsRandom), tr(Key::EmbeddingsGlove)};
   if (ImGui::Combo(tr(Key::EmbeddingsLabel), &source, sources, IM_ARRAYSIZE(sources))) {
@@ -433,6 +438,11 @@ void advancedControls(AppState& state) {
 }
 
 }  // namespace
+
+const char* embeddingsShown(const AppState& state) {
+  if (state.model) return tr(Key::EmbeddingsModel);
+  return tr(state.config().embeddingSource == attn::EmbeddingSource::Glove ? Key::EmbeddingsGlove : Key::EmbeddingsRandom);
+}
 
 // With a trained model open, every control that would change the model (not the focus token) is disabled, the
 // hover saying why (model_view.h's ModelLock).

@@ -12,6 +12,8 @@ namespace ui {
 void drawSentenceBar(AppState& state, const Fonts& fonts);
 void drawPresetPicker(AppState& state, float width);        // "Example:" and the presets menu
 void drawStepList(AppState& state);                         // the walkthrough's steps, selectable
+// What the Embeddings combo shows: "random", "GloVe", or, while a trained model is open, "the model's own".
+const char* embeddingsShown(const AppState& state);
 void drawModelControls(AppState& state);                    // tokenizer, dimensions, seed, PE, mask, scale, focus
 void drawLanguageSwitch(AppState& state);
 // The sidebar below the preset picker (wide layout) or in the drawer (narrow): steps, language, model, share.

@@ -1,6 +1,7 @@
 // Step 4: Q = X·W_q, K = X·W_k, V = X·W_v for one head: three equation rows, one per role.
 #include "core/matrices.h"
 #include "imgui.h"
+#include "ui/data_notes.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
 
@@ -29,7 +30,11 @@ void drawProjection(StepContext& ctx, const std::string& resultName, const attn:
 }  // namespace
 
 void drawProjectStep(StepContext& ctx) {
-  const attn::HeadTrace& h = explainAndPickHead(ctx, "project");
+  explanation(stepExplanation("project"));
+  // "each head can look for something different" only where there are heads to differ (data_notes.h).
+  explanation(projectHeadsNote(static_cast<int>(ctx.trace.heads.size())).c_str());
+  headPicker(ctx);
+  const attn::HeadTrace& h = shownHead(ctx);
   drawProjection(ctx, "Q", h.Q, "W_q", h.Wq, true);
   drawProjection(ctx, "K", h.K, "W_k", h.Wk, false);
   drawProjection(ctx, "V", h.V, "W_v", h.Wv, false);
