@@ -86,4 +86,15 @@ std::string projectHeadsNote(int heads) {
   return heads > 1 ? trf(Key::ProjectHeadsMany, heads) : std::string(tr(Key::ProjectHeadsOne));
 }
 
+std::string projectInputCaption(const attn::Config& config, bool queries) {
+  if (!queries) return "X";
+  return config.cross ? tr(Key::ProjectXQueries) : "X_q = X";
+}
+
+std::string concatCaption(int heads) {
+  if (heads <= 1) return "concat = O_1";
+  if (heads == 2) return "concat [O_1 O_2]";
+  return "concat [O_1 … O_" + std::to_string(heads) + "]";
+}
+
 }  // namespace ui

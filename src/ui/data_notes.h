@@ -17,5 +17,10 @@ std::string tokenIdsNote(const attn::Trace& trace);
 std::string specialTokensNote(const attn::Trace& trace);
 // Step 4's last sentence: each of the heads has its own W_q, W_k, W_v — or there is one head.
 std::string projectHeadsNote(int heads);
+// Step 4's caption of the X a projection row reads: the registry's formula names the queries' input X_q ("Q = X_q·W_q")
+// also in self-attention, where X_q is X: the caption says so ("X_q = X"), so formula and grid name the same matrix.
+std::string projectInputCaption(const attn::Config& config, bool queries);
+// Step 10's caption of concat: "concat = O_1" (one head), "concat [O_1 O_2]", "concat [O_1 … O_8]".
+std::string concatCaption(int heads);
 
 }  // namespace ui

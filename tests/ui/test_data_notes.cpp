@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/data/presets.h"
+#include "core/matrices.h"
 #include "core/pipeline.h"
 #include "core/train/model_trace.h"
 #include "core/train/trained_presets.h"
@@ -95,14 +96,39 @@ TEST(DataNotes, ProjectSaysEachHeadOnlyWhenThereAreHeads) {
   ui::setLanguage(ui::Lang::En);
 }
 
-// The disabled Embeddings combo read "random" while a trained model (its own learned rows) was open.
+// Project's Q row read "Q = X_q·W_q : …" over a grid captioned "X" in self-attention (the registry's formula names
+// the queries' input X_q): the caption names it too.
+TEST(DataNotes, ProjectsQueryRowNamesTheMatrixItsFormulaNames) {
+  ui::setLanguage(ui::Lang::En);
+  const attn::Config fox = preset("quick-fox");
+  ASSERT_EQ(attn::formulaFor(traceOf(fox), "Q").rfind("Q = X_q·W_q", 0), 0u);
+  EXPECT_EQ(ui::projectInputCaption(fox, true), "X_q = X");
+  EXPECT_EQ(ui::projectInputCaption(fox, false), "X");
+}
+
+// Combine's concat read "concat [O_1 … O_1]" over one head.
+TEST(DataNotes, ConcatsCaptionCountsTheHeads) {
+  EXPECT_EQ(ui::concatCaption(1), "concat = O_1");
+  EXPECT_EQ(ui::concatCaption(2), "concat [O_1 O_2]");
+  EXPECT_EQ(ui::concatCaption(8), "concat [O_1 … O_8]");
+}
+
+// The Embeddings combo read "random" over a preset's hand-made rows and, disabled, while a trained model (its own
+// learned rows) was open.
 TEST(DataNotes, TheEmbeddingsComboNamesTheOpenModelsRows) {
   ui::setLanguage(ui::Lang::En);
   ui::AppState s;
+  s.apply(preset("law"));
+  EXPECT_STREQ(ui::embeddingsShown(s), "random");
+  // quick-fox's rows are its own hand-made table for every word (it read "random" too).
   s.apply(preset("quick-fox"));
-  EXPECT_STREQ(ui::embeddingsShown(s), ui::tr(ui::Key::EmbeddingsRandom));
+  EXPECT_STREQ(ui::embeddingsShown(s), "hand-made");
+  attn::Config more = preset("quick-fox");
+  more.text = "The quick brown fox sleeps";
+  s.apply(more);
+  EXPECT_STREQ(ui::embeddingsShown(s), "random + given");  // "sleeps" has no row in the table: a seeded one
   ASSERT_EQ(ui::openTrainedPreset(s, "reverse"), "");
-  EXPECT_STREQ(ui::embeddingsShown(s), "the model's own");
+  EXPECT_STREQ(ui::embeddingsShown(s), "model's own");
 }
 
 // data_files.cpp's notices were English in the Chinese UI.

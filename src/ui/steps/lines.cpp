@@ -85,12 +85,12 @@ void drawFocusNumbers(StepContext& ctx, const attn::HeadTrace& h) {
     for (int c = 0; c < h.Q.cols(); ++c) s += (c ? ", " : "") + num(h.Q(focus, c), 3);
     return s;
   }().c_str());
-  ImGui::TextUnformatted(("scores q·k: " + [&] {
-                           std::string s;
-                           for (int j = 0; j < h.S.cols(); ++j)
-                             s += (j ? "   " : "") + tokenLabel(t.tokens, j) + " " + num(h.S(focus, j), 3);
-                           return s;
-                         }()).c_str());
+  // The weights below are the softmax of the scaled scores: the line says by what the listed q·k were multiplied.
+  std::string scores;
+  for (int j = 0; j < h.S.cols(); ++j) scores += (j ? "   " : "") + tokenLabel(t.tokens, j) + " " + num(h.S(focus, j), 3);
+  const double factor = t.config.scale();
+  ImGui::TextUnformatted(factor == 1.0 ? trf(Key::LinesScores, scores.c_str()).c_str()
+                                       : trf(Key::LinesScoresScaled, num(factor, 4).c_str(), scores.c_str()).c_str());
   std::vector<double> row(static_cast<size_t>(h.A.cols()));
   for (int j = 0; j < h.A.cols(); ++j) row[static_cast<size_t>(j)] = h.A(focus, j);
   ImGui::TextUnformatted(tr(Key::LinesSoftmaxWeights));

@@ -18,7 +18,7 @@ void drawProjection(StepContext& ctx, const std::string& resultName, const attn:
   const bool querySentence = queries && t.config.cross;
   const attn::Matrix& X = queries ? t.Xq : t.X;
   GridSpec x = tokenRowsGrid(ctx, querySentence ? "X_q" : "X", X, queries);
-  x.caption = querySentence ? tr(Key::ProjectXQueries) : "X";
+  x.caption = projectInputCaption(t.config, queries);  // "X_q = X" in self-attention: the formula says X_q
   x.showLegend = false;
   GridSpec w = indexGrid(weightName, weights, head);
   w.showLegend = false;
