@@ -43,6 +43,9 @@ bool firstRepeat(const std::vector<attn::Token>& tokens, std::string* text, int*
   return false;
 }
 
+// Between two sentences: a space in English, none after a Chinese full stop.
+const char* sentenceGap() { return language() == Lang::Zh ? "" : " "; }
+
 }  // namespace
 
 std::string tokenIdsNote(const attn::Trace& t) {
@@ -63,9 +66,9 @@ std::string tokenIdsNote(const attn::Trace& t) {
   int count = 0, id = 0;
   const bool repeat = firstRepeat(t.tokens, &text, &count, &id) ||
                       (c.cross && firstRepeat(t.queryTokens, &text, &count, &id));
-  out += (out.empty() ? "" : " ") +
+  out += (out.empty() ? "" : sentenceGap()) +
          (repeat ? trf(Key::TokIdsRepeated, text.c_str(), count, id) : std::string(tr(Key::TokIdsNoRepeat)));
-  return out + " " + tr(Key::TokIdsChips);
+  return out + sentenceGap() + tr(Key::TokIdsChips);
 }
 
 std::string specialTokensNote(const attn::Trace& t) {
@@ -78,7 +81,7 @@ std::string specialTokensNote(const attn::Trace& t) {
   if (pads > 0)
     out = trf(t.config.mask == attn::MaskKind::Padding ? Key::TokPadMasked : Key::TokPadUnmasked, pads,
               static_cast<int>(t.tokens.size()));
-  if (bos > 0) out += (out.empty() ? "" : " ") + std::string(tr(Key::TokBosNote));
+  if (bos > 0) out += (out.empty() ? "" : sentenceGap()) + std::string(tr(Key::TokBosNote));
   return out;
 }
 
