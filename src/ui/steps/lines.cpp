@@ -8,6 +8,7 @@
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
+#include "ui/widgets/text_util.h"
 #include "ui/widgets/attention_lines.h"
 #include "ui/widgets/toggles.h"
 #include "ui/widgets/vector_view.h"
@@ -89,8 +90,8 @@ void drawFocusNumbers(StepContext& ctx, const attn::HeadTrace& h) {
   std::string scores;
   for (int j = 0; j < h.S.cols(); ++j) scores += (j ? "   " : "") + tokenLabel(t.tokens, j) + " " + num(h.S(focus, j), 3);
   const double factor = t.config.scale();
-  ImGui::TextUnformatted(factor == 1.0 ? trf(Key::LinesScores, scores.c_str()).c_str()
-                                       : trf(Key::LinesScoresScaled, num(factor, 4).c_str(), scores.c_str()).c_str());
+  wrappedText(factor == 1.0 ? trf(Key::LinesScores, scores.c_str())  // wrapped: clipped at the edge when long
+                            : trf(Key::LinesScoresScaled, num(factor, 4).c_str(), scores.c_str()));
   std::vector<double> row(static_cast<size_t>(h.A.cols()));
   for (int j = 0; j < h.A.cols(); ++j) row[static_cast<size_t>(j)] = h.A(focus, j);
   ImGui::TextUnformatted(tr(Key::LinesSoftmaxWeights));
