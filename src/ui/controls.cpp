@@ -245,6 +245,11 @@ void tokenizerControl(AppState& state) {
                                                attn::TokenizerKind::Gpt2};
   int tok = static_cast<int>(std::find(std::begin(kKinds), std::end(kKinds), state.config().tokenizer) - kKinds);
   const char* names[] = {tr(Key::TokenizerWord), tr(Key::TokenizerChar), tr(Key::TokenizerGpt2)};
+  if (!state.config().vocabulary.empty()) {  // an open model's own vocabulary (locked): not "word"
+    if (ImGui::BeginCombo(tr(Key::TokenizerLabel), tr(Key::TokenizerModel))) ImGui::EndCombo();
+    helpMarker(tr(Key::TokenizerHelp));
+    return;
+  }
   if (ImGui::Combo(tr(Key::TokenizerLabel), &tok, names, IM_ARRAYSIZE(names)))
     state.change([&](attn::Config& c) { c.tokenizer = kKinds[tok]; });
   helpMarker(tr(Key::TokenizerHelp));
@@ -279,9 +284,25 @@ void gloveWidthProposal(AppState& state) {
 // Where the embedding rows come from: seeded random numbers, or GloVe's word vectors (loaded when chosen).
 void embeddingSourceControl(AppState& state) {
   ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+  if (state.model) {  // the open model's own rows (the control is locked): the combo names them, not "random"
+    if (ImGui::BeginCombo(tr(Key::EmbeddingsLabel), embeddingsShown(state))) ImGui::EndCombo();
+    helpMarker(tr(Key::EmbeddingsHelp));
+    return;
+  }
   int source = state.config().embeddingSource == attn::EmbeddingSource::Glove ? 1 : 0;
   const char* sources[] = {tr(Key::EmbeddingsRandom), tr(Key::EmbeddingsGlove)};
-  if (ImGui::Combo(tr(Key::EmbeddingsLabel), &source, sources, IM_ARRAYSIZE(sources))) {
+  // The preview names where the rows shown come from (a preset's hand-made rows are not "random"); the choices
+  // are the two sources a sentence's other words can take.
+  bool chosen = false;
+  if (ImGui::BeginCombo(tr(Key::EmbeddingsLabel), embeddingsShown(state))) {
+    for (int i = 0; i < IM_ARRAYSIZE(sources); ++i)
+      if (ImGui::Selectable(sources[i], i == source) && i != source) {
+        source = i;
+        chosen = true;
+      }
+    ImGui::EndCombo();
+  }
+  if (chosen) {
     std::string notice;
     const auto chosen = source == 1 ? attn::EmbeddingSource::Glove : attn::EmbeddingSource::Random;
     state.change([&](attn::Config& c) { c = withEmbeddingSource(c, chosen, &notice); }, notice);
@@ -434,6 +455,32 @@ void advancedControls(AppState& state) {
 }
 
 }  // namespace
+
+const char* embeddingsShown(AppState& state) {
+  if (state.model) return tr(Key::EmbeddingsModel);
+  const attn::Config& c = state.config();
+  if (c.X) return tr(Key::EmbeddingsXGiven);
+  const Key source = c.embeddingSource == attn::EmbeddingSource::Glove ? Key::EmbeddingsGlove : Key::EmbeddingsRandom;
+  if (c.embeddingTable.empty() || !state.pipeline.hasTrace()) return tr(source);
+  // Rows from the Config's table (a preset's, or typed in) for how many of the sentence's words?
+  const attn::Preset* preset = attn::findPreset(c.preset);
+  int words = 0, fromTable = 0;
+  bool presets = true;
+  const attn::Trace& t = state.traceThrough(attn::Stage::Tokenize);
+  for (const std::vector<attn::Token>* side : {&t.tokens, &t.queryTokens})
+    for (const attn::Token& tok : *side) {
+      if (tok.special) continue;
+      ++words;
+      const auto row = c.embeddingTable.find(tok.text);
+      if (row == c.embeddingTable.end()) continue;
+      ++fromTable;
+      presets = presets && preset && preset->config.embeddingTable.count(tok.text) &&
+                preset->config.embeddingTable.at(tok.text) == row->second;
+    }
+  if (fromTable == 0) return tr(source);
+  if (fromTable < words) return tr(source == Key::EmbeddingsGlove ? Key::EmbeddingsGloveMixed : Key::EmbeddingsMixed);
+  return tr(presets ? Key::EmbeddingsHandMade : Key::EmbeddingsGiven);
+}
 
 // With a trained model open, every control that would change the model (not the focus token) is disabled, the
 // hover saying why (model_view.h's ModelLock).

@@ -12,6 +12,9 @@ namespace ui {
 void drawSentenceBar(AppState& state, const Fonts& fonts);
 void drawPresetPicker(AppState& state, float width);        // "Example:" and the presets menu
 void drawStepList(AppState& state);                         // the walkthrough's steps, selectable
+// What the Embeddings combo shows: where the rows shown come from — "random", "GloVe", "hand-made" (a preset's table
+// for every word), "given", "random + given" (some words), "X given", or "the model's own" while a model is open.
+const char* embeddingsShown(AppState& state);
 void drawModelControls(AppState& state);                    // tokenizer, dimensions, seed, PE, mask, scale, focus
 void drawLanguageSwitch(AppState& state);
 // The sidebar below the preset picker (wide layout) or in the drawer (narrow): steps, language, model, share.

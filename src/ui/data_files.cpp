@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "core/data/glove.h"
 #include "ui/app_state.h"
+#include "ui/i18n/i18n.h"
 
 namespace ui {
 
@@ -19,19 +20,13 @@ std::string& statusOf(DataFiles& data, const std::string& file) {
   return isGlove(file) ? data.gloveStatus : data.gpt2Status;
 }
 
-const char* whatIs(const std::string& file) {
-  return isGlove(file) ? "GloVe vectors" : "GPT-2's merge table";
-}
-
 void askFor(AppState& state, const char* file, bool neededBefore) {
   std::string& status = statusOf(state.data, file);
   if (status == "ready" || status == "loading") return;
   if (status.rfind("failed", 0) == 0 && neededBefore) return;  // ask again only when chosen again
   if (!state.data.request) return;                            // no loader here: stays "not loaded"
   status = "loading";
-  if (state.notice.empty())
-    state.notice = std::string("Loading ") + whatIs(file) + (isGlove(file) ? " (2.4 MB): seeded random rows until they arrive"
-                                                                           : " (170 KB): the text's bytes until it arrives");
+  if (state.notice.empty()) state.notice = tr(isGlove(file) ? Key::DataLoadingGlove : Key::DataLoadingGpt2);
   state.data.request(file);
 }
 
@@ -57,7 +52,7 @@ std::string dataFileLoaded(AppState& state, const std::string& file, const void*
     if (isGlove(file)) state.data.glove = attn::GloveVectors::fromBytes(bytes, size);
     else state.data.gpt2 = attn::Gpt2Bpe::fromBytes(bytes, size);
   } catch (const std::exception& e) {
-    return dataFileFailed(state, file, std::string("the file is damaged: ") + e.what());
+    return dataFileFailed(state, file, trf(Key::DataDamaged, e.what()));
   }
   statusOf(state.data, file) = "ready";
   // Re-apply the current Config: apply() attaches the file, and the pipeline recomputes from the stage that uses it
@@ -65,7 +60,7 @@ std::string dataFileLoaded(AppState& state, const std::string& file, const void*
   const std::string error = state.error, notice = state.notice;
   const CellRef pinned = state.pinned;
   const bool used = isGlove(file) ? needsGlove(state.config()) : needsGpt2(state.config());
-  state.apply(state.config(), used ? std::string(whatIs(file)) + " loaded: the trace now uses them" : notice);
+  state.apply(state.config(), used ? std::string(tr(isGlove(file) ? Key::DataLoadedGlove : Key::DataLoadedGpt2)) : notice);
   state.error = error;
   if (isGlove(file)) state.pinned = pinned;  // same shapes; GPT-2 tokens change the lengths
   return "";
@@ -74,9 +69,7 @@ std::string dataFileLoaded(AppState& state, const std::string& file, const void*
 std::string dataFileFailed(AppState& state, const std::string& file, const std::string& why) {
   if (file != kGloveFile && file != kGpt2File) return "unknown data file \"" + file + "\"";
   statusOf(state.data, file) = "failed: " + why;
-  const std::string message =
-      std::string(whatIs(file)) + " could not be loaded (" + why + "): " +
-      (isGlove(file) ? "the embedding rows stay seeded random rows" : "the tokens stay the text's bytes before any merge");
+  const std::string message = trf(isGlove(file) ? Key::DataFailedGlove : Key::DataFailedGpt2, why.c_str());
   state.notice = message;
   return message;
 }

@@ -16,7 +16,10 @@ namespace {
 bool g_touchInput = false;  // platform glue, like the text fields (one page, one pointer kind at a time)
 }  // namespace
 
-void setTouchInput(bool touch) { g_touchInput = touch; }
+void setTouchInput(bool touch) {
+  g_touchInput = touch;
+  setTouchWording(touch);  // tr() says tap, pinch and the bar instead of hover, click and keys (i18n.h)
+}
 bool touchInput() { return g_touchInput; }
 
 void handleFirstRunKeys(AppState& s) {
@@ -52,8 +55,8 @@ void drawGoalCard(AppState& s, const Fonts& fonts) {
     // By input kind (issue 27: a phone has no → key, no hover, no P or ?): touch says tap, pinch and, in the narrow
     // layout, the sticky bar at the bottom and the ≡ Menu.
     const bool bar = s.layout.narrow;
-    ImGui::TextUnformatted(tr(!touchInput() ? Key::GoalText : bar ? Key::GoalTextTouchBar : Key::GoalTextTouch));
-    ImGui::TextDisabled("%s", tr(!touchInput() ? Key::GoalHint : bar ? Key::GoalHintTouchMenu : Key::GoalHintTouch));
+    ImGui::TextUnformatted(tr(touchInput() && bar ? Key::GoalTextTouchBar : Key::GoalText));
+    ImGui::TextDisabled("%s", tr(touchInput() && bar ? Key::GoalHintTouchMenu : Key::GoalHint));
     ImGui::PopTextWrapPos();
     ImGui::Spacing();
     if (ImGui::Button(tr(Key::GoalStart), ImVec2(9.0f * em, 0))) {
@@ -73,13 +76,18 @@ void drawPresentationBar(AppState& s, const Fonts& fonts) {
   ImGui::TextUnformatted("AttnLab");
   ImGui::PopFont();
   ImGui::SameLine(0, 1.5f * ImGui::GetFontSize());
-  const char* keys = tr(Key::PresentationKeys);
+  const char* keys = tr(Key::PresentationKeys);  // on touch: the Back/Next buttons, and a button to leave (no P key)
+  const char* leave = touchInput() ? tr(Key::PresentationLeave) : "";
   const float em = ImGui::GetFontSize();
-  const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(keys).x - 3.0f * em;
+  const float leaveW = touchInput() ? ImGui::CalcTextSize(leave).x + 3.0f * em : 0.0f;
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(keys).x - leaveW - 3.0f * em;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(ellipsize("\"" + s.config().text + "\"", std::max(room, 4.0f * em)).c_str());
   ImGui::SameLine(0, 1.5f * em);
   ImGui::TextDisabled("%s", keys);
+  if (!touchInput()) return;
+  ImGui::SameLine(0, 1.5f * em);
+  if (ImGui::Button(leave)) s.presentation = false;
 }
 
 }  // namespace ui

@@ -8,6 +8,7 @@
 
 #include "core/config_fields.h"
 #include "core/errors.h"
+#include "core/weights.h"
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/gpt2_state.h"
@@ -215,15 +216,56 @@ void drawModelInputs(AppState& s, float width) {
   }
 }
 
+namespace {
+
+// The weights' note of the Model panel without an open model, from where W_q and W_k came from (weights.h): seeded
+// random, hand-made by the preset, given, or a trained model's under a changed setting. Its place has the height of
+// the tallest of these notes at this width in this language, so a note that appears, changes or goes (a preset, d_model
+// "+" replacing hand-made weights by seeded ones) never moves the controls below it: a click aimed at d_model lands
+// on d_model (issue 27).
+void drawWeightsNote(const AppState& s) {
+  struct Note {
+    Key text, help;
+    ImU32 colour;
+  };
+  const Note notes[] = {{Key::ModelRandomWeights, Key::ModelRandomHelp, kWarningText},
+                        {Key::ModelHandMadeWeights, Key::ModelHandMadeHelp, kNoteText},
+                        {Key::ModelGivenWeights, Key::HeadsOriginGiven, kNoteText},
+                        {Key::ModelTrainedWeights, Key::ModelTrainedHelp, kNoteText}};
+  int shown = 0;
+  switch (attn::attentionWeightsOrigin(s.config())) {
+    case attn::WeightOrigin::Seeded: shown = 0; break;
+    case attn::WeightOrigin::HandMade: shown = 1; break;
+    case attn::WeightOrigin::Trained: shown = 3; break;
+    case attn::WeightOrigin::Given: case attn::WeightOrigin::Edited: shown = 2; break;
+  }
+  // wrappedTextWithHelp's lines: the width less the "(?)" marker's.
+  const float markerW = ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x;
+  const float width = std::max(ImGui::GetContentRegionAvail().x - markerW, 4.0f * ImGui::GetFontSize());
+  auto height = [&](Key text) {
+    const std::string wrapped = wrapAtSpaces(tr(text), width);
+    const int lines = 1 + static_cast<int>(std::count(wrapped.begin(), wrapped.end(), '\n'));
+    return lines * ImGui::GetTextLineHeightWithSpacing();
+  };
+  float slot = 0;
+  for (const Note& n : notes) slot = std::max(slot, height(n.text));
+  const float top = ImGui::GetCursorPosY();
+  ImGui::BeginGroup();
+  ImGui::PushStyleColor(ImGuiCol_Text, notes[shown].colour);
+  wrappedTextWithHelp(tr(notes[shown].text), tr(notes[shown].help));  // wrapped, "(?)" not cut off
+  ImGui::PopStyleColor();
+  ImGui::EndGroup();
+  const float used = ImGui::GetCursorPosY() - top;
+  if (used + 0.5f < slot) ImGui::Dummy(ImVec2(1.0f, slot - used - ImGui::GetStyle().ItemSpacing.y));  // + its spacing
+}
+
+}  // namespace
+
 void drawModelPanel(AppState& s) {
   if (!s.model || s.model->gpt2) drawGpt2OpenControls(s);  // "Open model files…", the reading's progress
   if (s.model && s.model->gpt2) return drawGpt2Panel(s);
   if (!s.model) {
-    const attn::Config& c = s.config();
-    if (c.Wq && c.Wk) return;  // a preset's own numbers (the source's example, identity weights on GloVe…)
-    ImGui::PushStyleColor(ImGuiCol_Text, kWarningText);
-    wrappedTextWithHelp(tr(Key::ModelRandomWeights), tr(Key::ModelRandomHelp));  // wrapped, "(?)" not cut off
-    ImGui::PopStyleColor();
+    drawWeightsNote(s);
     return;
   }
   const OpenModel& m = *s.model;

@@ -15,6 +15,7 @@
 #include "ui/url_state.h"
 #include "ui/i18n/error_text.h"
 #include "ui/theme.h"
+#include "ui/widgets/text_util.h"
 
 namespace ui {
 
@@ -149,7 +150,9 @@ void drawSharePanel(AppState& s) {
   drawFigureExport(s);
   if (!share.status.empty() && now() < share.statusUntil) {
     ImGui::PushStyleColor(ImGuiCol_Text, share.statusOk ? kOkText : kErrorText);
-    ImGui::TextWrapped("%s", share.status.c_str());
+    // Broken between words and between CJK characters (wrapAtSpaces): ImGui's own wrapping breaks only at spaces,
+    // so a Chinese status broke after "✓ " and then mid-run.
+    wrappedText(share.status);
     ImGui::PopStyleColor();
   }
 }

@@ -106,6 +106,9 @@ async function walkThrough(page, nextLabel, prefix) {
     const next = await findNext();
     const stats = await page.evaluate(() => window.attnlab.frameStats());
     check(stats.missingGlyphs === 0, `step ${s.step.id}: ${stats.missingGlyphs} characters have no glyph`);
+    // A phone has no hover, mouse or keys: the step's text says tap (s33; it said "Hover a cell of S", "Click a map").
+    const said = await page.evaluate(() => window.attnlab.announcement());
+    check(!/[Hh]over|[Cc]lick|[Pp]ress |鼠标|悬停/.test(said), `step ${s.step.id} tells a touch reader to hover or click: ${said}`);
     // The bar's button with a dark label: Next, but Back on the last step (Next is greyed out there).
     const button = k + 1 < count ? next : await findItem(page, (i) => i.y > next.y - 1 && i.x < next.x && i.height === next.height, 'Back');
     await shot(page, `${prefix}-${String(k + 1).padStart(2, '0')}-${s.step.id}.png`, button);

@@ -9,7 +9,7 @@
 //   node tests/browser/share.test.mjs [--web DIR] [--only SUBSTRING]
 //
 // Screenshots: build/screenshots/share-panel-dpr{1,2}.png, share-copied-dpr{1,2}.png; the figures themselves:
-// share-figure-softmax-2x.png, share-figure-A-4x.png.
+// share-figure-softmax-2x.png, share-figure-A-4x.png, share-figure-lines-2x.png.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -236,6 +236,22 @@ test('PNG export: a decodable image of the canvas size with many colours', async
       check(fig.width < 2 * size[0] / dpr * 0.9, `the figure is ${fig.width} px wide: not cropped to the matrices`);
       const figStats = colourStats(fig);
       check(figStats.distinct >= 40 && figStats.topShare < 0.95, `figure: ${figStats.distinct} colours, top ${figStats.topShare}`);
+      // The attention lines alone (issue 27's third kind of figure, untested before s33): the "lines" part cropped
+      // at 2x, its token labels and coloured lines in it.
+      await setState(page, { step: 'lines' });
+      const lines = await page.evaluate(async () => {
+        const r = await window.attnlab.exportFigure({ what: 'lines', scale: 2 });
+        return r && { width: r.width, height: r.height, bytes: Array.from(new Uint8Array(await r.blob.arrayBuffer())) };
+      });
+      check(lines, 'no figure of the attention lines');
+      const linesPart = (await page.evaluate(() => JSON.parse(window.Module.UTF8ToString(window.Module._attnlab_figure_parts()))))
+        .find((p) => p.name === 'lines');
+      check(linesPart && Math.abs(lines.width - 2 * (linesPart.width + 16)) <= 4 && Math.abs(lines.height - 2 * (linesPart.height + 16)) <= 4,
+        `lines figure ${lines.width}×${lines.height} px for a ${linesPart && linesPart.width}×${linesPart && linesPart.height} CSS px part at 2x`);
+      const linesPng = decodePng(Buffer.from(lines.bytes));
+      writeFileSync(join(shotDir, 'share-figure-lines-2x.png'), Buffer.from(lines.bytes));
+      const linesStats = colourStats(linesPng);
+      check(linesStats.distinct >= 40 && linesStats.topShare < 0.97, `lines figure: ${linesStats.distinct} colours, top ${linesStats.topShare}`);
     } else {
       const one = await page.evaluate(async () => {
         const r = await window.attnlab.exportFigure({ what: 'matrix', matrix: 'A', head: 0, scale: 4 });

@@ -182,7 +182,8 @@ async function checkReadableAtAGlance(page, dpr) {
   const where = async () => {
     const all = await items(page);
     const y = (label) => all.find((i) => i.visible && i.label === label).y;
-    return { list: y('1. Tokenize'), next: y('Next ▶'), message: all.some((i) => i.label === 'message line') };
+    const plus = all.filter((i) => i.visible && i.label === '+')[0];  // d_model's "+", the first in the sidebar
+    return { list: y('1. Tokenize'), next: y('Next ▶'), plus: plus.y, message: all.some((i) => i.label === 'message line') };
   };
   const before = await where();
   await clickItem(page, (await items(page)).filter((i) => i.visible && i.label === '+')[0]);  // d_model's "+"
@@ -191,6 +192,9 @@ async function checkReadableAtAGlance(page, dpr) {
   let now = await where();
   check(now.message && now.list === before.list && now.next === before.next,
     `with the notice: message line ${now.message}, step list y ${before.list} -> ${now.list}, Next y ${before.next} -> ${now.next}`);
+  // The Model panel's weights note changed from hand-made to seeded random ("Random, untrained weights …"): it has a
+  // place of its own, so d_model's "+" stays under the pointer (s33: it moved down ~36 px and the next click missed).
+  check(now.plus === before.plus, `d_model's "+" moved from y ${before.plus} to ${now.plus} when the weights' note changed`);
   await setState(page, { step: 'train' });
   s = await getState(page);
   check(s.notice === '', `the notice followed into the Train view: "${s.notice}"`);

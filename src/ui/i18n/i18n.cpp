@@ -82,6 +82,7 @@ const char* trIn(Lang lang, Key key) {
 }
 
 const char* tr(Key key) {
+  if (touchWording()) key = touchVariant(key);
   const char* text = trIn(g_language, key);
   if (!text || !*text) text = trIn(Lang::En, key);
   return text ? text : "";

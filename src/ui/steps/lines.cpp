@@ -8,6 +8,7 @@
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
+#include "ui/widgets/text_util.h"
 #include "ui/widgets/attention_lines.h"
 #include "ui/widgets/toggles.h"
 #include "ui/widgets/vector_view.h"
@@ -85,12 +86,12 @@ void drawFocusNumbers(StepContext& ctx, const attn::HeadTrace& h) {
     for (int c = 0; c < h.Q.cols(); ++c) s += (c ? ", " : "") + num(h.Q(focus, c), 3);
     return s;
   }().c_str());
-  ImGui::TextUnformatted(("scores q·k: " + [&] {
-                           std::string s;
-                           for (int j = 0; j < h.S.cols(); ++j)
-                             s += (j ? "   " : "") + tokenLabel(t.tokens, j) + " " + num(h.S(focus, j), 3);
-                           return s;
-                         }()).c_str());
+  // The weights below are the softmax of the scaled scores: the line says by what the listed q·k were multiplied.
+  std::string scores;
+  for (int j = 0; j < h.S.cols(); ++j) scores += (j ? "   " : "") + tokenLabel(t.tokens, j) + " " + num(h.S(focus, j), 3);
+  const double factor = t.config.scale();
+  wrappedText(factor == 1.0 ? trf(Key::LinesScores, scores.c_str())  // wrapped: clipped at the edge when long
+                            : trf(Key::LinesScoresScaled, num(factor, 4).c_str(), scores.c_str()));
   std::vector<double> row(static_cast<size_t>(h.A.cols()));
   for (int j = 0; j < h.A.cols(); ++j) row[static_cast<size_t>(j)] = h.A(focus, j);
   ImGui::TextUnformatted(tr(Key::LinesSoftmaxWeights));

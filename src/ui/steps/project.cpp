@@ -1,6 +1,7 @@
 // Step 4: Q = X·W_q, K = X·W_k, V = X·W_v for one head: three equation rows, one per role.
 #include "core/matrices.h"
 #include "imgui.h"
+#include "ui/data_notes.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
 
@@ -17,7 +18,7 @@ void drawProjection(StepContext& ctx, const std::string& resultName, const attn:
   const bool querySentence = queries && t.config.cross;
   const attn::Matrix& X = queries ? t.Xq : t.X;
   GridSpec x = tokenRowsGrid(ctx, querySentence ? "X_q" : "X", X, queries);
-  x.caption = querySentence ? tr(Key::ProjectXQueries) : "X";
+  x.caption = projectInputCaption(t.config, queries);  // "X_q = X" in self-attention: the formula says X_q
   x.showLegend = false;
   GridSpec w = indexGrid(weightName, weights, head);
   w.showLegend = false;
@@ -29,7 +30,11 @@ void drawProjection(StepContext& ctx, const std::string& resultName, const attn:
 }  // namespace
 
 void drawProjectStep(StepContext& ctx) {
-  const attn::HeadTrace& h = explainAndPickHead(ctx, "project");
+  explanation(stepExplanation("project"));
+  // "each head can look for something different" only where there are heads to differ (data_notes.h).
+  explanation(projectHeadsNote(static_cast<int>(ctx.trace.heads.size())).c_str());
+  headPicker(ctx);
+  const attn::HeadTrace& h = shownHead(ctx);
   drawProjection(ctx, "Q", h.Q, "W_q", h.Wq, true);
   drawProjection(ctx, "K", h.K, "W_k", h.Wk, false);
   drawProjection(ctx, "V", h.V, "W_v", h.Wv, false);

@@ -10,6 +10,7 @@
 #include "core/data/glove.h"
 #include "core/text/tokenizer.h"
 #include "imgui.h"
+#include "ui/data_notes.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/toggles.h"
@@ -180,9 +181,10 @@ std::string vocabularySample(const std::vector<std::string>& vocabulary) {
   return out;
 }
 
-// The ids of a model's block: its vocabulary's (and the queries' own in cross-attention).
-void modelIdsNotes(const attn::Config& c) {
-  noteLine(trf(Key::TokModelIdsNote, static_cast<int>(c.vocabulary.size()), vocabularySample(c.vocabulary).c_str()));
+// The ids of a model's block: its vocabulary's (and the queries' own in cross-attention), the repeat shown.
+void modelIdsNotes(const attn::Trace& t) {
+  const attn::Config& c = t.config;
+  noteLine(tokenIdsNote(t));
   if (c.cross && !c.queryVocabulary.empty())
     noteLine(trf(Key::TokModelQueryIdsNote, static_cast<int>(c.queryVocabulary.size()),
                  vocabularySample(c.queryVocabulary).c_str()));
@@ -207,17 +209,17 @@ void drawTokenizeStep(StepContext& ctx) {
     formulaLine(trf(Key::TokQueriesFormula, t.config.queryText.c_str(), static_cast<int>(t.queryTokens.size())));
     tokenChips(ctx, t.queryTokens, ctx.state.config().focus, t.config.queryText);
   }
-  int specials = 0;
-  for (const auto& tok : t.tokens) specials += tok.special;
+  // Each note follows from the tokens shown (data_notes.h): where the ids start, which token repeats, which
+  // special tokens there are and whether a mask hides them.
   if (model) {
-    modelIdsNotes(t.config);
+    modelIdsNotes(t);
   } else if (gpt2) {
     gpt2Notes(ctx);
   } else {
-    noteLine(tr(Key::TokIdsNote));
+    noteLine(tokenIdsNote(t));
   }
-  if (specials > 0)
-    noteLine(trf(Key::TokSpecialNote, specials));
+  const std::string specials = specialTokensNote(t);
+  if (!specials.empty()) noteLine(specials);
   if (t.config.embeddingSource == attn::EmbeddingSource::Glove && t.config.glove) {
     bool anyMissing = false;
     for (const attn::Token& tok : t.tokens)

@@ -1,0 +1,103 @@
+// Notes chosen from the data (see data_notes.h).
+#include "ui/data_notes.h"
+
+#include <map>
+
+#include "core/text/tokenizer.h"
+#include "ui/i18n/i18n.h"
+
+namespace ui {
+
+namespace {
+
+// "a b c … (N tokens)": the first tokens of a model's vocabulary.
+std::string vocabularySample(const std::vector<std::string>& vocabulary) {
+  std::string out;
+  for (size_t i = 0; i < vocabulary.size() && i < 16; ++i) out += (i ? " " : "") + vocabulary[i];
+  if (vocabulary.size() > 16) out += " …";
+  return out;
+}
+
+// The tokens of both sentences (the queries' own in cross-attention), in order.
+std::vector<const attn::Token*> shownTokens(const attn::Trace& t) {
+  std::vector<const attn::Token*> out;
+  for (const attn::Token& tok : t.tokens) out.push_back(&tok);
+  if (t.config.cross)
+    for (const attn::Token& tok : t.queryTokens) out.push_back(&tok);
+  return out;
+}
+
+// The first non-special token that occurs more than once on one side (ids are per vocabulary: in cross-attention a
+// model's queries have a vocabulary of their own), with its count and id. Returns false when none repeats.
+bool firstRepeat(const std::vector<attn::Token>& tokens, std::string* text, int* count, int* id) {
+  std::map<std::string, int> counts;
+  for (const attn::Token& tok : tokens)
+    if (!tok.special) ++counts[tok.text];
+  for (const attn::Token& tok : tokens)
+    if (!tok.special && counts[tok.text] > 1) {
+      *text = tok.text;
+      *count = counts[tok.text];
+      *id = tok.id;
+      return true;
+    }
+  return false;
+}
+
+// Between two sentences: a space in English, none after a Chinese full stop.
+const char* sentenceGap() { return language() == Lang::Zh ? "" : " "; }
+
+}  // namespace
+
+std::string tokenIdsNote(const attn::Trace& t) {
+  const attn::Config& c = t.config;
+  std::string out;
+  if (!c.vocabulary.empty()) {
+    out = trf(Key::TokModelIds, static_cast<int>(c.vocabulary.size()), vocabularySample(c.vocabulary).c_str());
+  } else {
+    int first = -1;
+    for (const attn::Token* tok : shownTokens(t))
+      if (!tok->special) {
+        first = tok->id;
+        break;
+      }
+    if (first >= 0) out = trf(Key::TokIdsFrom, first);
+  }
+  std::string text;
+  int count = 0, id = 0;
+  const bool repeat = firstRepeat(t.tokens, &text, &count, &id) ||
+                      (c.cross && firstRepeat(t.queryTokens, &text, &count, &id));
+  out += (out.empty() ? "" : sentenceGap()) +
+         (repeat ? trf(Key::TokIdsRepeated, text.c_str(), count, id) : std::string(tr(Key::TokIdsNoRepeat)));
+  return out + sentenceGap() + tr(Key::TokIdsChips);
+}
+
+std::string specialTokensNote(const attn::Trace& t) {
+  int pads = 0, bos = 0;
+  for (const attn::Token* tok : shownTokens(t)) {
+    pads += tok->text == attn::kPadToken;
+    bos += tok->text == attn::kBosToken;
+  }
+  std::string out;
+  if (pads > 0)
+    out = trf(t.config.mask == attn::MaskKind::Padding ? Key::TokPadMasked : Key::TokPadUnmasked, pads,
+              static_cast<int>(t.tokens.size()));
+  if (bos > 0) out += (out.empty() ? "" : sentenceGap()) + std::string(tr(Key::TokBosNote));
+  return out;
+}
+
+std::string projectHeadsNote(int heads) {
+  return heads > 1 ? trf(Key::ProjectHeadsMany, heads) : std::string(tr(Key::ProjectHeadsOne));
+}
+
+std::string projectInputCaption(const attn::Config& config, bool queries) {
+  if (!queries) return "X";
+  return config.cross ? tr(Key::ProjectXQueries) : "X_q = X";
+}
+
+std::string concatCaption(int heads) {
+  if (heads <= 1) return "concat = O_1";
+  if (heads == 2) return "concat [O_1 O_2]";
+  return "concat [O_1 … O_" + std::to_string(heads) + "]";
+}
+
+}  // namespace ui

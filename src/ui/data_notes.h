@@ -1,0 +1,26 @@
+// Notes whose every sentence is chosen from the data they describe (issue 27, "every sentence true for the numbers
+// shown"): step 1's ids and special tokens, step 4's heads. Pure functions over a Trace (no ImGui), in the page's
+// language, unit-tested natively (tests/ui/test_data_notes.cpp).
+#pragma once
+#include <string>
+
+#include "core/trace.h"
+
+namespace ui {
+
+// Step 1 under the word or character tokenizer: where the ids start (the first word's id: 0 and 1 are the specials),
+// which token repeats with which id (or that none does), and how to read a chip. A model's block says its ids are
+// its vocabulary's instead of where they start.
+std::string tokenIdsNote(const attn::Trace& trace);
+// Step 1's note on the special tokens the sentence(s) hold: the <pad> count, the length they pad to and whether the
+// padding mask hides them; <bos> when the queries start with it. "" when there is none.
+std::string specialTokensNote(const attn::Trace& trace);
+// Step 4's last sentence: each of the heads has its own W_q, W_k, W_v — or there is one head.
+std::string projectHeadsNote(int heads);
+// Step 4's caption of the X a projection row reads: the registry's formula names the queries' input X_q ("Q = X_q·W_q")
+// also in self-attention, where X_q is X: the caption says so ("X_q = X"), so formula and grid name the same matrix.
+std::string projectInputCaption(const attn::Config& config, bool queries);
+// Step 10's caption of concat: "concat = O_1" (one head), "concat [O_1 O_2]", "concat [O_1 … O_8]".
+std::string concatCaption(int heads);
+
+}  // namespace ui
