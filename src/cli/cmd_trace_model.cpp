@@ -100,6 +100,8 @@ std::shared_ptr<ModelTraceArgs> addModelTraceOptions(CLI::App* app) {
                                         "With --model, encoder-decoder: the encoder's input (--text: the decoder's)");
   app->add_option("--top-k", args->topK, "With a GPT-2 --model: the N most probable next tokens at each position")
       ->check(integerIn(1, 100));
+  app->add_flag("--weights", "With a GPT-2 --model and --format json: write each block's weight matrices W_q, W_k, "
+                            "W_v, W_o (left out by default: 768x768 each at GPT-2 small's size)");
   app->add_option("--dump", args->dumpFile,
                   "With a GPT-2 --model: write the float32 forward (each block's A per head and output, then the "
                   "logits) to FILE, little-endian (for the tests)");

@@ -92,6 +92,33 @@ def run(cmd):
     return p.stdout
 
 
+WEIGHTS = ("W_q", "W_k", "W_v", "W_o")
+
+
+def check_lean_trace(out, full, stored, layers, d, failures, case):
+    """`trace --model` leaves each block's W_q … W_o out (top level and config, saying so) unless --weights; with
+    --weights they are c_attn's column blocks and attn.c_proj, and everything else is the same JSON."""
+    for l in range(layers):
+        lean, whole = out["layers"][l]["trace"], full["layers"][l]["trace"]
+        kept = [k for k in WEIGHTS if k in lean or k in lean["config"]]
+        if kept:
+            failures.append(f"{case} h.{l}: the default (lean) trace holds {kept}")
+        if lean["config"].get("weights") != "omitted (--weights)":
+            failures.append(f"{case} h.{l}: the lean config does not say the weights are omitted")
+        c_attn = stored[f"h.{l}.attn.c_attn.weight"].astype(np.float64)
+        expect = {"W_q": c_attn[:, :d], "W_k": c_attn[:, d:2 * d], "W_v": c_attn[:, 2 * d:],
+                  "W_o": stored[f"h.{l}.attn.c_proj.weight"].astype(np.float64)}
+        for name, ref in expect.items():
+            for where, got in (("top level", whole.get(name, {}).get("data")), ("config", whole["config"].get(name))):
+                if got is None or not np.array_equal(np.array(got, dtype=np.float64), ref):
+                    failures.append(f"{case} h.{l}: --weights {name} ({where}) is not the checkpoint's")
+        rest = {k: v for k, v in whole.items() if k not in WEIGHTS}
+        rest["config"] = {k: v for k, v in whole["config"].items() if k not in WEIGHTS}
+        rest["config"]["weights"] = "omitted (--weights)"
+        if rest != lean:
+            failures.append(f"{case} h.{l}: the lean trace differs from --weights' beyond the weights")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True, help="native attnlab")
@@ -166,6 +193,10 @@ def main():
         top = [p["token"] for p in out["predictions"]]
         if len(top) != L:
             failures.append(f"{case}: {len(top)} predictions for {L} tokens")
+        if case == CASES[0][0]:  # the lean default against --weights, once (every case writes the same schema)
+            full = json.loads(run([args.cli, "trace", "--model", folder, "--text", TEXT, "--format", "json",
+                                   "--weights"] + data))
+            check_lean_trace(out, full, stored, layers, d, failures, case)
         # greedy generation
         gen = json.loads(run([args.cli, "generate", "--model", folder, "--text", "The dog", "--tokens", "6",
                               "--format", "json"] + data))
