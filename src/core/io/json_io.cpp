@@ -67,6 +67,9 @@
 //                "saturation": [{"entropy","max_weight","effective_tokens","jacobian_norm": number,
 //                                "fully_masked": bool}]  one per query row } ]
 //   "concat":        matrix (L_q × h·d_v)        "output": matrix (L_q × d_model)
+//   "b_q","b_k","b_v","b_o": matrices (1 × h·d_k, h·d_k, h·d_v, d_model)   only when the Config gives biases
+//   "ln1_in","ln1_out": (L × d_model)  "mlp_hidden": (L × 4·d_model)  "logits": (1 × V), last block only
+//                    a pretrained GPT-2 block's (core/models/gpt2_trace_json.h), only in its traces
 //   "notes":         [string] }
 // TraceJsonOptions{.weights = false} leaves out "W_q", "W_k", "W_v", "W_o" (top level and config) and adds
 // "config": {"weights": "omitted (--weights)"}: such a config does not read back (configFromJson refuses the key).

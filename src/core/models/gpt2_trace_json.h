@@ -24,7 +24,11 @@ inline TraceJsonOptions gpt2TraceJsonOptions(bool withWeights) {
 }
 
 // Block `layer` of a forward run (runGpt2 with keepBlocks) as a walkthrough Trace. `text` labels the rows (made
-// valid UTF-8 here); `bpe` is the tokenizer the Config carries.
+// valid UTF-8 here); `bpe` is the tokenizer the Config carries. Beside the walkthrough's matrices it holds the
+// block's own (the registry's pretrained rows, from the float32 forward): b_q, b_k, b_v, b_o, ln1_in (the residual
+// stream entering the block), ln1_out (= X), mlp_hidden (L×4d) and, in the last block's trace only, logits: the
+// last position's row (1×V), the scores of the token after the text. Not every position's (L×V would be 50,257
+// numbers per token, 400 KB each in double; the CLI's "predictions" give each position's top k).
 Trace gpt2LayerTrace(const Gpt2Model& model, const Gpt2Run& run, int layer, const std::string& text,
                      std::shared_ptr<const Gpt2Bpe> bpe);
 
