@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <utility>
 
 #include "core/errors.h"
 #include "core/kernels/attention_kernels.h"
@@ -50,6 +51,22 @@ bool isDirectory(const std::string& path) {
   return stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
 }
 
+// A block's tensors by their names after "h.N." (Hugging Face's), and the member each is read into.
+const std::pair<const char*, MF Gpt2Block::*> kBlockTensors[] = {
+    {"ln_1.weight", &Gpt2Block::ln1Gamma},
+    {"ln_1.bias", &Gpt2Block::ln1Beta},
+    {"attn.c_attn.weight", &Gpt2Block::attnWeight},
+    {"attn.c_attn.bias", &Gpt2Block::attnBias},
+    {"attn.c_proj.weight", &Gpt2Block::attnProjWeight},
+    {"attn.c_proj.bias", &Gpt2Block::attnProjBias},
+    {"ln_2.weight", &Gpt2Block::ln2Gamma},
+    {"ln_2.bias", &Gpt2Block::ln2Beta},
+    {"mlp.c_fc.weight", &Gpt2Block::fcWeight},
+    {"mlp.c_fc.bias", &Gpt2Block::fcBias},
+    {"mlp.c_proj.weight", &Gpt2Block::mlpProjWeight},
+    {"mlp.c_proj.bias", &Gpt2Block::mlpProjBias},
+};
+
 std::string readSmallFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot read '" + path + "'");
@@ -65,9 +82,7 @@ std::string readSmallFile(const std::string& path) {
 int64_t Gpt2Model::parameterCount() const {
   int64_t n = wte.size() + wpe.size() + lnfGamma.size() + lnfBeta.size() + lmHead.size();
   for (const Gpt2Block& b : blocks)
-    for (const MF* m : {&b.ln1Gamma, &b.ln1Beta, &b.attnWeight, &b.attnBias, &b.attnProjWeight, &b.attnProjBias,
-                        &b.ln2Gamma, &b.ln2Beta, &b.fcWeight, &b.fcBias, &b.mlpProjWeight, &b.mlpProjBias})
-      n += m->size();
+    for (const auto& [name, member] : kBlockTensors) n += (b.*member).size();
   return n;
 }
 
@@ -91,18 +106,7 @@ Gpt2Model loadGpt2(ByteStream& file, const Gpt2Config* config) {
   for (int l = 0; l < c.nLayer; ++l) {
     Gpt2Block& b = model.blocks[static_cast<size_t>(l)];
     const std::string h = p + "h." + std::to_string(l) + ".";
-    slots[h + "ln_1.weight"] = &b.ln1Gamma;
-    slots[h + "ln_1.bias"] = &b.ln1Beta;
-    slots[h + "attn.c_attn.weight"] = &b.attnWeight;
-    slots[h + "attn.c_attn.bias"] = &b.attnBias;
-    slots[h + "attn.c_proj.weight"] = &b.attnProjWeight;
-    slots[h + "attn.c_proj.bias"] = &b.attnProjBias;
-    slots[h + "ln_2.weight"] = &b.ln2Gamma;
-    slots[h + "ln_2.bias"] = &b.ln2Beta;
-    slots[h + "mlp.c_fc.weight"] = &b.fcWeight;
-    slots[h + "mlp.c_fc.bias"] = &b.fcBias;
-    slots[h + "mlp.c_proj.weight"] = &b.mlpProjWeight;
-    slots[h + "mlp.c_proj.bias"] = &b.mlpProjBias;
+    for (const auto& [name, member] : kBlockTensors) slots[h + name] = &(b.*member);
   }
   model.sha256 = reader.readTensors([&](const TensorInfo& t) { return slots.count(t.name) > 0; },
                                     [&](const TensorInfo& t, MF&& m) { *slots.at(t.name) = std::move(m); });
