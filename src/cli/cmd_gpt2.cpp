@@ -24,6 +24,7 @@
 #include "core/io/json_io.h"
 #include "core/limits.h"
 #include "core/models/gpt2.h"
+#include "core/models/gpt2_trace_json.h"
 #include "core/pipeline.h"
 #include "core/text/bpe.h"
 #include "core/text/tokenizer.h"
@@ -114,12 +115,14 @@ bool isGpt2Checkpoint(const std::string& path) {
 void runGpt2Trace(CLI::App* app, const std::string& path, const std::string& text, const std::string& format,
                   int indent, int precision, int topK) {
   static const std::set<std::string> allowed = {"--model", "--text", "--config", "--top-k", "--format", "--indent",
-                                                "--precision", "--data-dir", "--dump", "--help"};
+                                                "--precision", "--data-dir", "--dump", "--weights", "--help"};
   for (const CLI::Option* option : app->get_options())
     if (option->count() > 0 && !allowed.count(option->get_name()))
       throw InputError(option->get_name() + " cannot be combined with a GPT-2 --model (the model fixes it; it takes "
-                                            "--text, --config, --top-k, --format, --indent, --precision, --data-dir)");
+                                            "--text, --config, --top-k, --format, --indent, --precision, --data-dir, --weights)");
   if (app->get_option("--text")->count() == 0) throw InputError("give the model's input with --text");
+  if (app->get_option("--weights")->count() > 0 && format != "json")
+    throw InputError("--weights puts the weight matrices into the JSON: it goes with --format json");
   const auto bpe = loadGpt2(stringOption(app, "--data-dir"));
   const std::vector<int> ids = encodeText(*bpe, text);
   if (static_cast<int>(ids.size()) > attn::limits::kMaxTokens)
@@ -158,12 +161,9 @@ void runGpt2Trace(CLI::App* app, const std::string& path, const std::string& tex
     opening.pop_back();  // the closing brace: "layers" follows
     std::cout << opening << (indent >= 0 ? ",\n" + std::string(static_cast<size_t>(indent), ' ') : ",")
               << "\"layers\":" << (indent >= 0 ? " [" : "[");
-    for (size_t l = 0; l < run.blocks.size(); ++l) {
-      const attn::Trace trace =
-          attn::computeTrace(m::gpt2BlockConfig(model, static_cast<int>(l), run.blocks[l], validText, bpe));
-      std::cout << (l ? "," : "") << "{\"name\":\"h." << l << "\",\"cross\":false,\"trace\":"
-                << attn::traceToJson(trace, -1) << "}";
-    }
+    const attn::TraceJsonOptions options = m::gpt2TraceJsonOptions(app->get_option("--weights")->count() > 0);
+    for (size_t l = 0; l < run.blocks.size(); ++l)
+      std::cout << (l ? "," : "") << m::gpt2LayerTraceJson(model, run, static_cast<int>(l), validText, bpe, options);
     std::cout << "]}\n";
     return;
   }
@@ -184,8 +184,7 @@ void runGpt2Trace(CLI::App* app, const std::string& path, const std::string& tex
     std::cout << "\n";
   }
   for (size_t l = 0; l < run.blocks.size(); ++l) {
-    const attn::Trace trace =
-        attn::computeTrace(m::gpt2BlockConfig(model, static_cast<int>(l), run.blocks[l], validText, bpe));
+    const attn::Trace trace = m::gpt2LayerTrace(model, run, static_cast<int>(l), validText, bpe);
     std::vector<std::string> labels;
     for (const attn::Token& tok : trace.tokens) labels.push_back(tok.text);
     for (size_t h = 0; h < trace.heads.size(); ++h) {

@@ -34,7 +34,7 @@ void runMatrices(const std::string& format) {
   const std::vector<std::string> header = {"name", "kind", "shape", "per head", "editable", "computed from", "formula"};
   std::vector<std::vector<std::string>> rows;
   for (const attn::MatrixInfo& info : attn::matrixRegistry())
-    rows.push_back({info.name, info.kind == attn::MatrixKind::Value ? "value" : "gradient", attn::shapeSymbol(info), headsText(info), info.editable ? "yes" : "no", inputsText(info),
+    rows.push_back({info.name, attn::matrixKindName(info.kind), attn::shapeSymbol(info), headsText(info), info.editable ? "yes" : "no", inputsText(info),
                     info.formula});
   std::vector<int> widths(header.size(), 0);
   for (size_t c = 0; c < header.size(); ++c) {
@@ -50,7 +50,8 @@ void runMatrices(const std::string& format) {
   for (const auto& row : rows) line(row);
   std::cout << "\nShapes: L_q queries, L_kv keys/values, L_cmp comparison tokens, h heads. Column-block weights are "
                "written whole in the trace JSON, (d_model, h·d_k) or (d_model, h·d_v). Gradients (dL/d…, given dL/d output) are "
-               "in a trace made by `attnlab backward`.\n";
+               "in a trace made by `attnlab backward`. Pretrained rows (b_q … logits) are in the traces of a GPT-2 "
+               "checkpoint's blocks (`attnlab trace --model`; logits, the last position's, in the last block's only).\n";
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 
+#include "cli/check_files.h"
 #include "cli/cli_common.h"
 #include "core/config.h"
 #include "core/config_fields.h"
@@ -25,7 +26,6 @@ namespace {
 
 // A Config JSON bigger than this is not something a person wrote or the page exported (the largest legal config,
 // all limits at their maximum, is far larger, but no trace of that size is useful from a command line).
-constexpr long kMaxConfigBytes = 256L * 1024 * 1024;
 
 // Printing is the bottleneck of a big trace (about 20 bytes of JSON per number), so the CLI refuses traces beyond
 // this many numbers even when every dimension is within limits.h (all limits at once would be ~70M weights alone).
@@ -46,27 +46,8 @@ struct TraceArgs {
 
 bool given(const CLI::Option* option) { return option->count() > 0; }
 
-std::string readConfigFile(const std::string& path) {
-  const bool fromStdin = path == "-";  // `--config -`: read the JSON from standard input
-  std::FILE* file = fromStdin ? stdin : std::fopen(path.c_str(), "rb");
-  if (!file) throw attn::InputError("cannot read config file '" + path + "': " + std::strerror(errno));
-  std::string contents;
-  char buffer[1 << 16];
-  size_t count;
-  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
-    contents.append(buffer, count);
-    if (static_cast<long>(contents.size()) > kMaxConfigBytes) {
-      if (!fromStdin) std::fclose(file);
-      throw attn::InputError("config file '" + path + "' is larger than 256 MB");
-    }
-  }
-  const bool failed = std::ferror(file);
-  const int readErrno = errno;
-  if (!fromStdin) std::fclose(file);
-  if (failed) throw attn::InputError("cannot read config file '" + path + "': " + std::strerror(readErrno));
-  if (contents.empty()) throw attn::InputError("config file '" + path + "' is empty");
-  return contents;
-}
+// `--config -` reads the JSON from standard input (check_files.h).
+std::string readConfigFile(const std::string& path) { return readWholeFile(path, "config file"); }
 
 attn::Config buildConfig(const TraceArgs& args) {
   attn::Config config;

@@ -12,6 +12,7 @@
 #include <memory>
 #include <set>
 
+#include "cli/check_files.h"
 #include "cli/cli_common.h"
 #include "core/errors.h"
 #include "core/train/model_trace.h"
@@ -23,27 +24,10 @@ namespace {
 using attn::InputError;
 namespace tr = attn::train;
 
-constexpr long kMaxModelBytes = 256L * 1024 * 1024;
-
 std::string readModelFile(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) throw InputError("cannot read model file '" + path + "': " + std::strerror(errno));
-  std::string contents;
-  char buffer[1 << 16];
-  size_t count;
-  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
-    contents.append(buffer, count);
-    if (static_cast<long>(contents.size()) > kMaxModelBytes) {
-      std::fclose(file);
-      throw InputError("model file '" + path + "' is larger than 256 MB");
-    }
-  }
-  const bool failed = std::ferror(file);
-  const int readErrno = errno;
-  std::fclose(file);
-  if (failed) throw InputError("cannot read model file '" + path + "': " + std::strerror(readErrno));
-  if (contents.empty()) throw InputError("model file '" + path + "' is empty");
-  return contents;
+  // readWholeFile reads "-" as standard input; a model is a file: "-" stays the file it was before (none, here).
+  if (path == "-") throw InputError("cannot read model file '-': " + std::string(std::strerror(ENOENT)));
+  return readWholeFile(path, "model file");
 }
 
 void writeText(const tr::SavedModel& saved, const tr::ModelTrace& t, int precision) {
@@ -100,6 +84,8 @@ std::shared_ptr<ModelTraceArgs> addModelTraceOptions(CLI::App* app) {
                                         "With --model, encoder-decoder: the encoder's input (--text: the decoder's)");
   app->add_option("--top-k", args->topK, "With a GPT-2 --model: the N most probable next tokens at each position")
       ->check(integerIn(1, 100));
+  app->add_flag("--weights", "With a GPT-2 --model and --format json: write each block's weight matrices W_q, W_k, "
+                            "W_v, W_o (left out by default: 768x768 each at GPT-2 small's size)");
   app->add_option("--dump", args->dumpFile,
                   "With a GPT-2 --model: write the float32 forward (each block's A per head and output, then the "
                   "logits) to FILE, little-endian (for the tests)");

@@ -22,7 +22,7 @@ using D = DepPattern;
 using R = MatrixRole;
 using M = MatrixId;
 constexpr HeadLayout kWhole = HeadLayout::None, kPerHead = HeadLayout::PerHead, kBlocks = HeadLayout::ColumnBlocks;
-constexpr MatrixKind kValue = MatrixKind::Value, kGrad = MatrixKind::Gradient;
+constexpr MatrixKind kValue = MatrixKind::Value, kGrad = MatrixKind::Gradient, kModel = MatrixKind::Pretrained;
 
 std::vector<MatrixInfo> buildRegistry() {
   // clang-format off
@@ -127,6 +127,34 @@ std::vector<MatrixInfo> buildRegistry() {
        kPerHead, A::QueryTokens, A::KeyTokens,   "dS = scale · A ⊙ (dA − rowsum(dA ⊙ A))",
        {{M::A, D::SameRow}, {M::dA, D::SameRow}},
        false, kGrad,  R::ScoreGradient,     Stage::Count, 8,    HEAD(dS),         nullptr, M::S},
+    // A pretrained model's block (GPT-2: core/models/gpt2_trace_json.h). Held only when present (kModel). The
+    // biases come with the Config (Config::biases), the rest from the model's float32 forward.
+    {M::b_q,       "b_q",       {},           "query bias",
+       kWhole,   A::One,         A::AllKeyDims,  "b_q: added to every row of Q = X_q·W_q + b_q (head i: columns i·d_k …)", {},
+       false, kModel, R::Bias,              Stage::Project, 4,   WHOLE(bq),        nullptr, M::Count},
+    {M::b_k,       "b_k",       {},           "key bias",
+       kWhole,   A::One,         A::AllKeyDims,  "b_k: added to every row of K = X·W_k + b_k (head i: columns i·d_k …)", {},
+       false, kModel, R::Bias,              Stage::Project, 4,   WHOLE(bk),        nullptr, M::Count},
+    {M::b_v,       "b_v",       {},           "value bias",
+       kWhole,   A::One,         A::AllValueDims, "b_v: added to every row of V = X·W_v + b_v (head i: columns i·d_v …)", {},
+       false, kModel, R::Bias,              Stage::Project, 4,   WHOLE(bv),        nullptr, M::Count},
+    {M::b_o,       "b_o",       {},           "output bias",
+       kWhole,   A::One,         A::ModelDims,   "b_o: added to every row of output = concat·W_o + b_o", {},
+       false, kModel, R::Bias,              Stage::Combine, 10,  WHOLE(bo),        nullptr, M::Count},
+    {M::ln1_in,    "ln1_in",    {},           "the residual stream entering the block (ln_1's input)",
+       kWhole,   A::KeyTokens,   A::ModelDims,   "x = wte[ids] + wpe[0..L) + what the blocks before added", {},
+       false, kModel, R::Residual,          Stage::Position, 3,  WHOLE(ln1In),     nullptr, M::Count},
+    {M::ln1_out,   "ln1_out",   {},           "ln_1's output: the block's attention input rows (= X)",
+       kWhole,   A::KeyTokens,   A::ModelDims,   "ln_1(x) = (x − mean(x))/√(var(x) + ε)·γ + β, row by row (= X)",
+       {{M::ln1_in, D::SameRow}},
+       false, kModel, R::LayerNorm,         Stage::Position, 3,  WHOLE(ln1Out),    nullptr, M::Count},
+    {M::mlp_hidden, "mlp_hidden", {},         "the MLP's hidden layer, after GELU",
+       kWhole,   A::QueryTokens, A::HiddenDims,  "h = gelu(ln_2(x + output)·W_fc + b_fc) (GELU's tanh form)",
+       {{M::output, D::SameRow}, {M::ln1_in, D::SameRow}},
+       false, kModel, R::MlpHidden,         Stage::Combine, 10,  WHOLE(mlpHidden), nullptr, M::Count},
+    {M::logits,    "logits",    {},           "next-token scores at the last position (after the last block)",
+       kWhole,   A::One,         A::Vocabulary,  "logits = ln_f(x)·wteᵀ at the last position: one score per token", {},
+       false, kModel, R::Logit,             Stage::Combine, 10,  WHOLE(logits),    nullptr, M::Count},
   };
   // clang-format on
   return rows;
@@ -152,6 +180,7 @@ const std::vector<MatrixInfo>& matrixRegistry() {
 
 bool traceHolds(const Trace& trace, const MatrixInfo& info) {
   if (info.kind == MatrixKind::Value) return true;
+  if (info.kind == MatrixKind::Pretrained) return info.read(trace, 0)->size() > 0;
   if (!trace.hasGradients()) return false;
   return info.id != MatrixId::dX_q || trace.config.cross;
 }
@@ -186,6 +215,10 @@ const char* axisSymbol(Axis axis) {
     case Axis::KeyDims: return "d_k";
     case Axis::ValueDims: return "d_v";
     case Axis::AllValueDims: return "h·d_v";
+    case Axis::One: return "1";
+    case Axis::AllKeyDims: return "h·d_k";
+    case Axis::HiddenDims: return "4·d_model";
+    case Axis::Vocabulary: return "V";
   }
   return "?";
 }
@@ -213,6 +246,15 @@ const std::vector<Token>& axisTokens(const Trace& trace, Axis axis) {
     case Axis::CompareTokens: return trace.compareTokens;
     default: return kNone;
   }
+}
+
+const char* matrixKindName(MatrixKind kind) {
+  switch (kind) {
+    case MatrixKind::Value: return "value";
+    case MatrixKind::Gradient: return "gradient";
+    case MatrixKind::Pretrained: return "pretrained";
+  }
+  return "value";
 }
 
 namespace {
@@ -246,7 +288,7 @@ std::string matrixRegistryJson(int indent) {
                    {"formula", info.formula},
                    {"inputs", inputs},
                    {"editable", info.editable},
-                   {"kind", info.kind == MatrixKind::Value ? "value" : "gradient"},
+                   {"kind", matrixKindName(info.kind)},
                    {"stage", info.stage == Stage::Count ? "backward" : stageName(info.stage)},
                    {"gradient_of", info.gradientOf == MatrixId::Count ? nullptr : nlohmann::json(matrixInfo(info.gradientOf).name)},
                    {"step", info.step}});

@@ -30,11 +30,17 @@ enum class MatrixId : int {
   concat, output,
   // Gradients dLoss/d… given dLoss/d output (backward.h; present only in a trace with gradients).
   d_output, dX, dX_q, dW_q, dW_k, dW_v, dW_o, dA, dS,
+  // A pretrained model's block (GPT-2, core/models/gpt2_trace_json.h; present only in a trace that holds them):
+  // the projections' biases, ln_1's input and output, the MLP's hidden layer, and after the last block the logits.
+  b_q, b_k, b_v, b_o, ln1_in, ln1_out, mlp_hidden, logits,
   Count
 };
 constexpr int kMatrixCount = static_cast<int>(MatrixId::Count);
 
-enum class MatrixKind { Value, Gradient };  // a forward value, or dLoss/d(that value)
+// A forward value, dLoss/d(that value), or a pretrained model's own value that only some traces hold (a bias given
+// in the Config, a GPT-2 block's layer norm, MLP and logits: traceHolds when the trace's matrix is not empty).
+enum class MatrixKind { Value, Gradient, Pretrained };
+const char* matrixKindName(MatrixKind kind);  // "value", "gradient", "pretrained"
 
 // What a matrix's rows or columns stand for.
 enum class Axis {
@@ -45,6 +51,10 @@ enum class Axis {
   KeyDims,        // d_k (one head)
   ValueDims,      // d_v (one head)
   AllValueDims,   // h·d_v (all heads side by side)
+  One,            // 1: a single row (a bias; the logits of the last position)
+  AllKeyDims,     // h·d_k (all heads side by side)
+  HiddenDims,     // 4·d_model: a GPT-2 MLP's hidden layer
+  Vocabulary,     // V: one column per token of the vocabulary (GPT-2: 50,257)
 };
 
 // How a matrix's heads are laid out.
@@ -71,6 +81,11 @@ enum class MatrixRole {
   OutputProjection,  // concat · W_o[:, c]
   Gradient,          // dLoss/d(a matrix): how the loss moves per unit change of that cell
   ScoreGradient,     // dS through the softmax Jacobian: scale · a_ij (dA_ij − Σ_k dA_ik a_ik)
+  Bias,              // b[c], added to column c of every row
+  Residual,          // the residual stream entering a block
+  LayerNorm,         // (x − mean)/√(var + ε)·γ + β over a row
+  MlpHidden,         // gelu(z): the MLP's hidden layer
+  Logit,             // ln_f(x)·e_token: a next token's score
 };
 
 // How a cell (row, col) of a matrix depends on the cells of one of its inputs.
@@ -120,12 +135,13 @@ const MatrixInfo* findMatrix(std::string_view nameOrAlias);
 // The canonical name for a name or alias ("Wq" -> "W_q"); the name itself if unknown.
 std::string canonicalMatrixName(std::string_view nameOrAlias);
 
-// Whether a trace holds this matrix: forward values always, gradients only when it has them.
+// Whether a trace holds this matrix: forward values always, gradients only when it has them, a pretrained model's
+// values when they are there (not empty).
 bool traceHolds(const Trace& trace, const MatrixInfo& info);
 // The matrix `name` (canonical or alias) of `head` in a trace; nullptr if the name or head is unknown.
 const Matrix* readMatrix(const Trace& trace, std::string_view name, int head);
 
-// "L_kv", "L_q", "L_cmp", "d_model", "d_k", "d_v", "h·d_v".
+// "L_kv", "L_q", "L_cmp", "d_model", "d_k", "d_v", "h·d_v", "1", "h·d_k", "4·d_model", "V".
 const char* axisSymbol(Axis axis);
 // "(L_q, L_kv)"; for ColumnBlocks the head's block, e.g. "(d_model, d_k)".
 std::string shapeSymbol(const MatrixInfo& info);

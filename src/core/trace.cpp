@@ -85,8 +85,11 @@ std::string formulaFor(const Trace& t, MatrixId id) {
              " \u00D7 " + sh(h.O) + kArrow + sh(t.concat);
     case MatrixId::output: return product(withBias("output = concat\u00B7W_o", t.bo, "b_o"), t.concat, t.Wo, false, t.output);
     case MatrixId::d_output: case MatrixId::dX: case MatrixId::dX_q: case MatrixId::dW_q: case MatrixId::dW_k:
-    case MatrixId::dW_v: case MatrixId::dW_o: case MatrixId::dA: case MatrixId::dS: {
-      // A gradient has the shape of what it is the gradient of (the whole matrix for column blocks).
+    case MatrixId::dW_v: case MatrixId::dW_o: case MatrixId::dA: case MatrixId::dS:
+    case MatrixId::b_q: case MatrixId::b_k: case MatrixId::b_v: case MatrixId::b_o: case MatrixId::ln1_in:
+    case MatrixId::ln1_out: case MatrixId::mlp_hidden: case MatrixId::logits: {
+      // A gradient has the shape of what it is the gradient of (the whole matrix for column blocks); a pretrained
+      // model's matrix, its own.
       const MatrixInfo& info = matrixInfo(id);
       const Matrix* m = info.readWhole ? info.readWhole(t) : info.read(t, 0);
       return std::string(info.formula) + " : " + (m ? sh(*m) : std::string("(no gradients)"));

@@ -63,6 +63,16 @@ struct Trace {
   Matrix dX, dXq;      // dL/dX (both paths in self-attention), dL/dX_q (cross only) : (L_kv,d_model), (L_q,d_model)
   Matrix dWq, dWk, dWv, dWo;  // same shapes as the weights
   bool hasGradients() const { return dOutput.size() > 0; }
+
+  // A pretrained GPT-2 block's own (core/models/gpt2_trace_json.h: gpt2LayerTrace fills them from the float32
+  // forward; empty in every other trace). The walkthrough's X is ln_1's output; the block goes on past `output`:
+  // x + output, then the MLP, and after the last block ln_f and the output layer.
+  Matrix ln1In;        // the residual stream entering the block, ln_1's input     : (L,d_model)
+  Matrix ln1Out;       // ln_1(ln1In) = (x − mean)/√(var + ε)·γ + β (= X)         : (L,d_model)
+  Matrix ln1Gamma, ln1Beta;  // ln_1's γ and β (the explanations' numbers)       : (1,d_model)
+  double layerNormEpsilon = 0;  // ε
+  Matrix mlpHidden;    // gelu(ln_2(ln1In + output)·c_fc + b_fc)                  : (L,4·d_model)
+  Matrix logits;       // the last block only: ln_f(x)·wteᵀ at the last position : (1,V)
 };
 
 // The four full weight matrices of a trace with their names, in order: W_q, W_k, W_v, W_o.

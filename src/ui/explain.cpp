@@ -12,6 +12,7 @@
 #include "core/matrices.h"
 #include "core/overrides.h"
 #include "core/saturation.h"
+#include "core/text/bpe.h"
 #include "core/weights.h"
 #include "ui/i18n/core_texts.h"
 #include "ui/i18n/i18n.h"
@@ -155,6 +156,16 @@ std::string explainMask(const Cell& c) {
   return s.str();
 }
 
+// "; + b_q[k] (b) → value" when the Config gives the bias (a pretrained model's): Q = X_q·W_q + b_q. `total`
+// false: the line stops at the bias (direction-only rescales the row after it and says so).
+std::string biasTerm(const Cell& c, const attn::Matrix& bias, const char* name, int wholeCol, bool total) {
+  if (bias.size() == 0 || wholeCol < 0 || wholeCol >= bias.cols()) return "";
+  std::ostringstream s;
+  s << "; + " << name << "[" << wholeCol << "] (" << num(bias(0, wholeCol)) << ")";
+  if (total) s << " → " << num(c.value);
+  return s.str();
+}
+
 // Q[i,c] = x_i · W_q[:,c]   (the row of X times a column of this head's slice)
 std::string explainProjection(const Cell& c) {
   const attn::MatrixId id = c.info.id;
@@ -175,6 +186,8 @@ std::string explainProjection(const Cell& c) {
   }
   s << c.info.name << "[" << tok << ", " << c.ref.col << "] = x_" << tok << " · " << attn::matrixInfo(weight).name
     << "[:, " << c.ref.col << "] = " << productSum(rowOf(X, c.ref.row), colOf(W, c.ref.col));
+  s << biasTerm(c, isQ ? c.t.bq : id == attn::MatrixId::K ? c.t.bk : c.t.bv, isQ ? "b_q" : id == attn::MatrixId::K ? "b_k" : "b_v",
+                c.ref.head * static_cast<int>(W.cols()) + c.ref.col, !unit);
   if (unit) s << tr(Key::ExplainDividedByLength) << num(c.value);
   s << c.headNote;
   return s.str();
@@ -296,7 +309,8 @@ std::string explainConcat(const Cell& c) {
 std::string explainOutputProjection(const Cell& c) {
   std::ostringstream s;
   s << "output[" << c.rowLabel() << ", " << c.ref.col << "] = concat_row · W_o[:, " << c.ref.col
-    << "] = " << productSum(rowOf(c.t.concat, c.ref.row), colOf(c.t.Wo, c.ref.col));
+    << "] = " << productSum(rowOf(c.t.concat, c.ref.row), colOf(c.t.Wo, c.ref.col))
+    << biasTerm(c, c.t.bo, "b_o", c.ref.col, true);
   return s.str();
 }
 
@@ -326,6 +340,71 @@ std::string explainScoreGradient(const Cell& c) {
   return s.str();
 }
 
+// ---- gpt2core (s33): a pretrained GPT-2 block's own matrices (the registry's pretrained rows) ----
+
+std::string explainBias(const Cell& c) {
+  const attn::MatrixId id = c.info.id;
+  const char* target = id == attn::MatrixId::b_q ? "Q" : id == attn::MatrixId::b_k ? "K" : id == attn::MatrixId::b_v ? "V" : "output";
+  const char* formula = id == attn::MatrixId::b_q   ? "Q = X_q·W_q + b_q"
+                        : id == attn::MatrixId::b_k ? "K = X·W_k + b_k"
+                        : id == attn::MatrixId::b_v ? "V = X·W_v + b_v"
+                                                    : "output = concat·W_o + b_o";
+  std::ostringstream s;
+  s << c.info.name << "[0, " << c.ref.col << "] = " << num(c.value) << trf(Key::ExplainBias, c.ref.col, target, formula);
+  return s.str();
+}
+
+std::string explainResidual(const Cell& c) {
+  const auto& toks = c.rowTokens();
+  const int id = c.ref.row < static_cast<int>(toks.size()) ? toks[c.ref.row].id : 0;
+  std::ostringstream s;
+  s << "x[" << c.rowLabel() << ", " << c.ref.col << "] = " << num(c.value)
+    << trf(Key::ExplainResidual, c.rowLabel().c_str(), id, c.ref.row);
+  return s.str();
+}
+
+// ln_1(x)[i, c] = (x_c − μ)/√(σ² + ε)·γ_c + β_c over row i of ln1_in.
+std::string explainLayerNorm(const Cell& c) {
+  const attn::Matrix& x = c.t.ln1In;
+  std::ostringstream s;
+  if (c.ref.row >= x.rows() || c.ref.col >= x.cols() || c.ref.col >= c.t.ln1Gamma.cols()) {
+    s << c.info.name << "[" << c.rowLabel() << ", " << c.ref.col << "] = " << num(c.value);
+    return s.str();
+  }
+  const Eigen::Index n = x.cols();
+  const double mean = x.row(c.ref.row).sum() / static_cast<double>(n);
+  const double var = (x.row(c.ref.row).array() - mean).square().sum() / static_cast<double>(n);
+  const double gamma = c.t.ln1Gamma(0, c.ref.col), beta = c.t.ln1Beta(0, c.ref.col);
+  s << c.info.name << "[" << c.rowLabel() << ", " << c.ref.col << "] = (x − μ)/√(σ² + ε)·γ + β = (" << num(x(c.ref.row, c.ref.col))
+    << " − " << num(mean) << ")/√(" << num(var) << " + " << num(c.t.layerNormEpsilon, 2) << ") × " << num(gamma) << " + "
+    << num(beta) << " = " << num(c.value) << trf(Key::ExplainLayerNorm, num(mean).c_str(), num(var).c_str(), c.ref.col);
+  return s.str();
+}
+
+std::string explainMlpHidden(const Cell& c) {
+  std::ostringstream s;
+  s << "mlp_hidden[" << c.rowLabel() << ", " << c.ref.col << "] = gelu(z) = " << num(c.value)
+    << trf(Key::ExplainMlpHidden, c.ref.col, c.ref.col, c.ref.col);
+  return s.str();
+}
+
+// logits[0, id]: one next-token score; its probability and rank among every token's (softmax over the row).
+std::string explainLogit(const Cell& c) {
+  const attn::Matrix& row = c.t.logits;
+  const double mx = row.row(0).maxCoeff();
+  const double sum = (row.row(0).array() - mx).exp().sum();
+  const double p = std::exp(c.value - mx) / sum;
+  int rank = 1;
+  for (Eigen::Index j = 0; j < row.cols(); ++j) rank += row(0, j) > c.value;
+  const std::string token = c.t.config.gpt2 && c.ref.col < c.t.config.gpt2->vocabularySize()
+                                ? c.t.config.gpt2->tokenText(c.ref.col)
+                                : std::to_string(c.ref.col);
+  std::ostringstream s;
+  s << "logits[0, " << c.ref.col << "] = " << num(c.value)
+    << trf(Key::ExplainLogit, token.c_str(), c.ref.col, c.ref.col, static_cast<int>(row.cols()), num(p).c_str(), rank);
+  return s.str();
+}
+
 using Explainer = std::string (*)(const Cell&);
 
 Explainer explainerFor(attn::MatrixRole role) {
@@ -345,6 +424,11 @@ Explainer explainerFor(attn::MatrixRole role) {
     case attn::MatrixRole::OutputProjection: return explainOutputProjection;
     case attn::MatrixRole::Gradient: return explainGradient;
     case attn::MatrixRole::ScoreGradient: return explainScoreGradient;
+    case attn::MatrixRole::Bias: return explainBias;
+    case attn::MatrixRole::Residual: return explainResidual;
+    case attn::MatrixRole::LayerNorm: return explainLayerNorm;
+    case attn::MatrixRole::MlpHidden: return explainMlpHidden;
+    case attn::MatrixRole::Logit: return explainLogit;
   }
   return nullptr;
 }

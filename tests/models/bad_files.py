@@ -106,6 +106,19 @@ def main():
         if not ok:
             failures += 1
             print(f"     expected one line containing {expected!r}")
+    # a good file with an option that does not fit: --weights writes JSON only
+    folder = os.path.join(args.work, "good")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "model.safetensors"), "wb") as f:
+        f.write(good)
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(ckpt.config_json(1, 1, 32, positions=16), f)
+    p = subprocess.run([args.cli, "trace", "--model", folder, "--text", "The dog", "--format", "text",
+                        "--weights"], capture_output=True)
+    lines = p.stderr.decode("utf-8").splitlines()
+    ok = p.returncode == 2 and len(lines) == 1 and "goes with --format json" in lines[0] and not p.stdout
+    print(("ok   " if ok else "FAIL ") + f"--weights with --format text: exit {p.returncode}: {lines[:1]}")
+    failures += 0 if ok else 1
     if failures:
         sys.exit(1)
     print(f"all {len(cases)} bad files refused")

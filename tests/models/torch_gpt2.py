@@ -37,8 +37,9 @@ CASES = [
 ]
 
 
-def torch_forward(t, heads, ids, eps=1e-5):
-    """The reference forward in float64: every head's A, the hidden state after each block, the logits."""
+def torch_forward(t, heads, ids, eps=1e-5, rows=None):
+    """The reference forward in float64: every head's A, the hidden state after each block, the logits. `rows` (a
+    list) receives each block's ln_1 input and output and its MLP hidden layer (the trace's pretrained rows)."""
     w = {k: torch.tensor(v, dtype=torch.float64) for k, v in t.items()}
     d = w["wte.weight"].shape[1]
     hw = d // heads
@@ -49,6 +50,7 @@ def torch_forward(t, heads, ids, eps=1e-5):
     As, hidden = [], []
     for l in range(layers):
         p = f"h.{l}."
+        x_in = x
         a = F.layer_norm(x, (d,), w[p + "ln_1.weight"], w[p + "ln_1.bias"], eps)
         qkv = a @ w[p + "attn.c_attn.weight"] + w[p + "attn.c_attn.bias"]
         q, k, v = qkv[:, :d], qkv[:, d:2 * d], qkv[:, 2 * d:]
@@ -64,6 +66,8 @@ def torch_forward(t, heads, ids, eps=1e-5):
         m = F.layer_norm(x, (d,), w[p + "ln_2.weight"], w[p + "ln_2.bias"], eps)
         m = F.gelu(m @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"], approximate="tanh")
         x = x + m @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
+        if rows is not None:
+            rows.append({"ln1_in": x_in, "ln1_out": a, "mlp_hidden": m})
         As.append(layer_As)
         hidden.append(x)
     x = F.layer_norm(x, (d,), w["ln_f.weight"], w["ln_f.bias"], eps)
@@ -90,6 +94,63 @@ def run(cmd):
     if p.returncode != 0:
         raise SystemExit(f"FAIL: {' '.join(cmd)} exited {p.returncode}: {p.stderr.decode(errors='replace')}")
     return p.stdout
+
+
+WEIGHTS = ("W_q", "W_k", "W_v", "W_o")
+
+
+def check_lean_trace(out, full, stored, layers, d, failures, case):
+    """`trace --model` leaves each block's W_q … W_o out (top level and config, saying so) unless --weights; with
+    --weights they are c_attn's column blocks and attn.c_proj, and everything else is the same JSON."""
+    for l in range(layers):
+        lean, whole = out["layers"][l]["trace"], full["layers"][l]["trace"]
+        kept = [k for k in WEIGHTS if k in lean or k in lean["config"]]
+        if kept:
+            failures.append(f"{case} h.{l}: the default (lean) trace holds {kept}")
+        if lean["config"].get("weights") != "omitted (--weights)":
+            failures.append(f"{case} h.{l}: the lean config does not say the weights are omitted")
+        c_attn = stored[f"h.{l}.attn.c_attn.weight"].astype(np.float64)
+        expect = {"W_q": c_attn[:, :d], "W_k": c_attn[:, d:2 * d], "W_v": c_attn[:, 2 * d:],
+                  "W_o": stored[f"h.{l}.attn.c_proj.weight"].astype(np.float64)}
+        for name, ref in expect.items():
+            for where, got in (("top level", whole.get(name, {}).get("data")), ("config", whole["config"].get(name))):
+                if got is None or not np.array_equal(np.array(got, dtype=np.float64), ref):
+                    failures.append(f"{case} h.{l}: --weights {name} ({where}) is not the checkpoint's")
+        rest = {k: v for k, v in whole.items() if k not in WEIGHTS}
+        rest["config"] = {k: v for k, v in whole["config"].items() if k not in WEIGHTS}
+        rest["config"]["weights"] = "omitted (--weights)"
+        if rest != lean:
+            failures.append(f"{case} h.{l}: the lean trace differs from --weights' beyond the weights")
+
+
+def check_pretrained_rows(out, trows, tlogits, stored, d, check, failures, case):
+    """The registry's pretrained rows in each block's trace: ln1_in, ln1_out, mlp_hidden against PyTorch; the biases
+    the checkpoint's, bit for bit; logits (the last position's) in the last block's trace only."""
+    layers = len(trows)
+    for l in range(layers):
+        t = out["layers"][l]["trace"]
+        for name in ("ln1_in", "ln1_out", "mlp_hidden"):
+            ref = trows[l][name].numpy()
+            got = np.array(t[name]["data"], dtype=np.float64)
+            if got.shape != ref.shape:
+                failures.append(f"{case} h.{l}: {name} has shape {got.shape}, expected {ref.shape}")
+                continue
+            check(f"{name} vs torch (abs / max|ref|)", float(np.abs(got - ref).max() / np.abs(ref).max()), 1e-5)
+        if not np.array_equal(np.array(t["ln1_out"]["data"]), np.array(t["X"]["data"])):
+            failures.append(f"{case} h.{l}: ln1_out is not the walkthrough's X")
+        bias = stored[f"h.{l}.attn.c_attn.bias"].astype(np.float64)
+        expect = {"b_q": bias[:d], "b_k": bias[d:2 * d], "b_v": bias[2 * d:],
+                  "b_o": stored[f"h.{l}.attn.c_proj.bias"].astype(np.float64)}
+        for name, ref in expect.items():
+            if not np.array_equal(np.array(t[name]["data"], dtype=np.float64), ref.reshape(1, -1)):
+                failures.append(f"{case} h.{l}: {name} is not the checkpoint's bias")
+        if ("logits" in t) != (l == layers - 1):
+            failures.append(f"{case} h.{l}: logits {'present' if 'logits' in t else 'absent'}; only the last block has them")
+    last = out["layers"][-1]["trace"].get("logits")
+    if last:
+        got = np.array(last["data"], dtype=np.float64)
+        check("logits row (last position) vs torch (abs / max|logit|)",
+              float(np.abs(got[0] - tlogits[-1]).max() / np.abs(tlogits[-1]).max()), 1e-5)
 
 
 def main():
@@ -144,7 +205,8 @@ def main():
         if not with_config and "inferred" not in out["model"]["config"]["source"]:
             failures.append(f"{case}: the output does not say the config was inferred")
         As, hidden, logits = read_dump(dump, layers, ref_heads, L, d)
-        tAs, thidden, tlogits = torch_forward(stored, ref_heads, ids)
+        trows = []
+        tAs, thidden, tlogits = torch_forward(stored, ref_heads, ids, rows=trows)
         for l in range(layers):
             for h in range(ref_heads):
                 ref = tAs[l][h].numpy()
@@ -161,11 +223,16 @@ def main():
                   float(np.abs(hidden[l] - ref).max() / np.abs(ref).max()), 1e-5)
         check("logits (abs / max|logit|)", float(np.abs(logits - tlogits.numpy()).max() / np.abs(tlogits.numpy()).max()),
               1e-5)
+        check_pretrained_rows(out, trows, tlogits.numpy(), stored, d, check, failures, case)
         # the walkthrough's attention output (concat·W_o + b_o) against the engine: the hidden state minus the MLP is
         # not dumped, so compare A's only above; the predictions' argmax against torch's
         top = [p["token"] for p in out["predictions"]]
         if len(top) != L:
             failures.append(f"{case}: {len(top)} predictions for {L} tokens")
+        if case == CASES[0][0]:  # the lean default against --weights, once (every case writes the same schema)
+            full = json.loads(run([args.cli, "trace", "--model", folder, "--text", TEXT, "--format", "json",
+                                   "--weights"] + data))
+            check_lean_trace(out, full, stored, layers, d, failures, case)
         # greedy generation
         gen = json.loads(run([args.cli, "generate", "--model", folder, "--text", "The dog", "--tokens", "6",
                               "--format", "json"] + data))

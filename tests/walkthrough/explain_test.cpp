@@ -82,9 +82,25 @@ TEST(Explain, EveryRegistryMatrixIsExplained) {
   c.compareText = "a dog";
   c.heads = 2;
   c.mask = attn::MaskKind::Causal;
-  const attn::Trace forward = attn::computeTrace(c);  // with gradients, so every row of the registry is there
-  const attn::Trace t = attn::backwardTrace(c, attn::Matrix::Constant(forward.output.rows(), forward.output.cols(), 0.5));
+  attn::Trace forward = attn::computeTrace(c);  // with gradients, so every row of the registry is there
+  // A pretrained model's rows (gpt2core, s33): the biases come with the Config; a GPT-2 block's ln_1, MLP and logits
+  // are filled as core/models/gpt2_trace_json.cpp fills them (here with made-up numbers of the right shapes).
+  c.biases.bq = attn::Matrix::Constant(1, forward.Wq.cols(), 0.25);
+  c.biases.bk = attn::Matrix::Constant(1, forward.Wk.cols(), -0.5);
+  c.biases.bv = attn::Matrix::Constant(1, forward.Wv.cols(), 0.125);
+  c.biases.bo = attn::Matrix::Constant(1, forward.Wo.cols(), 1.5);
+  forward = attn::computeTrace(c);
+  attn::Trace t = attn::backwardTrace(c, attn::Matrix::Constant(forward.output.rows(), forward.output.cols(), 0.5));
+  t.ln1In = t.X * 2.0 + attn::Matrix::Constant(t.X.rows(), t.X.cols(), 0.5);
+  t.ln1Out = t.X;
+  t.ln1Gamma = attn::Matrix::Constant(1, t.X.cols(), 1.25);
+  t.ln1Beta = attn::Matrix::Constant(1, t.X.cols(), -0.25);
+  t.layerNormEpsilon = 1e-5;
+  t.mlpHidden = attn::Matrix::Constant(t.output.rows(), 4 * t.output.cols(), 0.75);
+  t.logits = attn::Matrix(1, 5);
+  t.logits << 1.0, 3.0, 2.0, -1.0, 0.0;
   for (const attn::MatrixInfo& info : attn::matrixRegistry()) {
+    ASSERT_TRUE(attn::traceHolds(t, info)) << info.name;
     const ui::CellRef cell{info.name, info.perHead() ? 1 : 0, 0, 0};
     const std::string text = ui::explainCell(t, cell);
     EXPECT_FALSE(text.empty()) << info.name;
@@ -95,6 +111,19 @@ TEST(Explain, EveryRegistryMatrixIsExplained) {
       EXPECT_LT(dep.col, m->cols()) << info.name << " -> " << dep.matrix;
     }
   }
+  // The biases show in the projections' sums, and their own cells say what they add to.
+  EXPECT_NE(ui::explainCell(t, {"Q", 1, 0, 0}).find("; + b_q["), std::string::npos) << ui::explainCell(t, {"Q", 1, 0, 0});
+  EXPECT_NE(ui::explainCell(t, {"output", 0, 0, 1}).find("; + b_o[1] (1.5) → "), std::string::npos);
+  EXPECT_NE(ui::explainCell(t, {"b_k", 0, 0, 1}).find("b_k[0, 1] = −0.5: the model's bias, added to column 1 of every row of K"),
+            std::string::npos) << ui::explainCell(t, {"b_k", 0, 0, 1});
+  // The logit's probability and rank come from its row: 3 is the largest of (1, 3, 2, −1, 0).
+  const std::string logit = ui::explainCell(t, {"logits", 0, 0, 1});
+  EXPECT_NE(logit.find("(rank 1)"), std::string::npos) << logit;
+  EXPECT_NE(logit.find("probability 0.6"), std::string::npos) << logit;  // e^3 / Σ = 0.6364
+  // ln_1's cell shows the row's mean and variance with γ and β.
+  const std::string ln = ui::explainCell(t, {"ln1_out", 0, 0, 0});
+  EXPECT_NE(ln.find("(x − μ)/√(σ² + ε)·γ + β"), std::string::npos) << ln;
+  EXPECT_NE(ln.find("× 1.25 + −0.25"), std::string::npos) << ln;
   // Old spellings explain the same cell.
   EXPECT_EQ(ui::explainCell(t, {"Wq", 1, 0, 0}), ui::explainCell(t, {"W_q", 1, 0, 0}));
   // In self-attention the queries' rows are X: Q's outline names the X the project step draws.

@@ -73,28 +73,21 @@ void softmaxRowsAsNumpy(MatrixT<T>& M) {
     if (fullyMasked[static_cast<size_t>(i)]) M.row(i).setConstant(std::numeric_limits<T>::quiet_NaN());
 }
 
+// softmaxRowsAsNumpy on a copy: (rows,cols) -> (rows,cols).
+template <typename Exp, typename T>
+MatrixT<T> rowsSoftmaxOf(MatrixT<T> M) {
+  softmaxRowsAsNumpy<Exp>(M);
+  return M;
+}
+
 Matrix softmaxOf(const Matrix& scores, Variant::Softmax form) {
   switch (form) {
-    case Variant::Softmax::Rows: {
-      Matrix A = scores;  // (rows,cols) -> (rows,cols)
-      softmaxRowsAsNumpy<kernels::StdExp>(A);
-      return A;
-    }
-    case Variant::Softmax::Columns: {
-      Matrix At = scores.transpose();  // (rows,cols) -> (cols,rows): a column of the scores is a row here
-      softmaxRowsAsNumpy<kernels::StdExp>(At);
-      return At.transpose();  // (cols,rows) -> (rows,cols): columns sum to 1
-    }
-    case Variant::Softmax::RowsNoMax: {
-      Matrix A = scores;
-      softmaxRowsAsNumpy<UnshiftedExp>(A);
-      return A;
-    }
-    case Variant::Softmax::RowsNoMaxFloat32: {
-      MatrixT<float> A = scores.cast<float>();  // a learner's float32 arrays: e^s overflows past ~88.7
-      softmaxRowsAsNumpy<UnshiftedExp>(A);
-      return A.cast<double>();
-    }
+    case Variant::Softmax::Rows: return rowsSoftmaxOf<kernels::StdExp>(scores);
+    case Variant::Softmax::Columns:  // a column of the scores is a row of the transpose: columns sum to 1
+      return rowsSoftmaxOf<kernels::StdExp>(Matrix(scores.transpose())).transpose();  // (rows,cols) <-> (cols,rows)
+    case Variant::Softmax::RowsNoMax: return rowsSoftmaxOf<UnshiftedExp>(scores);
+    case Variant::Softmax::RowsNoMaxFloat32:  // a learner's float32 arrays: e^s overflows past ~88.7
+      return rowsSoftmaxOf<UnshiftedExp>(MatrixT<float>(scores.cast<float>())).cast<double>();
   }
   return scores;
 }

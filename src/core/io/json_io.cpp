@@ -67,7 +67,12 @@
 //                "saturation": [{"entropy","max_weight","effective_tokens","jacobian_norm": number,
 //                                "fully_masked": bool}]  one per query row } ]
 //   "concat":        matrix (L_q × h·d_v)        "output": matrix (L_q × d_model)
+//   "b_q","b_k","b_v","b_o": matrices (1 × h·d_k, h·d_k, h·d_v, d_model)   only when the Config gives biases
+//   "ln1_in","ln1_out": (L × d_model)  "mlp_hidden": (L × 4·d_model)  "logits": (1 × V), last block only
+//                    a pretrained GPT-2 block's (core/models/gpt2_trace_json.h), only in its traces
 //   "notes":         [string] }
+// TraceJsonOptions{.weights = false} leaves out "W_q", "W_k", "W_v", "W_o" (top level and config) and adds
+// "config": {"weights": "omitted (--weights)"}: such a config does not read back (configFromJson refuses the key).
 // Every matrix is {"shape": [rows, cols], "formula": string (formulaFor, e.g. "S = Q·Kᵀ : (5×2)·(2×5) → (5×5)"),
 // "data": [[…], …]} row-major; −∞ / +∞ / NaN are written as null. Doubles are written so they read back exactly.
 #include "core/io/json_io.h"
@@ -159,13 +164,18 @@ auto& configMatrix(C& c, const std::string& key) {
   return c.Wo;
 }
 
-json configObject(const Config& c) {
+bool isWeightMatrix(const std::string& key) { return key == "W_q" || key == "W_k" || key == "W_v" || key == "W_o"; }
+
+// withWeights false: W_q … W_o left out, and "weights" says so (TraceJsonOptions).
+json configObject(const Config& c, bool withWeights = true) {
   json j;
   for (const ConfigField& f : configFields()) f.write(c, j);
   for (const char* key : kMatrixKeys) {
+    if (!withWeights && isWeightMatrix(key)) continue;
     const std::optional<Matrix>& m = configMatrix(c, key);
     if (m) j[key] = matrixRows(*m);
   }
+  if (!withWeights) j["weights"] = "omitted (--weights)";
   // A model's own vocabularies and positional rows (config.h), written only when set.
   if (!c.vocabulary.empty()) j["vocabulary"] = c.vocabulary;
   if (!c.queryVocabulary.empty()) j["query_vocabulary"] = c.queryVocabulary;
@@ -327,17 +337,18 @@ json saturationJson(const HeadTrace& h) {
 
 }  // namespace
 
-std::string traceToJson(const Trace& t, int indent) {
+std::string traceToJson(const Trace& t, int indent, const TraceJsonOptions& options) {
   json j;
   j["tokens"] = tokensJson(t.tokens);
   j["query_tokens"] = tokensJson(t.queryTokens);
   j["compare_tokens"] = tokensJson(t.compareTokens);
   j["key_padding"] = t.keyPadding;
-  j["config"] = configObject(t.config);
+  j["config"] = configObject(t.config, options.weights);
   json heads = json::array();
   for (size_t h = 0; h < t.heads.size(); ++h) heads.push_back(json::object());
   for (const MatrixInfo& info : matrixRegistry()) {  // every matrix, where the registry says it goes
     if (!traceHolds(t, info)) continue;               // gradients only in a trace that has them
+    if (!options.weights && isWeightMatrix(info.name)) continue;
     switch (info.heads) {
       case HeadLayout::None: j[info.name] = matrixJson(t, info, *info.read(t, 0)); break;
       case HeadLayout::ColumnBlocks: j[info.name] = matrixJson(t, info, *info.readWhole(t)); break;

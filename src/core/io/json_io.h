@@ -16,9 +16,18 @@ namespace attn {
 Config configFromJson(const std::string& text, std::vector<std::string>* warnings = nullptr);
 std::string configToJson(const Config& config, int indent = 2);
 
+// What traceToJson writes beyond the default (every matrix of the schema).
+struct TraceJsonOptions {
+  // false: the four weight matrices W_q, W_k, W_v, W_o are left out, from "config" and from the top level, and
+  // "config" says so with "weights": "omitted (--weights)". For traces whose weights are large and known elsewhere:
+  // a GPT-2 block's are 768×768 each, and `attnlab trace --model` would repeat them in every layer (12 × ~90 MB).
+  bool weights = true;
+};
+
 // The Trace as JSON: {tokens, query_tokens, config, E, PE, X, ..., heads:[{Q,K,V,S,S_scaled,A,O,...}], concat,
 // output}; each matrix {"shape":[r,c],"formula":"…","data":[[…],…]} row-major; -inf written as null.
-std::string traceToJson(const Trace& trace, int indent = -1);
+// The default options write the schema in full (the reference digests are of this output).
+std::string traceToJson(const Trace& trace, int indent = -1, const TraceJsonOptions& options = {});
 
 // Pieces shared by every JSON reader and writer of the project (model files, `attnlab backward`):
 // a document parsed with errors as InputError ("<what>: malformed JSON at byte N: …"), and a matrix as rows

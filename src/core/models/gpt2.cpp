@@ -1,6 +1,7 @@
 // GPT-2 on the engine's kernels (see gpt2.h).
 #include "core/models/gpt2.h"
 
+#include <array>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <utility>
 
 #include "core/errors.h"
 #include "core/kernels/attention_kernels.h"
@@ -50,6 +52,7 @@ bool isDirectory(const std::string& path) {
   return stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
 }
 
+
 std::string readSmallFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot read '" + path + "'");
@@ -62,12 +65,26 @@ std::string readSmallFile(const std::string& path) {
 
 }  // namespace
 
+// A block's tensors by their names after "h.N." (Hugging Face's), and the member each is read into.
+const std::array<std::pair<const char*, MatrixT<float> Gpt2Block::*>, 12> kGpt2BlockTensors = {{
+    {"ln_1.weight", &Gpt2Block::ln1Gamma},
+    {"ln_1.bias", &Gpt2Block::ln1Beta},
+    {"attn.c_attn.weight", &Gpt2Block::attnWeight},
+    {"attn.c_attn.bias", &Gpt2Block::attnBias},
+    {"attn.c_proj.weight", &Gpt2Block::attnProjWeight},
+    {"attn.c_proj.bias", &Gpt2Block::attnProjBias},
+    {"ln_2.weight", &Gpt2Block::ln2Gamma},
+    {"ln_2.bias", &Gpt2Block::ln2Beta},
+    {"mlp.c_fc.weight", &Gpt2Block::fcWeight},
+    {"mlp.c_fc.bias", &Gpt2Block::fcBias},
+    {"mlp.c_proj.weight", &Gpt2Block::mlpProjWeight},
+    {"mlp.c_proj.bias", &Gpt2Block::mlpProjBias},
+}};
+
 int64_t Gpt2Model::parameterCount() const {
   int64_t n = wte.size() + wpe.size() + lnfGamma.size() + lnfBeta.size() + lmHead.size();
   for (const Gpt2Block& b : blocks)
-    for (const MF* m : {&b.ln1Gamma, &b.ln1Beta, &b.attnWeight, &b.attnBias, &b.attnProjWeight, &b.attnProjBias,
-                        &b.ln2Gamma, &b.ln2Beta, &b.fcWeight, &b.fcBias, &b.mlpProjWeight, &b.mlpProjBias})
-      n += m->size();
+    for (const auto& [name, member] : kGpt2BlockTensors) n += (b.*member).size();
   return n;
 }
 

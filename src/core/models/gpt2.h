@@ -13,10 +13,12 @@
 //   logits = ln_f(x)·wteᵀ                                      (L,d)·(d,V) -> (L,V)   (or lm_head.weight if stored)
 // Conv1D weights are stored (in, out) and used as x·W + b; layer norm's ε from the config (1e-5); GELU's tanh form.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/config.h"
@@ -39,6 +41,9 @@ struct Gpt2Block {
   MatrixT<float> fcWeight, fcBias;             // mlp.c_fc: (d,4d), (1,4d)
   MatrixT<float> mlpProjWeight, mlpProjBias;   // mlp.c_proj: (4d,d), (1,d)
 };
+
+// A block's tensors by their names after "h.N." (Hugging Face's) and the member each is read into (gpt2.cpp).
+extern const std::array<std::pair<const char*, MatrixT<float> Gpt2Block::*>, 12> kGpt2BlockTensors;
 
 struct Gpt2Model {
   Gpt2Config config;

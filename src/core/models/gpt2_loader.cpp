@@ -32,18 +32,7 @@ void Gpt2Loader::onHeader(const std::map<std::string, TensorInfo>& tensors) {
   for (int l = 0; l < c.nLayer; ++l) {
     Gpt2Block& b = model_.blocks[static_cast<size_t>(l)];
     const std::string h = p + "h." + std::to_string(l) + ".";
-    slots_[h + "ln_1.weight"] = &b.ln1Gamma;
-    slots_[h + "ln_1.bias"] = &b.ln1Beta;
-    slots_[h + "attn.c_attn.weight"] = &b.attnWeight;
-    slots_[h + "attn.c_attn.bias"] = &b.attnBias;
-    slots_[h + "attn.c_proj.weight"] = &b.attnProjWeight;
-    slots_[h + "attn.c_proj.bias"] = &b.attnProjBias;
-    slots_[h + "ln_2.weight"] = &b.ln2Gamma;
-    slots_[h + "ln_2.bias"] = &b.ln2Beta;
-    slots_[h + "mlp.c_fc.weight"] = &b.fcWeight;
-    slots_[h + "mlp.c_fc.bias"] = &b.fcBias;
-    slots_[h + "mlp.c_proj.weight"] = &b.mlpProjWeight;
-    slots_[h + "mlp.c_proj.bias"] = &b.mlpProjBias;
+    for (const auto& [name, member] : kGpt2BlockTensors) slots_[h + name] = &(b.*member);
   }
   if (onConfig_) {
     std::uint64_t floatBytes = 0;
