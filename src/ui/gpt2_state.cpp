@@ -11,6 +11,7 @@
 #include "core/errors.h"
 #include "core/limits.h"
 #include "core/models/gpt2_loader.h"
+#include "core/models/gpt2_trace_json.h"
 #include "core/text/bpe.h"
 #include "core/text/tokenizer.h"
 #include "imgui.h"
@@ -297,6 +298,13 @@ std::string applyGpt2Json(AppState& s, const json& request) {
     }
   }
   return showGpt2Layer(s, layer);
+}
+
+std::string gpt2TraceJson(const AppState& s) {
+  const Gpt2State* g = openGpt2State(s);
+  if (!g) return "null";
+  const attn::Trace trace = am::gpt2LayerTrace(*g->model, g->run, g->layer, g->input, s.data.gpt2);
+  return attn::traceToJson(trace, -1, am::gpt2TraceJsonOptions(false));
 }
 
 json gpt2LinkJson(const AppState& s) {

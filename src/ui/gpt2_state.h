@@ -93,6 +93,9 @@ std::string showGpt2Layer(AppState& s, int layer);
 nlohmann::json gpt2ToJson(const AppState& s);
 // setState({model: {input, layer}}) while GPT-2 is open (model_view's applyModelJson hands it over).
 std::string applyGpt2Json(AppState& s, const nlohmann::json& request);
+// trace() while GPT-2 is open: the shown block's Trace JSON as `attnlab trace --model … --format json` writes
+// layers[layer].trace (core/models/gpt2_trace_json.h: the one function behind both; lean, without W_q … W_o).
+std::string gpt2TraceJson(const AppState& s);
 // The link: {"gpt2": {name, sha256, input, layer}} (the weights are the user's files, never in a link).
 nlohmann::json gpt2LinkJson(const AppState& s);
 // A link naming a GPT-2 model: remembered, and the model panel asks for its files (its sha256 is checked when

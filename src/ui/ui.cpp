@@ -16,6 +16,7 @@
 #include "ui/controls.h"
 #include "ui/explain.h"
 #include "ui/first_run.h"
+#include "ui/gpt2_state.h"
 #include "ui/i18n/i18n.h"
 #include "ui/inspector.h"
 #include "ui/layout.h"
@@ -300,6 +301,7 @@ void App::frame(const Fonts& fonts) {
 std::string App::getStateJson() { return stateToJson(*state_); }
 std::string App::setStateJson(const std::string& partialJson) { return applyStateJson(*state_, partialJson); }
 std::string App::traceJson() const {
+  if (openGpt2State(*state_)) return gpt2TraceJson(*state_);  // the CLI's layers[L].trace (lean: no W_q … W_o)
   return state_->pipeline.hasTrace() ? attn::traceToJson(state_->trace()) : "null";
 }
 
