@@ -82,7 +82,21 @@ void drawGpt2MlpStep(StepContext& ctx) {
     ImGui::TreePop();
   }
 
-  const MlpRow r = mlpRow(w, block, focus);
+  Gpt2StepView& cache = ctx.state.views.gpt2Steps;
+  if (cache.mlpRun != &g->run || cache.mlpInput != g->input || cache.mlpLayer != layer || cache.mlpFocus != focus) {
+    MlpRow fresh = mlpRow(w, block, focus);
+    cache.mlpRun = &g->run;
+    cache.mlpInput = g->input;
+    cache.mlpLayer = layer;
+    cache.mlpFocus = focus;
+    cache.mlpPre = std::move(fresh.pre);
+    cache.mlpOut = std::move(fresh.out);
+  }
+  MlpRow r;
+  r.pre = cache.mlpPre;
+  r.out = cache.mlpOut;
+  r.hidden.resize(static_cast<size_t>(wide));
+  for (int k = 0; k < wide; ++k) r.hidden[static_cast<size_t>(k)] = block.mlpHidden(focus, k);
   const int positive = static_cast<int>(std::count_if(r.hidden.begin(), r.hidden.end(), [](double v) { return v > 0; }));
   ImGui::Spacing();
   ImGui::TextUnformatted(trf(Key::Gpt2MlpHiddenSize, label.c_str(), wide, d, positive).c_str());

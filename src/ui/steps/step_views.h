@@ -67,6 +67,11 @@ struct FindHeadView {
 // The MLP step's choice: which hidden units the bar view shows (the largest |GELU| first, or in order).
 struct Gpt2StepView {
   bool mlpSorted = true;
+  // The focused row through the MLP in double (two products of d × 4d each), kept while the run, block and row stay.
+  const void* mlpRun = nullptr;
+  std::string mlpInput;  // with the run's address: a new run may reuse the old one's memory
+  int mlpLayer = -1, mlpFocus = -1;
+  std::vector<double> mlpPre, mlpOut;  // u (1,4d) and m (1,d)
 };
 
 struct StepViews {
