@@ -186,9 +186,12 @@ void drawExamples(AppState& s, const Gpt2State& g) {
   ImGui::TextUnformatted(tr(Key::FindHeadExamples));
   for (const Example& e : kExamples) {
     const bool current = g.input == e.text;
-    std::string label = std::string(current ? "\u25B6 " : "") + e.text;
+    // One line each, cut with "…" to the width (the whole sentence in the tooltip).
+    const std::string label = ellipsize(std::string(current ? "\u25B6 " : "") + e.text, ImGui::GetContentRegionAvail().x);
     ImGui::PushID(e.text);
-    if (ImGui::Selectable(label.c_str(), current)) {
+    const bool chosen = ImGui::Selectable(label.c_str(), current);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.text);
+    if (chosen) {
       FindHeadView& v = s.views.findHead;
       v.wantQuery = e.query;
       v.wantKey = e.key;

@@ -129,7 +129,7 @@ void drawLayerNormDetails(StepContext& ctx, const attn::models::LayerNormRow& r,
   for (size_t j = 0; j < centred.size(); ++j) centred[j] = r.input[j] - r.mean;
   const std::string id = "ln-" + name;
   vectorTable(id.c_str(),
-              {{"x", &r.input}, {"x \u2212 \u03BC", &centred}, {"x\u0302", &r.normalised}, {"\u03B3", &r.gamma},
+              {{"x", &r.input}, {"x \u2212 \u03BC", &centred}, {"x_n", &r.normalised}, {"\u03B3", &r.gamma},
                {"\u03B2", &r.beta}, {"y", &r.output}},
               [&](int j) {
                 const size_t k = static_cast<size_t>(j);
