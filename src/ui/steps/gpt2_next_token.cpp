@@ -97,7 +97,8 @@ void drawGpt2NextTokenStep(StepContext& ctx) {
     drawLayerNormDetails(ctx, r, "ln_f", label);
     ImGui::TreePop();
   }
-  formulaLine(trf(Key::Gpt2NextFormula, static_cast<int>(lnf.cols()), static_cast<int>(g->run.logits.cols()),
+  // logits = ln_f(x)·wteᵀ : (1,d)·(d,V) -> (1,V)
+  formulaLine(trf(Key::Gpt2NextFormula, static_cast<int>(lnf.cols()), static_cast<int>(lnf.cols()),
                   static_cast<int>(g->run.logits.cols())));
   helpMarker(tr(Key::Gpt2NextHelp));
 
