@@ -62,7 +62,12 @@ bool smallButton(const AppState& state, const char* label) {
 
 void goToStep(AppState& state, int index) {
   const int n = static_cast<int>(steps().size());
-  state.step = std::clamp(index, 0, n - 1);
+  int target = std::clamp(index, 0, n - 1);
+  // A hidden step (GPT-2's without a GPT-2 model) is passed over in the direction of travel; none further: stay.
+  const int direction = index < state.step ? -1 : 1;
+  while (target >= 0 && target < n && !stepShown(state, target)) target += direction;
+  if (target < 0 || target >= n) return;
+  state.step = target;
   state.pinned = CellRef{};
 }
 
@@ -211,6 +216,7 @@ void drawStepGrid(AppState& state) {
     if (part == 1) ImGui::Separator();
     if (!ImGui::BeginTable(part == 0 ? "steps" : "views", 2)) continue;
     for (int i = from; i < to; ++i) {
+      if (!stepShown(state, i)) continue;  // GPT-2's steps only while a GPT-2 model is open
       ImGui::TableNextColumn();
       if (ImGui::Selectable(all[i].label(), state.step == i, 0, ImVec2(0, h))) {
         goToStep(state, i);
@@ -228,7 +234,8 @@ void drawStepList(AppState& state) {
   }
   const auto& all = steps();
   for (int i = 0; i < static_cast<int>(all.size()); ++i) {
-    if (i == firstSideView()) ImGui::Separator();  // the ten steps, then the side views
+    if (!stepShown(state, i)) continue;
+    if (i == firstSideView() || i == firstGpt2Step()) ImGui::Separator();  // the ten steps, side views, GPT-2's
     if (ImGui::Selectable(all[i].label(), state.step == i)) goToStep(state, i);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", all[i].title());
   }

@@ -63,7 +63,7 @@ void drawStickyBar(AppState& s, const Fonts& fonts) {
                                       ImVec2(left.x + std::max(0.0f, (room - size.x) * 0.5f), left.y + (h - size.y) * 0.5f),
                                       ImGui::GetColorU32(ImGuiCol_Text), title.c_str());
   ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - buttonW);
-  ImGui::BeginDisabled(s.step + 1 >= static_cast<int>(all.size()));
+  ImGui::BeginDisabled(s.step >= lastShownStep(s));  // GPT-2's steps may be hidden at the end
   if (ImGui::Button(tr(Key::NavNext), ImVec2(buttonW, h))) goToStep(s, s.step + 1);
   ImGui::EndDisabled();
 }

@@ -25,6 +25,7 @@
 #include "ui/config_edit.h"
 #include "ui/controls.h"  // setUiLanguage
 #include "ui/first_run.h"  // touchInput
+#include "ui/find_head.h"
 #include "ui/steps/step.h"
 #include "ui/model_view.h"
 #include "ui/train_state.h"
@@ -38,7 +39,8 @@ namespace {
 
 const std::set<std::string>& uiKeys() {
   static const std::set<std::string> keys = {"step", "head", "playing", "pin", "lab", "train", "model",
-                                             "goal_card", "presentation", "weight_scale", "lang"};  // lang: i18n.h  // first_run.h; weight_scale: colormap.h
+                                             "goal_card", "presentation", "weight_scale", "lang",
+                                             "find_head"};  // find_head: ui/find_head.h (GPT-2)  // lang: i18n.h  // first_run.h; weight_scale: colormap.h
   return keys;
 }
 const std::set<std::string>& readOnlyKeys() {
@@ -140,6 +142,7 @@ struct StateRequest {
   LabState lab;
   std::optional<json> train;  // applied after everything else succeeded (an action changes the running session)
   std::optional<json> model;  // applied last (after train: {train: {action: "step"}, model: {open: "trained"}})
+  std::optional<json> findHead;  // ui/find_head.h: after the model (a new input resets the pair)
   std::optional<bool> goalCard, presentation;  // first_run.h
   std::optional<WeightScale> weightScale;       // "weight_scale": "uniform" | "row_max" | "absolute"
   std::optional<Lang> lang;                     // "lang": "en" | "zh" (i18n.h)
@@ -157,6 +160,7 @@ StateRequest readRequest(const AppState& s, const json& j) {
   }
   if (j.contains("train")) r.train = j.at("train");
   if (j.contains("model")) r.model = j.at("model");
+  if (j.contains("find_head") && !j.at("find_head").is_null()) r.findHead = j.at("find_head");
   r.config = requestedConfig(s, j, &r.notice);
   r.step = requestedStep(s, j);
   r.stepGiven = j.contains("step");
@@ -215,8 +219,9 @@ std::string stateToJson(AppState& s) {
   j["lab"] = labToJson(s.lab);
   j["train"] = trainToJson(s.train);
   j["model"] = modelToJson(s);
-  j["data"] = json::parse(dataStatusJson(s));
-  j["check"] = json::parse(checkStateJson(s));  // "Check my implementation" (check_panel.h)  // {glove, gpt2}: "not loaded" | "loading" | "ready" | "failed: …"
+  j["find_head"] = findHeadJson(s);
+  j["data"] = json::parse(dataStatusJson(s));  // {glove, gpt2}: "not loaded" | "loading" | "ready" | "failed: …"
+  j["check"] = json::parse(checkStateJson(s));  // "Check my implementation" (check_panel.h)
   j["tokens"] = json::array();
   if (s.pipeline.hasTrace()) {
     const attn::Trace& t = s.trace();
@@ -272,6 +277,10 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
   if (r.model) {
     const std::string modelError = applyModelJson(s, *r.model);  // opening one goes to step 1
     if (!modelError.empty()) return modelError;  // the model view refused and kept what was shown
+  }
+  if (r.findHead) {
+    const std::string findHeadError = applyFindHeadJson(s, *r.findHead);
+    if (!findHeadError.empty()) return findHeadError;
   }
   if (r.stepGiven || !r.model) s.step = r.step;
   s.lab = r.lab;

@@ -57,11 +57,10 @@ void handleKeys(AppState& s) {
       if (ch == '?') s.showHelp = !s.showHelp;
     return;
   }
-  const int n = static_cast<int>(steps().size());
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) goToStep(s, s.step + 1);
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) goToStep(s, s.step - 1);
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) goToStep(s, 0);
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) goToStep(s, n - 1);
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) goToStep(s, lastShownStep(s));
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
     s.pinned = CellRef{};
     s.showHelp = false;
@@ -96,7 +95,7 @@ void drawNavigation(AppState& s, const Fonts& fonts) {
   if (ImGui::Button(tr(Key::NavBack), ImVec2(5.5f * em, 0))) goToStep(s, s.step - 1);
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::BeginDisabled(s.step + 1 >= static_cast<int>(all.size()));
+  ImGui::BeginDisabled(s.step >= lastShownStep(s));  // GPT-2's steps may be hidden at the end
   if (ImGui::Button(tr(Key::NavNext), ImVec2(5.5f * em, 0))) goToStep(s, s.step + 1);
   ImGui::EndDisabled();
   ImGui::SameLine();

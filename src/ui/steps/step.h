@@ -32,6 +32,9 @@ struct StepInfo {
   // shown one. The lazy pipeline computes that much before the step draws (a dimension change costs what is shown).
   attn::Stage through = attn::Stage::Combine;
   bool everyHead = true;
+  // A step of what GPT-2 adds around attention (and Find the head): listed after every other step, so the indices
+  // in links keep their meaning, and shown only while a GPT-2 model is open (stepShown).
+  bool gpt2Only = false;
   // In the current language (i18n.h).
   const char* title() const { return tr(titleKey); }
   const char* label() const { return tr(labelKey); }
@@ -44,6 +47,10 @@ const char* stepExplanation(const std::string& id);  // "" if unknown
 // The ten steps of the computation come first (play mode walks them), then the side views.
 inline int lastComputationStep() { return stepIndexOf("combine"); }
 inline int firstSideView() { return lastComputationStep() + 1; }
+// Whether step `index` is in the step list now (a GPT-2 step only while a GPT-2 model is open); the first GPT-2 step.
+bool stepShown(const AppState& state, int index);
+int firstGpt2Step();
+int lastShownStep(const AppState& state);
 
 // Step draw functions (one file each).
 void drawTokenizeStep(StepContext&);
@@ -60,5 +67,10 @@ void drawHeadsStep(StepContext&);
 void drawLinesStep(StepContext&);
 void drawSaturationLabStep(StepContext&);
 void drawTrainStep(StepContext&);
+// ---- gpt2extra (s33): what GPT-2 adds around attention (steps/gpt2_*.cpp); Find the head is in ui/find_head.h
+void drawGpt2LayerNormStep(StepContext&);
+void drawGpt2ResidualStep(StepContext&);
+void drawGpt2MlpStep(StepContext&);
+void drawGpt2NextTokenStep(StepContext&);
 
 }  // namespace ui

@@ -55,12 +55,33 @@ struct LinesView {
   float dragScale = 0;        // px per unit while q is dragged (0: not dragging)
 };
 
+// ---- gpt2extra (s33): the GPT-2 steps (steps/gpt2_*.cpp) and Find the head (ui/find_head.h)
+// Find the head: the query and key token the learner clicked (positions in the open model's input; -1: none yet,
+// the defaults "its" -> "Law" are found when the input has them), and "ignore the first token and renormalise".
+struct FindHeadView {
+  std::string input;      // the input the positions below are for (a new input resets them)
+  int query = -1, key = -1;
+  bool ignoreFirst = false;
+  std::string wantQuery, wantKey;  // an example's words, found when its input has run ("": "its" -> "Law")
+};
+// The MLP step's choice: which hidden units the bar view shows (the largest |GELU| first, or in order).
+struct Gpt2StepView {
+  bool mlpSorted = true;
+  // The focused row through the MLP in double (two products of d × 4d each), kept while the run, block and row stay.
+  const void* mlpRun = nullptr;
+  std::string mlpInput;  // with the run's address: a new run may reuse the old one's memory
+  int mlpLayer = -1, mlpFocus = -1;
+  std::vector<double> mlpPre, mlpOut;  // u (1,4d) and m (1,d)
+};
+
 struct StepViews {
   PermutationDemo permutation;  // step 3, Add position
   HeatmapCache heatmaps;        // every matrix grid: one texture per matrix drawn (widgets/heatmap_gl.h)
   GloveViews glove;             // step 2, Embed, with GloVe rows
   Gpt2Views gpt2;               // step 1, Tokenize, with GPT-2 tokens
   LinesView lines;              // side view, Attention lines
+  FindHeadView findHead;        // GPT-2: Find the head (gpt2extra)
+  Gpt2StepView gpt2Steps;       // GPT-2: layer norm, residual, MLP, next token (gpt2extra)
 };
 
 }  // namespace ui

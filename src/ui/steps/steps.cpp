@@ -1,6 +1,9 @@
 // The order of the walkthrough. Titles and explanations are in the string tables (ui/i18n/strings_*.inc).
 #include "ui/steps/step.h"
 
+#include "ui/find_head.h"
+#include "ui/gpt2_state.h"
+
 namespace ui {
 
 const std::vector<StepInfo>& steps() {
@@ -22,6 +25,12 @@ const std::vector<StepInfo>& steps() {
       {"lines", Key::StepLinesTitle, Key::StepLinesLabel, drawLinesStep, Key::StepLinesExplanation, attn::Stage::WeightedSum, true},
       {"saturation", Key::StepSaturationTitle, Key::StepSaturationLabel, drawSaturationLabStep, Key::StepSaturationExplanation, attn::Stage::Tokenize, true},
       {"train", Key::StepTrainTitle, Key::StepTrainLabel, drawTrainStep, Key::StepTrainExplanation, attn::Stage::Tokenize, true},
+      // GPT-2 (gpt2extra): read the open model's run (ui/gpt2_state.h), the trace only through the Config's tokens
+      {"gpt2-layer-norm", Key::StepGpt2LayerNormTitle, Key::StepGpt2LayerNormLabel, drawGpt2LayerNormStep, Key::StepGpt2LayerNormExplanation, attn::Stage::Tokenize, false, true},
+      {"gpt2-residual", Key::StepGpt2ResidualTitle, Key::StepGpt2ResidualLabel, drawGpt2ResidualStep, Key::StepGpt2ResidualExplanation, attn::Stage::Tokenize, false, true},
+      {"gpt2-mlp", Key::StepGpt2MlpTitle, Key::StepGpt2MlpLabel, drawGpt2MlpStep, Key::StepGpt2MlpExplanation, attn::Stage::Tokenize, false, true},
+      {"gpt2-next-token", Key::StepGpt2NextTokenTitle, Key::StepGpt2NextTokenLabel, drawGpt2NextTokenStep, Key::StepGpt2NextTokenExplanation, attn::Stage::Tokenize, false, true},
+      {"gpt2-find-head", Key::StepGpt2FindHeadTitle, Key::StepGpt2FindHeadLabel, drawFindHeadStep, Key::StepGpt2FindHeadExplanation, attn::Stage::Tokenize, false, true},
   };
   return kSteps;
 }
@@ -29,6 +38,20 @@ const std::vector<StepInfo>& steps() {
 const char* stepExplanation(const std::string& id) {
   const int i = stepIndexOf(id);
   return i < 0 ? "" : steps()[i].explanation();
+}
+
+bool stepShown(const AppState& state, int index) {
+  const auto& all = steps();
+  if (index < 0 || index >= static_cast<int>(all.size())) return false;
+  return !all[index].gpt2Only || openGpt2State(state) != nullptr;
+}
+
+int firstGpt2Step() { return stepIndexOf("gpt2-layer-norm"); }
+
+int lastShownStep(const AppState& state) {
+  int last = static_cast<int>(steps().size()) - 1;
+  while (last > 0 && !stepShown(state, last)) --last;
+  return last;
 }
 
 int stepIndexOf(const std::string& id) {

@@ -1,0 +1,27 @@
+// Find the head (issue 29; shown while a GPT-2 model is open): click a query token and a key token ("its" → "Law")
+// and every layer × head of the model is ranked by the weight that query gives that key (core/models/gpt2_analysis.h
+// rankHeads) — a layer × head grid coloured by it, the five largest listed, a click opens that (layer, head) in the
+// attention steps. "Ignore the first token and renormalise" divides by 1 − A[i][0], and a sentence made from the
+// numbers says how much of each head's weight goes to the first token (attention sinks). The paper's sentences are
+// examples, with a note where a left-to-right model cannot do what the paper's figure shows.
+//
+// Page API: getState().find_head = {query, key, query_token, key_token, ignore_first, top: [{layer, head, weight}]
+// (the five largest), sinks: {over_half, heads, mean, sentence}} or null without a GPT-2 model;
+// setState({find_head: {query, key, ignore_first}}) — query/key a position (0-based) or a token's text (its first
+// occurrence); a key after the query, or a position outside the input, is refused with the state kept.
+#pragma once
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "ui/steps/step.h"
+
+namespace ui {
+
+void drawFindHeadStep(StepContext& ctx);
+
+nlohmann::json findHeadJson(AppState& s);
+// "" or the refusal's message (the previous choice stays).
+std::string applyFindHeadJson(AppState& s, const nlohmann::json& request);
+
+}  // namespace ui

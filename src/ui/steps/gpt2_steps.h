@@ -1,0 +1,50 @@
+// What the GPT-2 steps share (steps/gpt2_*.cpp, ui/find_head.cpp): the open model, the focused token, readable
+// token labels, float rows as the walkthrough's double matrices, and a table of one row's numbers with the
+// arithmetic of each line in its tooltip. These steps are listed after the ten steps and the side views
+// (steps.cpp: StepInfo::gpt2Only) and shown only while a GPT-2 model is open, so the indices in links keep their
+// meaning.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/models/gpt2_analysis.h"
+#include "ui/gpt2_state.h"
+#include "ui/steps/step_common.h"
+
+namespace ui {
+
+// The open GPT-2 model, or null after drawing a note that says to open one (the step is then hidden anyway).
+const Gpt2State* gpt2OrNote(StepContext& ctx);
+// The focused token's position in the model's input (the walkthrough's focus, clamped).
+int gpt2Focus(const AppState& s, const Gpt2State& g);
+// Readable labels of the input's tokens (gpt2_analysis.h readableTokenLabel; "#i" added when one repeats).
+std::vector<std::string> gpt2TokenLabels(const AppState& s, const Gpt2State& g);
+// A token id's readable label ("⟨e2 80⟩" for a piece of a character); the id itself without the merge table.
+std::string gpt2IdLabel(const AppState& s, int id);
+// "block 3 of 12 · focus “its”": the line under each GPT-2 step's explanation.
+void gpt2BlockLine(StepContext& ctx, const Gpt2State& g, bool lastBlock = false);
+
+attn::Matrix toDouble(const attn::MatrixT<float>& m);
+attn::Matrix rowVector(const std::vector<double>& v);  // (1,n)
+
+// A (L,n) matrix as a grid whose rows are the input's tokens (the focus emphasised); no registry tooltip.
+GridSpec gpt2RowsGrid(StepContext& ctx, const std::string& name, const attn::Matrix& m, const Gpt2State& g);
+// A (1,n) row as a grid labelled `rowLabel`.
+GridSpec gpt2VectorGrid(const std::string& name, const attn::Matrix& row, const std::string& rowLabel);
+
+// A table of one row's numbers: column 0 the index j, then one column per vector (all of one length), scrolling past
+// ~10 lines; hovering a line shows tooltip(j) (the arithmetic of that line). `highlight`: lines drawn emphasised.
+struct VectorColumn {
+  std::string header;
+  const std::vector<double>* values;
+};
+void vectorTable(const char* id, const std::vector<VectorColumn>& columns, const std::function<std::string(int)>& tooltip,
+                 const std::vector<int>* order = nullptr, int maxLines = 10);
+
+// The layer norm of one row (μ, σ², ε, 1/√(σ² + ε), then x, x − μ, x̂, γ, β, y per feature), `name` naming it
+// ("ln_1", "ln_2", "ln_f").
+void drawLayerNormDetails(StepContext& ctx, const attn::models::LayerNormRow& r, const std::string& name,
+                          const std::string& tokenLabel);
+
+}  // namespace ui
