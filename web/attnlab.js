@@ -390,7 +390,8 @@
                error: null };
   var gpt2Abort = null;   // the running download's AbortController
   var gpt2Busy = null;    // the running action's Promise (one at a time)
-  var gpt2LastSent = 0;
+  var gpt2LastSent = 0, gpt2Flush = 0;
+  var gpt2PanelText = '';  // the panel's text of the status last sent
 
   function gpt2Url(name) { return gpt2Source + name; }
   // Updates the status and hands it to the panel (progress: at most every 100 ms). Returns the panel's text.
@@ -398,9 +399,16 @@
     for (var key in changes) gpt2[key] = changes[key];
     if (!running) return '';
     var now = performance.now();
-    if (!force && now - gpt2LastSent < 100) return '';
+    if (!force && now - gpt2LastSent < 100) {
+      // Held back; sent when the 100 ms are up (a stream that pauses must not leave the bar behind).
+      if (!gpt2Flush) gpt2Flush = setTimeout(function () { gpt2Report({}, true); }, 100 - (now - gpt2LastSent));
+      return '';
+    }
+    clearTimeout(gpt2Flush);
+    gpt2Flush = 0;
     gpt2LastSent = now;
-    return callString('attnlab_gpt2_download_status', JSON.stringify(gpt2));
+    gpt2PanelText = callString('attnlab_gpt2_download_status', JSON.stringify(gpt2));
+    return gpt2PanelText;
   }
   // Cache Storage, when the browser has it and room for `needed` bytes: {cache}, else {cache: null, storage:
   // "missing" | "full", free}.
@@ -1322,8 +1330,14 @@
     cancelGpt2Download: function () { gpt2Cancel(); },
     openDownloadedGpt2: function () { return gpt2OpenDownloaded(); },
     removeDownloadedGpt2: function () { return gpt2Remove(); },
-    // {phase, loaded, total, cached, kept, storage, free, freed, error, source} (src/ui/gpt2_download.h).
-    gpt2Download: function () { var s = JSON.parse(JSON.stringify(gpt2)); s.source = gpt2Source; return s; },
+    // {phase, loaded, total, cached, kept, storage, free, freed, error} (src/ui/gpt2_download.h), the source and
+    // `panel`: the panel's text of the status it last got.
+    gpt2Download: function () {
+      var s = JSON.parse(JSON.stringify(gpt2));
+      s.source = gpt2Source;
+      s.panel = gpt2PanelText;
+      return s;
+    },
     // Tests only: download from a folder of this page's own server instead of Hugging Face (then looks in the cache).
     setModelSourceForTests: function (base) {
       var url = new URL(String(base), location.href);

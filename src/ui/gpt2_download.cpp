@@ -107,9 +107,9 @@ void drawGpt2DownloadPanel(AppState& s) {
     ImGui::TextWrapped("%s", status.c_str());
   } else {
     if (d.phase != "open" && d.phase != "cached") {
-      ImGui::TextWrapped("%s", tr(Key::Gpt2DlAbout));
+      const std::string help = trf(Key::Gpt2DlHelp, kGpt2Host);
+      wrappedTextWithHelp(tr(Key::Gpt2DlAbout), help.c_str());
       if (wideButton(tr(Key::Gpt2DlButton))) d.request("download");
-      helpMarker(trf(Key::Gpt2DlHelp, kGpt2Host).c_str());
     }
     drawCachedButtons(s);
     if (!status.empty()) {
