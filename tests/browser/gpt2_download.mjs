@@ -228,8 +228,16 @@ export async function downloadChecks(ctx, page, mock) {
   await page.evaluate(() => { navigator.storage.estimate = () => Promise.resolve({ quota: 1e6, usage: 0 }); });
   check(await api(page, 'downloadGpt2') === null, 'the download without room failed');
   s = await status(page);
-  check(s.phase === 'open' && !s.kept && s.storage === 'full', `without room: ${JSON.stringify(s)}`);
+  check(s.phase === 'open' && !s.kept && s.storage === 'full' && /cannot keep it \(not enough room/.test(s.panel),
+    `without room: ${JSON.stringify(s)}`);
   check((await cacheKeys(page)).length === 0, `kept without room: ${await cacheKeys(page)}`);
+  // No Cache Storage at all (a private window in some browsers): the same, saying why.
+  await page.evaluate(() => { window.savedCaches = window.caches; Object.defineProperty(window, 'caches', { value: undefined, configurable: true }); });
+  check(await api(page, 'downloadGpt2') === null, 'the download without Cache Storage failed');
+  s = await status(page);
+  await page.evaluate(() => { Object.defineProperty(window, 'caches', { value: window.savedCaches, configurable: true }); });
+  check(s.phase === 'open' && !s.kept && s.storage === 'missing' && /no Cache Storage here/.test(s.panel),
+    `without Cache Storage: ${JSON.stringify(s)}`);
   notes.push(`${mock.counts.ok} requests to the mock`);
   return notes.join('; ');
 }
