@@ -151,13 +151,14 @@
     attnlabFirstFrame: function () {
       running = true;
       var linkLanguage = linkHasLanguage();  // before openLinkOfAddress writes the page's own fragment
-      var linkModelSha256 = gpt2LinkSha256(location.hash);  // likewise
+      var linkFragment = location.hash, linkModelSha256 = gpt2LinkSha256(linkFragment);  // likewise
+      gpt2SourceOfAddress();  // tests: ?gpt2-source-for-tests=/same/origin/path/
       openLinkOfAddress();
       chooseLanguage(linkLanguage);
       setInputKind(!!(window.matchMedia && window.matchMedia('(pointer: coarse)').matches));
       maybeShowGoalCard();
       // Is a downloaded GPT-2 in this browser? (the panel says so; nothing is fetched.) A link to it reopens it.
-      gpt2Check().then(function () { return gpt2ReopenForLink(linkModelSha256); });
+      gpt2Check().then(function () { return gpt2ReopenForLink(linkModelSha256, linkFragment); });
       setState('ready');
       resolveReady(window.attnlab);
     },
@@ -584,7 +585,7 @@
                                                            { headers: { 'Content-Type': 'application/json' } }));
     }).catch(function () {});
   }
-  // The sha256 a link's state names for its model (its "model" object's sha256), or ''.
+  // The sha256 a link's state names for its GPT-2 model (its "gpt2" object's sha256), or ''.
   function gpt2LinkSha256(fragment) {
     var m = /^#?v1\.([A-Za-z0-9_-]*)/.exec(fragment || '');
     if (!m) return '';
@@ -594,21 +595,35 @@
       var bytes = atob(b64), array = new Uint8Array(bytes.length);
       for (var i = 0; i < bytes.length; i++) array[i] = bytes.charCodeAt(i);
       var state = JSON.parse(new TextDecoder().decode(array));
-      var model = state && state.model;
+      var model = state && state.gpt2;  // {name, sha256, input, layer} (src/ui/gpt2_state.h, gpt2LinkJson)
       return model && typeof model.sha256 === 'string' ? model.sha256 : '';
     } catch (e) { return ''; }
   }
   // On start with a link to a GPT-2 model: opened from the cache when the downloaded model is that one (same
   // sha256); otherwise the model panel asks for the files and this panel offers the download. Promise of null or
   // the reason it did not open ('' when the link names no model).
-  function gpt2ReopenForLink(sha256) {
+  function gpt2ReopenForLink(sha256, fragment) {
     if (!sha256) return Promise.resolve('');
     return gpt2ExistingCache().then(function (cache) {
       return cache ? cache.match(gpt2Url(GPT2_OPENED)) : null;
     }).then(function (r) { return r ? r.json() : null; }).then(function (opened) {
       if (!opened || opened.sha256 !== sha256) return 'the downloaded model is not the one in the link';
-      return gpt2OpenDownloaded();
+      return gpt2OpenDownloaded().then(function (message) {
+        // Open: the link once more, for its input, block and step (the model it names is open now).
+        if (message === null) window.attnlab.applyLink(safeDecode(fragment.replace(/^#/, '')));
+        return message;
+      });
     }).catch(function (e) { return String(e && e.message || e); });
+  }
+  // Tests only: the source as a page option (?gpt2-source-for-tests=PATH, same origin only), so the start-up's
+  // look into the cache (and a link's reopening) uses it.
+  function gpt2SourceOfAddress() {
+    var m = /[?&]gpt2-source-for-tests=([^&#]*)/.exec(location.search);
+    if (!m) return;
+    try {
+      var url = new URL(safeDecode(m[1]), location.href);
+      if (url.origin === location.origin) gpt2Source = url.href.replace(/\/?$/, '/');
+    } catch (e) { /* not an address: the real source */ }
   }
   function gpt2Cancel() {
     if (gpt2Abort) gpt2Abort.abort();
@@ -1346,4 +1361,138 @@
       return gpt2Check();
     },
   };
+
+  // ---- GPT-2 checkpoints (src/ui/gpt2_state.h) ----
+  // attnlab.openModel(files[, {sliceBytes}]): model.safetensors and config.json (File/Blob or {name, bytes: Uint8Array}, any order)
+  // -> Promise of null or the message the page shows. The weights file is never held whole in JavaScript: it is
+  // read a Blob.slice at a time (16 MB) into one buffer of the wasm heap and pushed to the C++ reader, which
+  // converts each tensor as its bytes arrive and hashes every byte (sha256). Module.HEAPU8 is read again after
+  // every call into wasm (the heap grows as the weights arrive). GPT-2's tokenizer (gpt2-bpe.bin) is loaded first
+  // (the served page fetches it; the standalone file carries it when built with it). The "Open model files…"
+  // button opens the picker below; dropping the two files on the page opens them too (a lone .json drop stays a
+  // Config import).
+  var MODEL_SLICE_BYTES = 16 << 20;
+  var modelInput = document.createElement('input');
+  modelInput.type = 'file';
+  modelInput.multiple = true;
+  modelInput.id = 'model-files';
+  modelInput.className = 'visually-hidden';
+  modelInput.tabIndex = -1;
+  modelInput.accept = '.safetensors,.json,application/json';
+  modelInput.setAttribute('aria-label', 'Open model files (model.safetensors and config.json)');
+  document.body.appendChild(modelInput);
+  var lastOpenModel = Promise.resolve(null);
+  var modelReading = false;
+  function modelPart(item) {  // {name, size, slice(a, b) -> Promise<Uint8Array>}
+    if (typeof Blob !== 'undefined' && item instanceof Blob) {
+      return { name: item.name || '', size: item.size, slice: function (a, b) {
+        return item.slice(a, b).arrayBuffer().then(function (buffer) { return new Uint8Array(buffer); });
+      } };
+    }
+    if (item && item.bytes instanceof Uint8Array) {
+      return { name: String(item.name || ''), size: item.bytes.length, slice: function (a, b) {
+        return Promise.resolve(item.bytes.subarray(a, b));
+      } };
+    }
+    return null;
+  }
+  function isModelConfig(part) { return /\.json$/i.test(part.name); }
+  function gpt2TokenizerReady() {
+    var file = 'gpt2-bpe.bin';
+    var status = function () { try { return window.attnlab.getState().data.gpt2; } catch (e) { return ''; } };
+    if (status() === 'ready') return Promise.resolve(null);
+    if (!dataLoads[file] || dataLoads[file].state !== 'loading') requestData(file);
+    return new Promise(function (resolve) {
+      var poll = function () {
+        var now = status();
+        if (now === 'ready') return resolve(null);
+        if (dataLoads[file] && dataLoads[file].state === 'failed') return resolve(null);  // C++ says why on begin
+        setTimeout(poll, 30);
+      };
+      poll();
+    });
+  }
+  function callModel(name, args) {
+    var ptrs = [];
+    try {
+      var values = args.map(function (a) {
+        if (typeof a !== 'string') return a;
+        var size = Module.lengthBytesUTF8(a) + 1;
+        var ptr = Module._malloc(size);
+        ptrs.push(ptr);
+        Module.stringToUTF8(a, ptr, size);
+        return ptr;
+      });
+      return Module.UTF8ToString(Module['_' + name].apply(null, values));
+    } finally { ptrs.forEach(function (p) { Module._free(p); }); }
+  }
+  function openModelFiles(items, options) {
+    if (!running) return Promise.resolve('AttnLab is not running yet');
+    var parts = Array.prototype.slice.call(items || []).map(modelPart).filter(Boolean);
+    var configs = parts.filter(isModelConfig), weights = parts.filter(function (p) { return !isModelConfig(p); });
+    if (modelReading) return Promise.resolve(callModel('attnlab_gpt2_begin', ['', 0, '']) || null);  // "already reading"
+    if (weights.length !== 1 || configs.length > 1) return Promise.resolve(callModel('attnlab_gpt2_begin', ['', 0, '']) || null);
+    var weight = weights[0], started = performance.now();
+    modelReading = true;
+    var buffer = 0;
+    var finish = function (message) {
+      modelReading = false;
+      if (buffer) Module._free(buffer);
+      buffer = 0;
+      window.attnlab.lastOpenModelMs = Math.round(performance.now() - started);
+      return message === '' ? null : message;
+    };
+    var configText = configs.length ? configs[0].slice(0, Math.min(configs[0].size, 1 << 20)).then(function (bytes) {
+      return new TextDecoder().decode(bytes);
+    }) : Promise.resolve('');
+    return Promise.all([configText, gpt2TokenizerReady()]).then(function (got) {
+      var message = callModel('attnlab_gpt2_begin', [weight.name || 'model.safetensors', weight.size, got[0]]);
+      if (message) return finish(message);
+      var sliceBytes = options && options.sliceBytes > 0 ? options.sliceBytes | 0 : MODEL_SLICE_BYTES;  // tests
+      buffer = Module._malloc(sliceBytes);
+      if (!buffer) { Module._attnlab_gpt2_cancel(); return finish('out of memory for the reading buffer'); }
+      var at = 0;
+      var next = function () {
+        if (at >= weight.size) return finish(Module.UTF8ToString(Module._attnlab_gpt2_finish()));
+        var end = Math.min(weight.size, at + sliceBytes);
+        return weight.slice(at, end).then(function (bytes) {
+          Module.HEAPU8.set(bytes, buffer);  // HEAPU8 read now: the last push may have grown the heap
+          var pushed = Module.UTF8ToString(Module._attnlab_gpt2_push(buffer, bytes.length));
+          if (pushed) return finish(pushed);
+          at = end;
+          return next();
+        });
+      };
+      return next();
+    }).catch(function (error) {
+      if (modelReading) Module._attnlab_gpt2_cancel();
+      return finish(String(error && error.message || error));
+    });
+  }
+  Module.attnlabPickModelFiles = function () { modelInput.click(); };
+  modelInput.addEventListener('change', function () {
+    if (!modelInput.files || !modelInput.files.length || !running) return;
+    lastOpenModel = openModelFiles(modelInput.files);
+    modelInput.value = '';  // the same files can be chosen again
+    canvas.focus();
+  });
+  // A drop of a .safetensors file (with or without its config.json) opens the model; other drops go on to the
+  // Config import below (capture phase on window: this listener runs first and stops the event when it takes it).
+  window.addEventListener('drop', function (event) {
+    var files = event.dataTransfer && event.dataTransfer.files;
+    if (!running || !files || !files.length) return;
+    var list = Array.prototype.slice.call(files);
+    if (!list.some(function (f) { return !/\.json$/i.test(f.name); })) return;  // only JSON: a Config import
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    body.removeAttribute('data-drop');
+    lastOpenModel = openModelFiles(list);
+  }, true);
+  window.attnlab.openModel = openModelFiles;
+  // Stops a reading under way (as the Cancel button does): its openModel promise resolves to the message.
+  window.attnlab.cancelOpenModel = function () { if (running) Module._attnlab_gpt2_cancel(); };
+  // {reading: false} or {reading: true, name, bytes, of}: the progress of a reading under way.
+  window.attnlab.openModelProgress = function () { return JSON.parse(callString('attnlab_gpt2_progress')); };
+  // The promise of the last reading started by the picker or a drop (null or the message).
+  window.attnlab.lastOpenModel = function () { return lastOpenModel; };
 })();

@@ -15,6 +15,7 @@
 #include "ui/figure.h"
 #include "ui/first_run.h"
 #include "ui/gpt2_download.h"
+#include "ui/gpt2_state.h"
 #include "ui/share_panel.h"
 #include "ui/steps/step.h"
 #include "ui/url_state.h"
@@ -75,6 +76,9 @@ void connectShare(ui::AppState& state) {
   state.share.handler = &webShare;
   state.data.request = &webRequestData;  // the lazily loaded data files (GloVe, GPT-2), fetched by web/attnlab.js
   state.gpt2Download.request = &webGpt2Download;  // the GPT-2 download panel (ui/gpt2_download.h)
+  ui::gpt2Page(state).pickFiles = [] {    // "Open model files…": the page's file picker (attnlab.js, GPT-2 block)
+    EM_ASM({ if (Module["attnlabPickModelFiles"]) Module["attnlabPickModelFiles"](); });
+  };
 }
 }  // namespace app
 
@@ -265,6 +269,66 @@ EMSCRIPTEN_KEEPALIVE void attnlab_input_kind(int touch) { ui::setTouchInput(touc
 EMSCRIPTEN_KEEPALIVE void attnlab_text_edit(unsigned int id, const char* text, int commit) {
   if (!app::context() || !text) return;
   ui::overlayEdit(id, text, commit != 0);
+}
+
+}  // extern "C"
+
+// ---- GPT-2 checkpoints (ui/gpt2_state.h): web/attnlab.js reads the chosen files a Blob slice at a time into a
+// buffer of the wasm heap and pushes each slice in order; nothing holds the whole file. Each returns "" or the
+// message the page shows (after a refusal the reading is over and the previous state stays).
+extern "C" {
+
+// name: the .safetensors file's name, size: its bytes (a double: files beyond 4 GB), configJson: config.json's
+// text or "".
+EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_begin(const char* name, double size, const char* configJson) {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "AttnLab is not running");
+  try {
+    return keep(slot, ui::beginGpt2Opening(ctx->ui->state(), name ? name : "", static_cast<std::uint64_t>(size),
+                                           configJson ? configJson : ""));
+  } catch (const std::exception& e) {
+    return keep(slot, e.what());
+  }
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_push(const char* bytes, int size) {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "AttnLab is not running");
+  try {
+    return keep(slot, ui::pushGpt2Bytes(ctx->ui->state(), bytes, size > 0 ? static_cast<std::size_t>(size) : 0));
+  } catch (const std::bad_alloc&) {
+    ui::cancelGpt2Opening(ctx->ui->state());
+    return keep(slot, ctx->ui->state().refuse("out of memory while reading the model"));
+  } catch (const std::exception& e) {
+    return keep(slot, e.what());
+  }
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_finish() {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "AttnLab is not running");
+  try {
+    return keep(slot, ui::finishGpt2Opening(ctx->ui->state()));
+  } catch (const std::bad_alloc&) {
+    return keep(slot, ctx->ui->state().refuse("out of memory while running the model"));
+  } catch (const std::exception& e) {
+    return keep(slot, e.what());
+  }
+}
+
+EMSCRIPTEN_KEEPALIVE void attnlab_gpt2_cancel() {
+  if (app::Context* ctx = app::context()) ui::cancelGpt2Opening(ctx->ui->state());
+}
+
+// {"reading": false} or {"reading": true, "name", "bytes", "of"}.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_progress() {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "{\"reading\":false}");
+  return keep(slot, ui::gpt2OpeningJson(ctx->ui->state()).dump());
 }
 
 }  // extern "C"

@@ -59,6 +59,7 @@ struct InspectorState {
 };
 
 struct OpenModel;  // model_view.h: a trained model opened in the walkthrough
+struct Gpt2Page;   // gpt2_state.h: GPT-2 checkpoints being read, a link's model asked for
 
 struct AppState {
   attn::Pipeline pipeline;    // holds the Trace and the Config that produced it: the one source of truth
@@ -94,6 +95,7 @@ struct AppState {
   LabState lab;               // the saturation lab's own controls
   TrainState train;           // the Train view: its controls, the running session, the comparison
   std::shared_ptr<OpenModel> model;  // a trained model shown in the walkthrough (null: the Config's own weights)
+  std::shared_ptr<Gpt2Page> gpt2;    // GPT-2 reading and link state (gpt2Page(s) creates it; the open model: model)
   StepViews views;            // what step screens remember between frames (steps/step_views.h)
   ShareState share;           // the Share panel
   InspectorState inspector;   // the inspector's edit field

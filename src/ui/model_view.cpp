@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "imgui.h"
 #include "ui/explain.h"
+#include "ui/gpt2_state.h"
 #include "ui/i18n/i18n.h"
 #include "ui/app_state.h"
 #include "ui/controls.h"
@@ -131,6 +132,7 @@ const atr::TrainedPreset* trainedPresetShown(const AppState& s) {
 
 std::string setModelInput(AppState& s, const std::string& source, const std::string& input) {
   if (!s.model) return s.refuse("no trained model is open");
+  if (s.model->gpt2) return setGpt2Input(s, input);
   OpenModel next = *s.model;
   try {
     const ModelInputs ids = tokenize(*next.model, source, input);
@@ -148,6 +150,7 @@ std::string setModelInput(AppState& s, const std::string& source, const std::str
 
 std::string showModelLayer(AppState& s, int layer) {
   if (!s.model) return s.refuse("no trained model is open");
+  if (s.model->gpt2) return showGpt2Layer(s, layer);
   return show(s, *s.model, layer);
 }
 
@@ -187,6 +190,7 @@ void drawOpenInWalkthroughButton(AppState& s) {
 }
 
 void drawModelInputs(AppState& s, float width) {
+  if (s.model->gpt2) return drawGpt2Input(s, width);
   OpenModel& m = *s.model;
   const float em = ImGui::GetFontSize();
   const bool encoderDecoder = m.model->config.encoderDecoder;
@@ -212,6 +216,8 @@ void drawModelInputs(AppState& s, float width) {
 }
 
 void drawModelPanel(AppState& s) {
+  if (!s.model || s.model->gpt2) drawGpt2OpenControls(s);  // "Open model files…", the reading's progress
+  if (s.model && s.model->gpt2) return drawGpt2Panel(s);
   if (!s.model) {
     const attn::Config& c = s.config();
     if (c.Wq && c.Wk) return;  // a preset's own numbers (the source's example, identity weights on GloVe…)
@@ -252,15 +258,18 @@ std::string modelLockReason(const AppState& s, ModelLock what) {
   const attn::Config& c = s.config();
   switch (what) {
     case ModelLock::Tokenizer: {
+      if (s.model && s.model->gpt2) return tr(Key::Gpt2LockTokenizer);
       const std::vector<std::string>& vocab = s.model ? s.model->model->vocab : c.vocabulary;
       std::string shown;
       for (size_t i = 0; i < vocab.size() && i < 12; ++i) shown += (i ? " " : "") + vocab[i];
       if (vocab.size() > 12) shown += " …";
       return trf(Key::ModelLockTokenizer, static_cast<int>(vocab.size()), shown.c_str());
     }
-    case ModelLock::Embeddings: return tr(Key::ModelLockEmbeddings);
+    case ModelLock::Embeddings: return tr(s.model && s.model->gpt2 ? Key::Gpt2LockEmbeddings : Key::ModelLockEmbeddings);
     case ModelLock::Dimensions: return trf(Key::ModelLockDimensions, c.dModel, c.heads, c.dK, c.dV);
-    case ModelLock::Positional: return tr(c.positional ? Key::ModelLockPositionalOn : Key::ModelLockPositionalOff);
+    case ModelLock::Positional:
+      if (s.model && s.model->gpt2) return tr(Key::Gpt2LockPositional);
+      return tr(c.positional ? Key::ModelLockPositionalOn : Key::ModelLockPositionalOff);
     case ModelLock::Mask:
       return trf(Key::ModelLockMask, tr(c.mask == attn::MaskKind::Causal    ? Key::MaskCausal
                                         : c.mask == attn::MaskKind::Padding ? Key::MaskPadding
@@ -294,6 +303,7 @@ void endModelLock(const AppState& s, ModelLock what) {
 
 json modelToJson(const AppState& s) {
   if (!s.model) return nullptr;
+  if (s.model->gpt2) return gpt2ToJson(s);
   const OpenModel& m = *s.model;
   json layers = json::array();
   for (const atr::BlockTrace& l : m.trace.layers) layers.push_back(l.name);
@@ -312,6 +322,7 @@ std::string applyModelJson(AppState& s, const json& request) {
     return "";
   }
   if (!request.is_object()) return s.refuse("model must be an object or null");
+  if (s.model && s.model->gpt2 && !request.contains("open")) return applyGpt2Json(s, request);
   static const char* kKnown[] = {"open", "source", "input", "layer", "origin", "preset", "task", "layers", "tokens",
                                  "source_tokens", "predictions"};
   for (auto it = request.begin(); it != request.end(); ++it)

@@ -18,8 +18,11 @@ namespace ui {
 
 struct AppState;
 
+struct Gpt2State;  // gpt2_state.h
+
 struct OpenModel {
-  std::shared_ptr<const attn::train::SavedModel> model;
+  std::shared_ptr<const attn::train::SavedModel> model;  // null while a GPT-2 checkpoint is open (gpt2 below)
+  std::shared_ptr<Gpt2State> gpt2;  // a GPT-2 checkpoint (gpt2_state.h): its run and block; trace stays empty
   std::string origin;             // "trained on this page, step 800", "preset: reverse", "from a link, …"
   std::string presetName;         // the trained preset it came from ("" = none)
   std::string source;             // encoder input (encoder–decoder only)

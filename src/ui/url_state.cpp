@@ -11,6 +11,7 @@
 #include "core/io/json_io.h"
 #include "core/train/model_io.h"
 #include "ui/controls.h"  // setUiLanguage
+#include "ui/gpt2_state.h"
 #include "ui/model_view.h"
 #include "ui/steps/step.h"
 #include "ui/i18n/error_text.h"
@@ -29,7 +30,7 @@ namespace {
 // walkthrough's Config follows from them, so it is not written twice). Null when no model is open or a weight is
 // too large for 16 bits (then the link holds the shown block's Config, with exact numbers).
 nlohmann::json modelLinkJson(const AppState& s) {
-  if (!s.model) return nullptr;
+  if (!s.model || s.model->gpt2) return nullptr;
   if (trainedPresetShown(s))
     return {{"preset", s.model->presetName}, {"source", s.model->source}, {"input", s.model->input},
             {"layer", s.model->layer}};
@@ -47,7 +48,9 @@ nlohmann::json modelLinkJson(const AppState& s) {
 std::string encodeUrlState(const AppState& s) {
   nlohmann::json j;
   const nlohmann::json model = modelLinkJson(s);
-  if (model.is_null())
+  if (openGpt2State(s))  // GPT-2: its name and sha256 (the weights are the user's files), not a block's Config
+    j["gpt2"] = gpt2LinkJson(s);
+  else if (model.is_null())
     j["config"] = nlohmann::json::parse(attn::configToJson(s.config(), -1));
   else
     j["model"] = model;
@@ -73,12 +76,15 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     if (j.is_discarded() || !j.is_object()) throw attn::InputError("the link's state is damaged (not valid JSON)", "LinkNotJson", {});
     for (auto it = j.begin(); it != j.end(); ++it)
       if (it.key() != "config" && it.key() != "model" && it.key() != "step" && it.key() != "head" && it.key() != "lab" &&
-          it.key() != "present" && it.key() != "weight_scale" && it.key() != "lang")
+          it.key() != "present" && it.key() != "weight_scale" && it.key() != "lang" && it.key() != "gpt2")
         throw attn::InputError("the link's state has an unknown key \"" + it.key() + "\"", "LinkUnknownKey", {it.key()});
     const bool withModel = j.contains("model");
-    if (!withModel && (!j.contains("config") || !j["config"].is_object()))
+    const bool withGpt2 = !withModel && j.contains("gpt2");  // asks for the files (gpt2_state.h applyGpt2Link)
+    if (withGpt2 && !j["gpt2"].is_object())
+      throw attn::InputError("the link's GPT-2 model is damaged", "LinkModelDamaged", {});
+    if (!withModel && !withGpt2 && (!j.contains("config") || !j["config"].is_object()))
       throw attn::InputError("the link's state has no config", "LinkNoConfig", {});
-    const attn::Config config = withModel ? attn::Config{} : attn::configFromJson(j["config"].dump());
+    const attn::Config config = withModel || withGpt2 ? attn::Config{} : attn::configFromJson(j["config"].dump());
     std::shared_ptr<const attn::train::SavedModel> model;
     std::string source, input, presetName;
     int64_t layer = 0;  // beyond -1 … 1000: the nearer bound
@@ -119,8 +125,9 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     if (j.contains("lang") && (!j["lang"].is_string() || !parseLanguage(j["lang"].get<std::string>(), &lang)))
       throw attn::InputError("the link's lang is not a language this page knows (en, zh)", "LinkLang", {});
     const std::string origin = presetName.empty() ? "from a link, 16-bit weights" : "preset: " + presetName;
-    const std::string err =
-        withModel ? openModel(s, model, origin, source, input, static_cast<int>(layer)) : s.apply(config);
+    const std::string err = withGpt2    ? applyGpt2Link(s, j["gpt2"])
+                             : withModel ? openModel(s, model, origin, source, input, static_cast<int>(layer))
+                                         : s.apply(config);
     if (!err.empty()) return err;
     if (withModel && !presetName.empty()) s.model->presetName = presetName;
     s.step = step;

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -115,4 +117,73 @@ TEST(Safetensors, BadFilesAreRefusedNamingWhere) {
   EXPECT_NE(refusal(file(R"({"w":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", floats({1, 2})))
                 .find("whole number >= 0"),
             std::string::npos);
+}
+
+// ---- gpt2page (s33): the push interface (SafetensorsPush: the page pushes Blob slices of any size)
+namespace {
+
+struct Pushed {
+  std::map<std::string, MatrixT<float>> tensors;
+  std::string digest, error;
+};
+
+// `bytes` pushed in pieces of `piece` bytes (the last one shorter), every tensor kept.
+Pushed pushInPieces(const std::string& bytes, size_t piece, uint64_t fileBytes) {
+  Pushed out;
+  try {
+    SafetensorsPush push(fileBytes);
+    push.setTensorHandlers([](const TensorInfo&) { return true; },
+                           [&](const TensorInfo& t, MatrixT<float>&& m) { out.tensors[t.name] = std::move(m); });
+    for (size_t at = 0; at < bytes.size(); at += piece) push.push(bytes.data() + at, std::min(piece, bytes.size() - at));
+    out.digest = push.finish();
+  } catch (const InputError& e) {
+    out.error = e.what();
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(SafetensorsPush, AnySplitGivesThePullReadersTensorsAndDigest) {
+  // F32 with a gap before "b", F16 and BF16 of odd lengths: elements split across pieces at every offset.
+  const std::string data = floats({1.5f, -2.0f, 0.25f}) + std::string(4, '\0') + floats({7.0f}) +
+                           std::string("\x00\x3c\x00\xc0\x00\x3c", 6) + std::string("\x80\x3f\x40\x40\x80\x3f", 6);
+  const std::string bytes = file(
+      R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,12]},"b":{"dtype":"F32","shape":[1,1],"data_offsets":[16,20]},)"
+      R"("h":{"dtype":"F16","shape":[3],"data_offsets":[20,26]},"z":{"dtype":"F32","shape":[0],"data_offsets":[26,26]},)"
+      R"("f":{"dtype":"BF16","shape":[3],"data_offsets":[26,32]}})",
+      data);
+  Sha256 sha;
+  sha.update(bytes.data(), bytes.size());
+  const std::string expected = sha.finishHex();
+  for (size_t piece : {size_t(1), size_t(2), size_t(3), size_t(5), size_t(7), size_t(13), bytes.size()}) {
+    const Pushed got = pushInPieces(bytes, piece, bytes.size());
+    ASSERT_EQ(got.error, "") << "piece " << piece;
+    EXPECT_EQ(got.digest, expected) << "piece " << piece;
+    ASSERT_EQ(got.tensors.size(), 5u) << "piece " << piece;
+    EXPECT_EQ(got.tensors.at("a")(0, 2), 0.25f);
+    EXPECT_EQ(got.tensors.at("b")(0, 0), 7.0f);
+    EXPECT_EQ(got.tensors.at("h")(0, 1), -2.0f);
+    EXPECT_EQ(got.tensors.at("h")(0, 2), 1.0f);
+    EXPECT_EQ(got.tensors.at("f")(0, 1), 3.0f);
+    EXPECT_EQ(got.tensors.at("z").size(), 0);
+  }
+}
+
+TEST(SafetensorsPush, RefusesLikeThePullReader) {
+  const std::string bytes = file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", floats({1, 2}));
+  // A file that ends early (the page's Blob shorter than it said): the pull reader's message, named tensor.
+  const Pushed cut = pushInPieces(bytes.substr(0, bytes.size() - 2), 3, bytes.size());
+  EXPECT_NE(cut.error.find("the file ends at byte"), std::string::npos) << cut.error;
+  EXPECT_NE(cut.error.find("inside tensor \"a\""), std::string::npos) << cut.error;
+  // NaN at element 1, split across pieces: named with its element and byte.
+  const std::string nan = file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})",
+                               floats({1, std::numeric_limits<float>::quiet_NaN()}));
+  const Pushed bad = pushInPieces(nan, 3, nan.size());
+  EXPECT_EQ(bad.error, refusal(nan));
+  EXPECT_NE(bad.error.find("NaN at element 1"), std::string::npos) << bad.error;
+  // A header longer than the file: refused as soon as the length arrives.
+  std::string longHeader = bytes;
+  longHeader[0] = '\x7f', longHeader[1] = '\x7f';
+  EXPECT_EQ(pushInPieces(longHeader, 8, longHeader.size()).error, refusal(longHeader));
 }

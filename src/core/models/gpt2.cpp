@@ -71,43 +71,7 @@ int64_t Gpt2Model::parameterCount() const {
   return n;
 }
 
-Gpt2Model loadGpt2(ByteStream& file, const Gpt2Config* config) {
-  SafetensorsReader reader(file);
-  Gpt2Model model;
-  model.fileBytes = reader.fileBytes();
-  model.keyPrefix = gpt2KeyPrefix(reader.tensors());
-  if (config) model.config = *config;
-  completeGpt2Config(model.config, reader.tensors(), model.keyPrefix);
-  const Gpt2Config& c = model.config;
-  // Where each tensor goes (the h.N.attn.bias / masked_bias buffers and anything else are read past).
-  model.blocks.resize(static_cast<size_t>(c.nLayer));
-  std::map<std::string, MF*> slots;
-  const std::string& p = model.keyPrefix;
-  slots[p + "wte.weight"] = &model.wte;
-  slots[p + "wpe.weight"] = &model.wpe;
-  slots[p + "ln_f.weight"] = &model.lnfGamma;
-  slots[p + "ln_f.bias"] = &model.lnfBeta;
-  if (reader.find("lm_head.weight")) slots["lm_head.weight"] = &model.lmHead;
-  for (int l = 0; l < c.nLayer; ++l) {
-    Gpt2Block& b = model.blocks[static_cast<size_t>(l)];
-    const std::string h = p + "h." + std::to_string(l) + ".";
-    slots[h + "ln_1.weight"] = &b.ln1Gamma;
-    slots[h + "ln_1.bias"] = &b.ln1Beta;
-    slots[h + "attn.c_attn.weight"] = &b.attnWeight;
-    slots[h + "attn.c_attn.bias"] = &b.attnBias;
-    slots[h + "attn.c_proj.weight"] = &b.attnProjWeight;
-    slots[h + "attn.c_proj.bias"] = &b.attnProjBias;
-    slots[h + "ln_2.weight"] = &b.ln2Gamma;
-    slots[h + "ln_2.bias"] = &b.ln2Beta;
-    slots[h + "mlp.c_fc.weight"] = &b.fcWeight;
-    slots[h + "mlp.c_fc.bias"] = &b.fcBias;
-    slots[h + "mlp.c_proj.weight"] = &b.mlpProjWeight;
-    slots[h + "mlp.c_proj.bias"] = &b.mlpProjBias;
-  }
-  model.sha256 = reader.readTensors([&](const TensorInfo& t) { return slots.count(t.name) > 0; },
-                                    [&](const TensorInfo& t, MF&& m) { *slots.at(t.name) = std::move(m); });
-  return model;
-}
+// loadGpt2: gpt2_loader.cpp (the push loader the page uses too).
 
 Gpt2Files findGpt2Files(const std::string& path, const std::string& configPath) {
   Gpt2Files files;

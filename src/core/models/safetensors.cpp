@@ -181,98 +181,184 @@ std::map<std::string, TensorInfo> parseSafetensorsHeader(const std::string& text
   return tensors;
 }
 
-// ---------------------------------------------------------------- the reader
+// ---------------------------------------------------------------- the push reader
 
-void SafetensorsReader::readExactly(void* dst, std::uint64_t n, const std::string& what) {
-  unsigned char* out = static_cast<unsigned char*>(dst);
-  while (n > 0) {
-    const std::size_t ask = static_cast<std::size_t>(std::min<std::uint64_t>(n, kChunkBytes));
-    const std::size_t got = stream_.read(out, ask);
-    if (got == 0) bad("the file ends at byte " + std::to_string(position_) + ", inside " + what);
-    sha_.update(out, got);
-    position_ += got, out += got, n -= got;
-  }
-}
-
-void SafetensorsReader::skip(std::uint64_t n, const std::string& what) {
-  std::vector<unsigned char> chunk(static_cast<std::size_t>(std::min<std::uint64_t>(n, kChunkBytes)));
-  while (n > 0) {
-    const std::uint64_t take = std::min<std::uint64_t>(n, chunk.size());
-    readExactly(chunk.data(), take, what);
-    n -= take;
-  }
-}
-
-SafetensorsReader::SafetensorsReader(ByteStream& stream) : stream_(stream) {
-  fileBytes_ = stream.size();
+SafetensorsPush::SafetensorsPush(std::uint64_t fileBytes, HeaderHandler onHeader)
+    : fileBytes_(fileBytes), onHeader_(std::move(onHeader)) {
   if (fileBytes_ < 8) bad("the file has " + std::to_string(fileBytes_) + " bytes, fewer than the 8 of the header's length");
-  unsigned char length[8];
-  readExactly(length, 8, "the header's length");
-  for (int i = 7; i >= 0; --i) headerBytes_ = headerBytes_ << 8 | length[i];
+}
+
+void SafetensorsPush::setTensorHandlers(WantHandler want, TakeHandler take) {
+  want_ = std::move(want);
+  take_ = std::move(take);
+}
+
+std::uint64_t SafetensorsPush::bytesBeforeData() const {
+  if (phase_ == Phase::Length) return 8 - pending_.size();
+  if (phase_ == Phase::Header) return headerBytes_ - pending_.size();
+  return 0;
+}
+
+std::string SafetensorsPush::inside() const {
+  switch (phase_) {
+    case Phase::Length: return "the header's length";
+    case Phase::Header: return "the header";
+    case Phase::Data:
+      if (current_) return "tensor " + quoted(current_->name);
+      if (next_ < order_.size()) return "the bytes before tensor " + quoted(order_[next_]->name);
+      return "the end of the data";
+    case Phase::Tail: return "the end of the data";
+  }
+  return "the file";
+}
+
+void SafetensorsPush::beginHeader() {
+  for (int i = 7; i >= 0; --i) headerBytes_ = headerBytes_ << 8 | static_cast<unsigned char>(pending_[static_cast<size_t>(i)]);
+  pending_.clear();
   if (headerBytes_ > fileBytes_ - 8)
     bad("the header is " + std::to_string(headerBytes_) + " bytes long but the file has only " +
         std::to_string(fileBytes_ - 8) + " after the length (not a safetensors file, or truncated)");
   if (headerBytes_ > kMaxHeaderBytes)
     bad("the header is " + std::to_string(headerBytes_) + " bytes long, more than " +
         std::to_string(kMaxHeaderBytes) + " (not a safetensors file?)");
-  std::string text(static_cast<std::size_t>(headerBytes_), '\0');
-  readExactly(text.data(), headerBytes_, "the header");
-  tensors_ = parseSafetensorsHeader(text, fileBytes_ - 8 - headerBytes_);
+  pending_.reserve(static_cast<std::size_t>(headerBytes_));
+  phase_ = Phase::Header;
+  if (headerBytes_ == 0) parseHeader();
+}
+
+void SafetensorsPush::parseHeader() {
+  tensors_ = parseSafetensorsHeader(pending_, fileBytes_ - 8 - headerBytes_);
+  std::string().swap(pending_);
+  for (const auto& [name, info] : tensors_) order_.push_back(&info);
+  std::stable_sort(order_.begin(), order_.end(),
+                   [](const TensorInfo* a, const TensorInfo* b) { return a->begin < b->begin; });
+  phase_ = Phase::Data;
+  if (onHeader_) onHeader_(tensors_);
+  nextTensor();
+}
+
+// Moves to order_[next_] (or the tail): current_ stays null until its first byte is due.
+void SafetensorsPush::nextTensor() {
+  current_ = nullptr;
+  keep_ = false;
+  if (next_ >= order_.size()) phase_ = Phase::Tail;
+}
+
+std::size_t SafetensorsPush::pushData(const unsigned char* p, std::size_t n) {
+  const std::uint64_t dataStart = 8 + headerBytes_;
+  if (!current_) {
+    const TensorInfo* info = order_[next_];
+    const std::uint64_t at = dataStart + info->begin;
+    if (position_ < at) return static_cast<std::size_t>(std::min<std::uint64_t>(n, at - position_));  // a gap
+    if (info->end == info->begin) {  // an empty tensor takes no bytes (and may sit anywhere)
+      ++next_;
+      nextTensor();
+      if (want_ && want_(*info) && take_) take_(*info, MatrixT<float>(info->rows(), info->cols()));
+      return 0;
+    }
+    current_ = info;
+    keep_ = want_ && want_(*info);
+    if (keep_) {
+      matrix_ = MatrixT<float>(info->rows(), info->cols());  // (shape[0], product of the rest)
+      element_ = 0;
+      carried_ = 0;
+    }
+  }
+  const TensorInfo& info = *current_;
+  const std::uint64_t end = dataStart + info.end;
+  const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(n, end - position_));
+  if (keep_) {
+    const int width = dtypeBytes(info.dtype);
+    float* out = matrix_.data();
+    auto convert = [&](const unsigned char* e, std::uint64_t byteOfFile) {
+      float value;
+      if (info.dtype == Dtype::F32) {
+        const std::uint32_t word = static_cast<std::uint32_t>(e[0]) | static_cast<std::uint32_t>(e[1]) << 8 |
+                                   static_cast<std::uint32_t>(e[2]) << 16 | static_cast<std::uint32_t>(e[3]) << 24;
+        std::memcpy(&value, &word, sizeof value);
+      } else {
+        const std::uint16_t half = static_cast<std::uint16_t>(e[0] | e[1] << 8);
+        value = info.dtype == Dtype::F16 ? halfToFloat(half) : bf16ToFloat(half);
+      }
+      if (!std::isfinite(value))
+        bad("tensor " + quoted(info.name) + " has " + (std::isnan(value) ? "NaN" : "an infinity") + " at element " +
+            std::to_string(element_) + " (byte " + std::to_string(byteOfFile) + " of the file)");
+      out[element_++] = value;
+    };
+    std::size_t b = 0;
+    if (carried_ > 0) {  // finish the element split across pushes
+      while (carried_ < width && b < take) carry_[carried_++] = p[b++];
+      if (carried_ == width) {
+        convert(carry_, position_ + b - static_cast<std::uint64_t>(width));
+        carried_ = 0;
+      }
+    }
+    for (; b + static_cast<std::size_t>(width) <= take; b += static_cast<std::size_t>(width)) convert(p + b, position_ + b);
+    while (b < take) carry_[carried_++] = p[b++];
+  }
+  if (position_ + take == end) {  // the tensor is complete
+    const TensorInfo* done = current_;
+    const bool kept = keep_;
+    ++next_;
+    nextTensor();
+    if (kept && take_) take_(*done, std::move(matrix_));
+    matrix_ = MatrixT<float>();
+  }
+  return take;
+}
+
+void SafetensorsPush::push(const void* data, std::size_t n) {
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  while (n > 0) {
+    std::size_t used = 0;
+    switch (phase_) {
+      case Phase::Length:
+      case Phase::Header: {
+        used = static_cast<std::size_t>(std::min<std::uint64_t>(n, bytesBeforeData()));
+        pending_.append(reinterpret_cast<const char*>(p), used);
+        break;
+      }
+      case Phase::Data: used = pushData(p, n); break;
+      case Phase::Tail: used = n; break;  // past the last tensor (nothing, in a file Hugging Face wrote): hashed
+    }
+    sha_.update(p, used);
+    position_ += used, p += used, n -= used;
+    if (phase_ == Phase::Length && pending_.size() == 8) beginHeader();
+    else if (phase_ == Phase::Header && pending_.size() == headerBytes_) parseHeader();
+  }
+}
+
+std::string SafetensorsPush::finish() {
+  if (position_ < fileBytes_ && phase_ != Phase::Tail)
+    bad("the file ends at byte " + std::to_string(position_) + ", inside " + inside());
+  // Empty tensors after the last byte (every offset is within the file, so they are all due now).
+  while (phase_ == Phase::Data && !current_ && order_[next_]->end == order_[next_]->begin) pushData(nullptr, 0);
+  return sha_.finishHex();
+}
+
+// ---------------------------------------------------------------- the reader: a ByteStream pushed
+
+SafetensorsReader::SafetensorsReader(ByteStream& stream) : stream_(stream), push_(stream.size()) {
+  std::vector<unsigned char> chunk;
+  while (std::uint64_t want = push_.bytesBeforeData()) {  // the length, then exactly the header
+    chunk.resize(static_cast<std::size_t>(std::min<std::uint64_t>(want, kChunkBytes)));
+    const std::size_t got = stream_.read(chunk.data(), chunk.size());
+    if (got == 0) push_.finish();  // throws: the file ends inside the length or the header
+    push_.push(chunk.data(), got);
+  }
 }
 
 const TensorInfo* SafetensorsReader::find(const std::string& name) const {
-  const auto it = tensors_.find(name);
-  return it == tensors_.end() ? nullptr : &it->second;
+  const auto it = tensors().find(name);
+  return it == tensors().end() ? nullptr : &it->second;
 }
 
 std::string SafetensorsReader::readTensors(const std::function<bool(const TensorInfo&)>& want,
                                            const std::function<void(const TensorInfo&, MatrixT<float>&&)>& take) {
-  std::vector<const TensorInfo*> order;
-  for (const auto& [name, info] : tensors_) order.push_back(&info);
-  std::stable_sort(order.begin(), order.end(),
-                   [](const TensorInfo* a, const TensorInfo* b) { return a->begin < b->begin; });
-  const std::uint64_t dataStart = 8 + headerBytes_;
-  std::vector<unsigned char> chunk;
-  for (const TensorInfo* info : order) {
-    const std::uint64_t at = dataStart + info->begin;
-    if (position_ < at) skip(at - position_, "the bytes before tensor " + quoted(info->name));
-    const std::string what = "tensor " + quoted(info->name);
-    if (!want(*info)) {
-      skip(info->end - info->begin, what);
-      continue;
-    }
-    MatrixT<float> m(info->rows(), info->cols());  // (shape[0], product of the rest)
-    float* out = m.data();
-    const int width = dtypeBytes(info->dtype);
-    std::uint64_t remaining = info->end - info->begin, index = 0;
-    while (remaining > 0) {
-      const std::uint64_t bytes = std::min<std::uint64_t>(remaining, kChunkBytes);  // a multiple of the width
-      chunk.resize(static_cast<std::size_t>(bytes));
-      readExactly(chunk.data(), bytes, what);
-      for (std::size_t b = 0; b < chunk.size(); b += static_cast<std::size_t>(width), ++index) {
-        const unsigned char* p = chunk.data() + b;
-        float value;
-        if (info->dtype == Dtype::F32) {
-          const std::uint32_t word = static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
-                                     static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
-          std::memcpy(&value, &word, sizeof value);
-        } else {
-          const std::uint16_t half = static_cast<std::uint16_t>(p[0] | p[1] << 8);
-          value = info->dtype == Dtype::F16 ? halfToFloat(half) : bf16ToFloat(half);
-        }
-        if (!std::isfinite(value))
-          bad(what + " has " + (std::isnan(value) ? "NaN" : "an infinity") + " at element " + std::to_string(index) +
-              " (byte " + std::to_string(position_ - bytes + b) + " of the file)");
-        out[index] = value;
-      }
-      remaining -= bytes;
-    }
-    take(*info, std::move(m));
-  }
-  // The rest of the file (nothing, in a file Hugging Face wrote) is hashed too: the digest is the file's.
-  std::vector<unsigned char> tail(1 << 16);
-  for (std::size_t got; (got = stream_.read(tail.data(), tail.size())) > 0; position_ += got) sha_.update(tail.data(), got);
-  return sha_.finishHex();
+  push_.setTensorHandlers(want, take);
+  std::vector<unsigned char> chunk(kChunkBytes);
+  for (std::size_t got; (got = stream_.read(chunk.data(), chunk.size())) > 0;) push_.push(chunk.data(), got);
+  return push_.finish();
 }
 
 }  // namespace attn::models

@@ -1,7 +1,8 @@
 // A streaming reader of safetensors files (Hugging Face's checkpoint format): an 8-byte little-endian header length
 // N, N bytes of JSON {name: {"dtype", "shape", "data_offsets": [begin, end]}, "__metadata__": {...}}, then the
 // tensors' bytes (offsets relative to the data's start, little-endian, row-major). The file is read front to back
-// through a ByteStream (a file natively and under node; later the page's Blob slices), a chunk at a time, tensor by
+// through a ByteStream (a file natively and under node) or pushed in pieces (SafetensorsPush: the page's Blob slices),
+// a chunk at a time, tensor by
 // tensor: never the whole file in one buffer, every size and offset a 64-bit number (wasm's size_t is 32 bits), and
 // the file's sha256 computed from the very bytes read. F32, F16 and BF16 tensors become float32 matrices.
 //
@@ -80,15 +81,71 @@ struct TensorInfo {
 // "[50257, 768]"
 std::string shapeText(const std::vector<std::int64_t>& shape);
 
+// The reader as a push interface: the file's bytes handed over in order, in pieces of any size and split (the page
+// reads a Blob a slice at a time across async calls; it cannot block on a stream). The one implementation:
+// SafetensorsReader below pushes what it reads from a ByteStream. Every check and message is the pull reader's:
+//   - push(): the 8-byte length, then the header (parsed and checked as soon as its last byte arrives; `onHeader`
+//     then sees the tensors, e.g. to decide which to keep, and may throw), then the data: each tensor `want`
+//     accepts converted to its float32 matrix as its bytes arrive and handed to `take` when complete, the others
+//     (and any gaps) read past; every byte goes into the sha256;
+//   - finish(): the end of the file. Fewer bytes than the file's size is refused naming what was being read.
+// Throws InputError; after a throw the reader is spent (the caller drops it).
+class SafetensorsPush {
+ public:
+  using HeaderHandler = std::function<void(const std::map<std::string, TensorInfo>&)>;
+  using WantHandler = std::function<bool(const TensorInfo&)>;
+  using TakeHandler = std::function<void(const TensorInfo&, MatrixT<float>&&)>;
+  // fileBytes: the whole file's length, known before reading (a file's size, a Blob's).
+  explicit SafetensorsPush(std::uint64_t fileBytes, HeaderHandler onHeader = {});
+  // Which tensors become matrices and where they go; set before the data's bytes arrive (none set: none kept).
+  void setTensorHandlers(WantHandler want, TakeHandler take);
+
+  void push(const void* data, std::size_t n);
+  std::string finish();  // the sha256 of every byte pushed, as hex
+
+  bool headerRead() const { return phase_ >= Phase::Data; }
+  // Bytes still to push before the header is parsed (0 once it is): the pull reader reads exactly these first.
+  std::uint64_t bytesBeforeData() const;
+  const std::map<std::string, TensorInfo>& tensors() const { return tensors_; }
+  std::uint64_t headerBytes() const { return headerBytes_; }
+  std::uint64_t fileBytes() const { return fileBytes_; }
+  std::uint64_t position() const { return position_; }  // bytes pushed so far
+
+ private:
+  enum class Phase { Length, Header, Data, Tail };
+  void beginHeader();
+  void parseHeader();
+  void nextTensor();
+  std::size_t pushData(const unsigned char* p, std::size_t n);  // consumes up to the current tensor's end
+  std::string inside() const;  // what the next byte belongs to ("tensor \"wte.weight\"", "the header", …)
+
+  Phase phase_ = Phase::Length;
+  std::uint64_t fileBytes_ = 0, position_ = 0, headerBytes_ = 0;
+  std::string pending_;  // the length's bytes, then the header's, as they arrive
+  HeaderHandler onHeader_;
+  WantHandler want_;
+  TakeHandler take_;
+  Sha256 sha_;
+  std::map<std::string, TensorInfo> tensors_;
+  std::vector<const TensorInfo*> order_;  // by data offset
+  std::size_t next_ = 0;                  // index into order_ of the tensor being read (or next)
+  const TensorInfo* current_ = nullptr;   // the tensor whose bytes are arriving (null: before it, a gap)
+  bool keep_ = false;                     // the current tensor becomes a matrix
+  MatrixT<float> matrix_;                 // (rows, cols) being filled
+  std::uint64_t element_ = 0;             // next element of matrix_
+  unsigned char carry_[4] = {};           // an element split across two pushes
+  int carried_ = 0;
+};
+
 class SafetensorsReader {
  public:
   // Reads and checks the header (every entry, the offsets against one another and against the stream's size).
   explicit SafetensorsReader(ByteStream& stream);
 
-  const std::map<std::string, TensorInfo>& tensors() const { return tensors_; }
+  const std::map<std::string, TensorInfo>& tensors() const { return push_.tensors(); }
   const TensorInfo* find(const std::string& name) const;
-  std::uint64_t headerBytes() const { return headerBytes_; }
-  std::uint64_t fileBytes() const { return fileBytes_; }
+  std::uint64_t headerBytes() const { return push_.headerBytes(); }
+  std::uint64_t fileBytes() const { return push_.fileBytes(); }
 
   // Reads the rest of the stream in order of the offsets: each tensor `want` accepts becomes a float32 matrix
   // (rows(), cols()) handed to `take` (each value checked finite); the others are read past. Call once. Returns the
@@ -97,13 +154,8 @@ class SafetensorsReader {
                           const std::function<void(const TensorInfo&, MatrixT<float>&&)>& take);
 
  private:
-  void readExactly(void* dst, std::uint64_t n, const std::string& what);
-  void skip(std::uint64_t n, const std::string& what);
   ByteStream& stream_;
-  Sha256 sha_;
-  std::uint64_t position_ = 0;  // bytes read so far
-  std::uint64_t headerBytes_ = 0, fileBytes_ = 0;
-  std::map<std::string, TensorInfo> tensors_;
+  SafetensorsPush push_;
 };
 
 // Parses a header's JSON (the N bytes after the length): the tensors, checked against a data section of

@@ -1,0 +1,414 @@
+// GPT-2 checkpoints opened in the page (see gpt2_state.h).
+#include "ui/gpt2_state.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "core/config_fields.h"
+#include "core/errors.h"
+#include "core/limits.h"
+#include "core/models/gpt2_loader.h"
+#include "core/text/bpe.h"
+#include "core/text/tokenizer.h"
+#include "imgui.h"
+#include "ui/app_state.h"
+#include "ui/controls.h"
+#include "ui/explain.h"  // num
+#include "ui/i18n/error_text.h"
+#include "ui/i18n/i18n.h"
+#include "ui/model_view.h"
+#include "ui/steps/step_common.h"
+#include "ui/theme.h"
+#include "ui/widgets/text_util.h"
+
+namespace ui {
+
+namespace am = attn::models;
+using json = nlohmann::json;
+
+Gpt2Opening::Gpt2Opening() = default;
+Gpt2Opening::~Gpt2Opening() = default;
+
+Gpt2Page& gpt2Page(AppState& s) {
+  if (!s.gpt2) s.gpt2 = std::make_shared<Gpt2Page>();
+  return *s.gpt2;
+}
+
+namespace {
+
+std::string megabytes(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", static_cast<double>(bytes) / 1e6);
+  return text;
+}
+
+// "124M" / "82M": a parameter count the way model cards give it.
+std::string millions(std::int64_t n) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0fM", static_cast<double>(n) / 1e6);
+  return text;
+}
+
+Gpt2State* shownState(AppState& s) { return s.model ? s.model->gpt2.get() : nullptr; }
+
+// Runs `state.model` on `state.input`: ids, labels and the forward with every block kept. Throws InputError.
+void runInput(Gpt2State& state, const attn::Gpt2Bpe& bpe) {
+  if (state.input.size() > static_cast<size_t>(attn::limits::kMaxTextBytes))
+    throw attn::InputError("the text is " + std::to_string(state.input.size()) + " bytes long; the limit is " +
+                           std::to_string(attn::limits::kMaxTextBytes));
+  const std::string valid = attn::sanitizeUtf8(state.input);
+  std::vector<int> ids = bpe.encode(valid);
+  if (ids.empty()) throw attn::InputError("type a text for GPT-2", "TypeInput", {});
+  const int most = std::min(state.model->config.nPositions, attn::limits::kMaxTokens);
+  if (static_cast<int>(ids.size()) > most)
+    throw attn::InputError("the text has " + std::to_string(ids.size()) + " tokens; the page shows at most " +
+                           std::to_string(most));
+  state.run = am::runGpt2(*state.model, ids, true);
+  state.ids = std::move(ids);
+  state.tokens.clear();
+  for (int id : state.ids) state.tokens.push_back(bpe.tokenText(id));
+  state.input = valid;
+}
+
+// Shows block `layer` of `next` (already run) in the walkthrough. On a refusal nothing changes.
+std::string show(AppState& s, std::shared_ptr<Gpt2State> next, int layer) {
+  const int layers = static_cast<int>(next->run.blocks.size());
+  if (layer < 0 || layer >= layers) return s.refuse("layer must be 0.." + std::to_string(layers - 1));
+  attn::Config config =
+      am::gpt2BlockConfig(*next->model, layer, next->run.blocks[static_cast<size_t>(layer)], next->input, s.data.gpt2);
+  if (s.model && s.model->gpt2 && s.config().focus < static_cast<int>(next->ids.size()))
+    config.focus = s.config().focus;  // keep the focus token on new inputs (else the first: the CLI's Config)
+  const int head = s.head;
+  const std::shared_ptr<OpenModel> before = s.model;
+  s.model.reset();  // apply() must not close the model it is opening
+  const std::string err = s.apply(config, "");
+  if (!err.empty()) {
+    s.model = before;
+    return err;
+  }
+  next->layer = layer;
+  next->inputBuffer = next->input;
+  auto open = std::make_shared<OpenModel>();
+  open->gpt2 = std::move(next);
+  open->origin = "gpt2: " + open->gpt2->name;
+  open->input = open->gpt2->input;
+  open->layer = layer;
+  open->shown = s.config();
+  s.model = std::move(open);
+  s.head = std::min(head, s.config().heads - 1);
+  return "";
+}
+
+json predictionsJson(const Gpt2State& g, const attn::Gpt2Bpe* bpe) {
+  json out = json::array();
+  for (size_t t = 0; t < g.ids.size(); ++t) {
+    const std::vector<am::TopToken> top = am::topTokens(g.run.logits, static_cast<Eigen::Index>(t), 1);
+    out.push_back({{"position", t},
+                   {"input", g.tokens[t]},
+                   {"token", bpe ? bpe->tokenText(top[0].id) : std::to_string(top[0].id)},
+                   {"id", top[0].id},
+                   {"probability", top[0].probability}});
+  }
+  return out;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- reading
+
+std::string beginGpt2Opening(AppState& s, const std::string& name, std::uint64_t fileBytes,
+                             const std::string& configJson) {
+  Gpt2Page& page = gpt2Page(s);
+  if (page.opening) return s.refuse(tr(Key::Gpt2AlreadyReading));
+  if (name.empty()) return s.refuse(tr(Key::Gpt2ChooseFiles));
+  if (!s.data.gpt2) return s.refuse(tr(Key::Gpt2NeedsTokenizer));
+  auto opening = std::make_unique<Gpt2Opening>();
+  opening->name = name;
+  opening->fileBytes = fileBytes;
+  opening->startedAt = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0;
+  try {
+    std::optional<am::Gpt2Config> config;
+    if (!configJson.empty()) config = am::parseGpt2ConfigJson(configJson, "config.json");
+    const std::string shown = name;
+    opening->loader = std::make_unique<am::Gpt2Loader>(
+        fileBytes, config ? &*config : nullptr, [shown](const am::Gpt2Config& c, std::uint64_t floatBytes) {
+          if (floatBytes > kGpt2PageWeightBytes)
+            throw attn::InputError(trf(Key::Gpt2TooLarge, shown.c_str(), c.nLayer, c.nEmbd,
+                                       megabytes(floatBytes).c_str(), megabytes(kGpt2PageWeightBytes).c_str()));
+        });
+  } catch (const attn::InputError& e) {
+    return s.refuse(name + ": " + errorText(e));
+  }
+  page.opening = std::move(opening);
+  return "";
+}
+
+std::string pushGpt2Bytes(AppState& s, const void* bytes, std::size_t size) {
+  Gpt2Page& page = gpt2Page(s);
+  if (!page.opening) return tr(Key::Gpt2Cancelled);  // Cancel was pressed: the page stops reading
+  try {
+    page.opening->loader->push(bytes, size);
+  } catch (const attn::InputError& e) {
+    const std::string name = page.opening->name;
+    page.opening.reset();  // frees what was read; the previous model stays
+    return s.refuse(name + ": " + errorText(e));
+  }
+  return "";
+}
+
+std::string finishGpt2Opening(AppState& s) {
+  Gpt2Page& page = gpt2Page(s);
+  if (!page.opening) return tr(Key::Gpt2Cancelled);
+  std::unique_ptr<Gpt2Opening> opening = std::move(page.opening);
+  std::shared_ptr<const am::Gpt2Model> model;
+  try {
+    model = std::make_shared<const am::Gpt2Model>(opening->loader->finish());
+  } catch (const attn::InputError& e) {
+    return s.refuse(opening->name + ": " + errorText(e));
+  }
+  const std::string name = opening->name;
+  opening.reset();  // the loader's buffers
+  // The link's model: the same file? (a different one still opens, with a notice)
+  std::string notice;
+  if (!page.wantedSha256.empty() && page.wantedSha256 != model->sha256)
+    notice = trf(Key::Gpt2OtherFile, model->sha256.substr(0, 12).c_str(), page.wantedSha256.substr(0, 12).c_str());
+  const std::shared_ptr<OpenModel> before = s.model;
+  const std::string input = before && before->gpt2 ? before->gpt2->input : std::string(kGpt2DefaultInput);
+  const std::string err = openGpt2(s, model, name, input, 0);
+  if (!err.empty()) return err;
+  page.wantedName.clear();
+  page.wantedSha256.clear();
+  if (!notice.empty()) s.notice = notice;
+  return "";
+}
+
+void cancelGpt2Opening(AppState& s) {
+  Gpt2Page& page = gpt2Page(s);
+  if (!page.opening) return;
+  page.opening.reset();
+  s.notice = tr(Key::Gpt2Cancelled);
+}
+
+json gpt2OpeningJson(const AppState& s) {
+  if (!s.gpt2 || !s.gpt2->opening) return {{"reading", false}};
+  const Gpt2Opening& o = *s.gpt2->opening;
+  return {{"reading", true}, {"name", o.name}, {"bytes", o.loader->position()}, {"of", o.fileBytes}};
+}
+
+// ---------------------------------------------------------------- the open model
+
+std::string openGpt2(AppState& s, std::shared_ptr<const am::Gpt2Model> model, const std::string& name,
+                     const std::string& input, int layer) {
+  if (!s.data.gpt2) return s.refuse(tr(Key::Gpt2NeedsTokenizer));
+  auto next = std::make_shared<Gpt2State>();
+  next->model = std::move(model);
+  next->name = name;
+  next->sha256 = next->model->sha256;
+  next->input = input;
+  try {
+    runInput(*next, *s.data.gpt2);
+  } catch (const attn::InputError& e) {
+    return s.refuse(errorText(e));
+  }
+  const std::string err = show(s, std::move(next), layer);
+  if (err.empty()) goToStep(s, 0);
+  return err;
+}
+
+const Gpt2State* openGpt2State(const AppState& s) { return s.model ? s.model->gpt2.get() : nullptr; }
+
+std::string setGpt2Input(AppState& s, const std::string& input) {
+  Gpt2State* shown = shownState(s);
+  if (!shown) return s.refuse("no GPT-2 model is open");
+  if (!s.data.gpt2) return s.refuse(tr(Key::Gpt2NeedsTokenizer));
+  auto next = std::make_shared<Gpt2State>();  // not a copy of the shown run (tens of MB at 128 tokens)
+  next->model = shown->model;
+  next->name = shown->name;
+  next->sha256 = shown->sha256;
+  next->input = input;
+  try {
+    runInput(*next, *s.data.gpt2);
+  } catch (const attn::InputError& e) {
+    return s.refuse(errorText(e));
+  }
+  const int layer = shown->layer;
+  return show(s, std::move(next), layer);
+}
+
+std::string showGpt2Layer(AppState& s, int layer) {
+  Gpt2State* shown = shownState(s);
+  if (!shown) return s.refuse("no GPT-2 model is open");
+  if (layer == shown->layer) return "";
+  return show(s, s.model->gpt2, layer);  // the same run, another block
+}
+
+json gpt2ToJson(const AppState& s) {
+  const Gpt2State* g = openGpt2State(s);
+  if (!g) return nullptr;
+  const am::Gpt2Config& c = g->model->config;
+  json layers = json::array();
+  for (int l = 0; l < c.nLayer; ++l) layers.push_back("h." + std::to_string(l));
+  return {{"kind", "gpt2"},
+          {"name", g->name},
+          {"sha256", g->sha256},
+          {"bytes", g->model->fileBytes},
+          {"parameters", g->model->parameterCount()},
+          {"n_layer", c.nLayer},
+          {"n_head", c.nHead},
+          {"n_embd", c.nEmbd},
+          {"n_positions", c.nPositions},
+          {"config", c.source},
+          {"layer", g->layer},
+          {"layers", layers},
+          {"input", g->input},
+          {"tokens", g->tokens},
+          {"token_ids", g->ids},
+          {"predictions", predictionsJson(*g, s.data.gpt2.get())}};
+}
+
+std::string applyGpt2Json(AppState& s, const json& request) {
+  const Gpt2State* g = openGpt2State(s);
+  if (!g) return s.refuse("no GPT-2 model is open");
+  static const char* kKnown[] = {"input", "layer", "kind", "name", "sha256", "bytes", "parameters", "n_layer",
+                                 "n_head", "n_embd", "n_positions", "config", "layers", "tokens", "token_ids",
+                                 "predictions"};
+  for (auto it = request.begin(); it != request.end(); ++it)
+    if (std::find_if(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return it.key() == k; }) ==
+        std::end(kKnown))
+      return s.refuse("unknown model key \"" + it.key() + "\"");
+  int layer = g->layer;
+  if (request.contains("layer")) {
+    int64_t clamped = 0;
+    if (attn::readWholeNumber(request["layer"], -1, 1000, &clamped) == attn::WholeNumber::NotWhole)
+      return s.refuse("model.layer must be an integer");
+    layer = static_cast<int>(clamped);
+    if (layer < 0 || layer >= g->model->config.nLayer)
+      return s.refuse("model.layer must be 0.." + std::to_string(g->model->config.nLayer - 1));
+  }
+  if (request.contains("input")) {
+    if (!request["input"].is_string()) return s.refuse("model.input must be a string");
+    const std::string input = request["input"].get<std::string>();
+    if (input != g->input) {
+      const std::string err = setGpt2Input(s, input);
+      if (!err.empty()) return err;
+    }
+  }
+  return showGpt2Layer(s, layer);
+}
+
+json gpt2LinkJson(const AppState& s) {
+  const Gpt2State* g = openGpt2State(s);
+  if (!g) return nullptr;
+  return {{"name", g->name}, {"sha256", g->sha256}, {"input", g->input}, {"layer", g->layer}};
+}
+
+std::string applyGpt2Link(AppState& s, const json& link) {
+  Gpt2Page& page = gpt2Page(s);
+  page.wantedName = link.contains("name") && link["name"].is_string() ? link["name"].get<std::string>() : "";
+  page.wantedSha256 = link.contains("sha256") && link["sha256"].is_string() ? link["sha256"].get<std::string>() : "";
+  const Gpt2State* g = openGpt2State(s);
+  if (g && g->sha256 == page.wantedSha256) {  // already open: take the link's input and block
+    json request = json::object();
+    if (link.contains("input")) request["input"] = link["input"];
+    if (link.contains("layer")) request["layer"] = link["layer"];
+    page.wantedName.clear();
+    page.wantedSha256.clear();
+    return applyGpt2Json(s, request);
+  }
+  s.notice = trf(Key::Gpt2LinkAsks, page.wantedName.c_str(), page.wantedSha256.substr(0, 12).c_str());
+  return "";
+}
+
+// ---------------------------------------------------------------- drawing
+
+void drawGpt2OpenControls(AppState& s) {
+  Gpt2Page& page = gpt2Page(s);
+  const float em = ImGui::GetFontSize();
+  if (page.opening) {
+    const Gpt2Opening& o = *page.opening;
+    const std::uint64_t at = o.loader->position();
+    const float fraction = o.fileBytes ? static_cast<float>(static_cast<double>(at) / static_cast<double>(o.fileBytes)) : 0;
+    ImGui::TextWrapped("%s", trf(Key::Gpt2Reading, o.name.c_str()).c_str());
+    const std::string overlay = trf(Key::Gpt2ReadingProgress, megabytes(at).c_str(), megabytes(o.fileBytes).c_str(),
+                                    static_cast<int>(100 * fraction));
+    ImGui::ProgressBar(fraction, ImVec2(-FLT_MIN, 0), overlay.c_str());
+    if (ImGui::Button(tr(Key::Gpt2Cancel), ImVec2(std::max(8.0f * em, buttonWidth(tr(Key::Gpt2Cancel))), 0)))
+      cancelGpt2Opening(s);
+    return;
+  }
+  if (!page.wantedSha256.empty() && !openGpt2State(s)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarningText);
+    ImGui::TextWrapped("%s", trf(Key::Gpt2LinkAsks, page.wantedName.c_str(), page.wantedSha256.substr(0, 12).c_str()).c_str());
+    ImGui::PopStyleColor();
+  }
+  if (!page.pickFiles) return;
+  if (ImGui::Button(tr(Key::Gpt2OpenFiles), ImVec2(std::max(12.0f * em, buttonWidth(tr(Key::Gpt2OpenFiles))), 0)))
+    page.pickFiles();
+  helpMarker(tr(Key::Gpt2OpenHelp));
+}
+
+void drawGpt2Panel(AppState& s) {
+  const Gpt2State& g = *s.model->gpt2;
+  const am::Gpt2Config& c = g.model->config;
+  const float em = ImGui::GetFontSize();
+  ImGui::PushStyleColor(ImGuiCol_Text, kOkText);
+  ImGui::TextWrapped("%s", trf(Key::Gpt2Title, g.name.c_str(), c.nLayer, c.nHead, c.nEmbd,
+                               millions(g.model->parameterCount()).c_str()).c_str());
+  ImGui::PopStyleColor();
+  ImGui::TextDisabled("sha256 %s…", g.sha256.substr(0, 16).c_str());
+  // The block picker.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(Key::Gpt2BlockLabel));
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-3.0f * em);
+  const int layer = g.layer;
+  if (ImGui::BeginCombo("##gpt2-layer", trf(Key::Gpt2BlockItem, layer + 1, c.nLayer, layer).c_str())) {
+    for (int l = 0; l < c.nLayer; ++l)
+      if (ImGui::Selectable(trf(Key::Gpt2BlockItem, l + 1, c.nLayer, l).c_str(), l == layer) && l != layer) {
+        showGpt2Layer(s, l);
+        break;  // s.model changed
+      }
+    ImGui::EndCombo();
+  }
+  helpMarker(tr(Key::Gpt2BlockHelp));
+  if (!s.model || !s.model->gpt2) return;
+  // The head picker (AppState::head, as the Heads step's).
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(Key::Gpt2HeadLabel));
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-3.0f * em);
+  if (ImGui::BeginCombo("##gpt2-head", trf(Key::Gpt2HeadItem, s.head + 1, c.nHead).c_str())) {
+    for (int h = 0; h < c.nHead; ++h)
+      if (ImGui::Selectable(trf(Key::Gpt2HeadItem, h + 1, c.nHead).c_str(), h == s.head)) s.head = h;
+    ImGui::EndCombo();
+  }
+  // What GPT-2 predicts after the last token.
+  const Gpt2State& shown = *s.model->gpt2;
+  if (!shown.ids.empty() && s.data.gpt2) {
+    const Eigen::Index last = static_cast<Eigen::Index>(shown.ids.size()) - 1;
+    const std::vector<am::TopToken> top = am::topTokens(shown.run.logits, last, 1);
+    ImGui::TextWrapped("%s", trf(Key::Gpt2Next, shown.tokens.back().c_str(), s.data.gpt2->tokenText(top[0].id).c_str(),
+                                 num(top[0].probability, 3).c_str()).c_str());
+  }
+  if (ImGui::Button(tr(Key::Gpt2Close), ImVec2(std::max(10.0f * em, buttonWidth(tr(Key::Gpt2Close))), 0))) {
+    s.model.reset();  // frees the weights (the walkthrough keeps the block's Config)
+    s.notice = tr(Key::Gpt2Closed);
+  }
+}
+
+void drawGpt2Input(AppState& s, float width) {
+  Gpt2State& g = *s.model->gpt2;
+  if (!s.layout.narrow) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(tr(Key::ModelInput));
+    ImGui::SameLine();
+  }
+  if (!inputString("##gpt2-input", &g.inputBuffer, width, tr(Key::Gpt2InputHint))) return;
+  const std::string typed = g.inputBuffer;
+  if (!setGpt2Input(s, typed).empty() && s.model && s.model->gpt2) s.model->gpt2->inputBuffer = typed;
+}
+
+}  // namespace ui

@@ -1,0 +1,107 @@
+// GPT-2 checkpoints opened in the page (issue 29): reading the two files a piece at a time, and the open model in
+// the walkthrough. The open model rides on the trained-model path (model_view.h): OpenModel::gpt2 is set (and
+// OpenModel::model null), so the model panel, the disabled controls with their reasons, closing on a changed
+// setting and getState().model / setState({model}) go through model_view, which hands GPT-2 to the functions here.
+//
+// Reading (the page: web/attnlab.js "---- GPT-2 checkpoints" reads Blob slices into the wasm heap and pushes them):
+//   beginGpt2Opening(name, size, config.json's text) -> pushGpt2Bytes(…) for each slice, in order ->
+//   finishGpt2Opening(): the model (each weight once, float32), its sha256, the default input run, block 0 shown.
+//   Any refusal (a bad file: the core's one line; too large for the page's memory) drops the reading and keeps
+//   whatever was open before; cancelGpt2Opening() (the Cancel button, attnlab.cancelOpenModel()) too.
+//
+// The open model (Gpt2State): the forward of its input with every block kept (core/models/gpt2.h runGpt2), and the
+// block shown: the walkthrough's Config is gpt2BlockConfig(layer) (X = ln_1's rows, the biases, causal, 1/8), so
+// the current block's Trace is the pipeline's (AppState::trace()), the head shown is AppState::head, and every step,
+// hover, export and the attention lines read the real numbers unchanged.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/models/gpt2.h"
+
+namespace attn::models {
+class Gpt2Loader;
+}
+
+namespace ui {
+
+struct AppState;
+
+// The page holds at most this many bytes of float32 weights: its memory is capped at 2 GB (ALLOW_MEMORY_GROWTH
+// without MAXIMUM_MEMORY), and the walkthrough, the forward and the browser's own copies need the rest. gpt2
+// (124M: 498 MB) and distilgpt2 (82M: 328 MB) fit; gpt2-medium (355M: 1.42 GB) is refused when its header is read.
+inline constexpr std::uint64_t kGpt2PageWeightBytes = std::uint64_t(1) << 30;
+// The input a model opens with: the paper's sentence (its "its" attends to "Law").
+inline constexpr const char* kGpt2DefaultInput = "The Law will never be perfect, but its application should be just";
+
+// The open GPT-2 model (OpenModel::gpt2). Shape kept stable: helpers gpt2extra/gpt2dl build on it.
+struct Gpt2State {
+  std::shared_ptr<const attn::models::Gpt2Model> model;  // the weights, float32, each once
+  std::string name;                 // the weights' file name as opened ("model.safetensors")
+  std::string sha256;               // of that file, computed as it was read
+  std::string input;                // the text the model runs on
+  std::vector<int> ids;             // its GPT-2 token ids
+  std::vector<std::string> tokens;  // their labels (Gpt2Bpe::tokenText)
+  attn::models::Gpt2Run run;        // the forward on ids, every block kept (input, ln_1, A, MLP, output), logits
+  int layer = 0;                    // the block shown (the head: AppState::head)
+  std::string inputBuffer;          // the sentence bar's field (may hold a refused text)
+};
+
+// A checkpoint being read.
+struct Gpt2Opening {
+  std::string name;                                     // the .safetensors file's name
+  std::uint64_t fileBytes = 0;
+  std::unique_ptr<attn::models::Gpt2Loader> loader;
+  double startedAt = 0;                                 // ImGui time (s)
+  Gpt2Opening();
+  ~Gpt2Opening();
+};
+
+// What the page remembers about GPT-2 besides the open model (AppState::gpt2).
+struct Gpt2Page {
+  void (*pickFiles)() = nullptr;            // the platform's file picker ("Open model files…"); none: hidden
+  std::unique_ptr<Gpt2Opening> opening;     // a checkpoint being read (null: none)
+  std::string wantedName, wantedSha256;     // a link named this model: the panel asks for its files
+};
+Gpt2Page& gpt2Page(AppState& s);  // creates it on first use
+
+// ---- reading (the page's push interface; each returns "" or the message the page shows)
+// name: the .safetensors file's name; fileBytes: its size; configJson: config.json's text ("" when not given:
+// dimensions from the shapes). Refuses when another reading is under way.
+std::string beginGpt2Opening(AppState& s, const std::string& name, std::uint64_t fileBytes,
+                             const std::string& configJson);
+std::string pushGpt2Bytes(AppState& s, const void* bytes, std::size_t size);
+std::string finishGpt2Opening(AppState& s);
+void cancelGpt2Opening(AppState& s);
+// {"reading": bool, "name", "bytes", "of"}: the progress (attnlab.openModel's progress bar and tests).
+nlohmann::json gpt2OpeningJson(const AppState& s);
+
+// ---- the open model
+// Opens `model` (read from `name`) on `input` and shows block `layer` (step 1). "" or the message; nothing changes
+// on a refusal.
+std::string openGpt2(AppState& s, std::shared_ptr<const attn::models::Gpt2Model> model, const std::string& name,
+                     const std::string& input, int layer);
+const Gpt2State* openGpt2State(const AppState& s);  // null unless a GPT-2 model is shown
+std::string setGpt2Input(AppState& s, const std::string& input);  // re-runs the forward, keeps the layer
+std::string showGpt2Layer(AppState& s, int layer);
+// getState().model while GPT-2 is open: {kind: "gpt2", name, sha256, n_layer, n_head, n_embd, n_positions,
+// parameters, layer, layers, input, tokens, token_ids, predictions: [{position, input, token, id, probability}]}.
+nlohmann::json gpt2ToJson(const AppState& s);
+// setState({model: {input, layer}}) while GPT-2 is open (model_view's applyModelJson hands it over).
+std::string applyGpt2Json(AppState& s, const nlohmann::json& request);
+// The link: {"gpt2": {name, sha256, input, layer}} (the weights are the user's files, never in a link).
+nlohmann::json gpt2LinkJson(const AppState& s);
+// A link naming a GPT-2 model: remembered, and the model panel asks for its files (its sha256 is checked when
+// they are opened). Returns "".
+std::string applyGpt2Link(AppState& s, const nlohmann::json& link);
+
+// ---- drawing (model_view.cpp's model panel and sentence bar)
+void drawGpt2OpenControls(AppState& s);  // "Open model files…" and, while reading, the progress and Cancel
+void drawGpt2Panel(AppState& s);         // what is open, the block and head pickers, the next token, Close
+void drawGpt2Input(AppState& s, float width);
+
+}  // namespace ui

@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+// Browser tests of GPT-2 checkpoints opened in the page (issue 29; src/ui/gpt2_state.h, web/attnlab.js "GPT-2
+// checkpoints"): one generated tiny checkpoint (tests/browser/gpt2_files.py: random weights in Hugging Face's
+// layout, the real 50,257-token vocabulary), one page load, opened once from bytes and once from File objects.
+//
+//   node tests/browser/gpt2.test.mjs [--web DIR] [--wasm-cli PATH] [--only SUBSTRING]
+//
+// DIR: the built page (default build/site). PATH: the wasm CLI (default build/wasm-cli/attnlab.js) whose
+// `attnlab trace --model … --format json` the page's trace() must equal, layer by layer. Last line: "N passed, M
+// failed". Helpers gpt2extra and gpt2dl add their checks to this suite (same page, same checkpoint).
+//
+// What it checks: attnlab.openModel([{name, bytes}]) (config.json first or last) opens the model: getState().model
+// names it (name, sha256 = the CLI's, n_layer, n_head, the CLI's tokens and predictions); setState({model: {layer},
+// head}) picks the block and trace() equals the CLI's layers[L].trace for every layer (the JSON compared); a
+// truncated file and a non-safetensors file are refused with the core's one line and the open model stays; Cancel
+// (attnlab.cancelOpenModel while slices are pushed) keeps the open model; the picker (#model-files, setInputFiles)
+// opens the same files as File objects; a new input re-runs the forward. Screenshot: build/screenshots/gpt2page/.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { argValue, check, checkDrawn, getState, repo, suite, waitFrames } from './harness.mjs';
+
+const wasmCli = resolve(repo, argValue('--wasm-cli', process.env.ATTNLAB_WASM_CLI || 'build/wasm-cli/attnlab.js'));
+const work = resolve(repo, 'build/tests/gpt2-page');
+const TEXT = 'The Law will never be perfect, but its application should be just';
+
+const s = suite('GPT-2 in the page');
+let page = null, problems = null, files = null, cli = null;
+
+function makeCheckpoint() {
+  mkdirSync(work, { recursive: true });
+  execFileSync('/usr/bin/python3', [join(repo, 'tests/browser/gpt2_files.py'), '--out', work, '--layers', '2',
+    '--heads', '2', '--d', '32', '--positions', '64'], { stdio: 'inherit' });
+  return {
+    weights: readFileSync(join(work, 'model.safetensors')),
+    config: readFileSync(join(work, 'config.json')),
+  };
+}
+
+function cliTrace() {
+  check(existsSync(wasmCli), `${wasmCli} missing: build the web tree (it builds the wasm CLI)`);
+  const out = execFileSync('node', ['--no-experimental-fetch', wasmCli, 'trace', '--model', work, '--text', TEXT,
+    '--format', 'json', '--data-dir', join(repo, 'build/site/data')], { maxBuffer: 1 << 30 });
+  return JSON.parse(out.toString());
+}
+
+// Opens the checkpoint from bytes in the page: resolves to the message (null: opened).
+// (Bytes cross into the page as base64: an array of numbers through page.evaluate takes minutes for 6 MB.)
+const toPage = (bytes) => Buffer.from(bytes).toString('base64');
+const openFromBytes = (weights, config, options) => page.evaluate(([w, c, o]) => {
+  const bytes = (b64) => Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+  const list = [{ name: 'model.safetensors', bytes: bytes(w) }];
+  if (c) list.unshift({ name: 'config.json', bytes: bytes(c) });
+  return window.attnlab.openModel(list, o);
+}, [toPage(weights), config ? toPage(config) : null, options || {}]);
+
+s.test('open from bytes: getState().model names the model, the CLI\'s sha256, tokens and predictions', async (ctx) => {
+  files = makeCheckpoint();
+  cli = cliTrace();
+  ({ page, problems } = await ctx.openPage({}));
+  const started = Date.now();
+  const message = await openFromBytes(files.weights, files.config);
+  check(message === null, `openModel returned ${JSON.stringify(message)}`);
+  await waitFrames(page, 2);
+  const state = await getState(page);
+  const m = state.model;
+  check(m && m.kind === 'gpt2', `getState().model: ${JSON.stringify(m).slice(0, 300)}`);
+  check(m.name === 'model.safetensors', `name ${m.name}`);
+  check(m.sha256 === cli.model.sha256, `sha256 ${m.sha256}, the CLI's ${cli.model.sha256}`);
+  check(m.n_layer === 2 && m.n_head === 2 && m.n_embd === 32, `sizes ${m.n_layer} ${m.n_head} ${m.n_embd}`);
+  check(JSON.stringify(m.tokens) === JSON.stringify(cli.tokens), `tokens ${m.tokens} vs the CLI's ${cli.tokens}`);
+  check(JSON.stringify(m.token_ids) === JSON.stringify(cli.token_ids), 'token ids differ from the CLI\'s');
+  check(m.predictions.length === cli.predictions.length, 'one prediction per position');
+  m.predictions.forEach((p, i) => {
+    const c = cli.predictions[i];
+    check(p.token === c.token && Math.abs(p.probability - c.probability) < 1e-12,
+      `prediction ${i}: ${p.token} ${p.probability} vs the CLI's ${c.token} ${c.probability}`);
+  });
+  check(m.layer === 0 && state.step.index === 0, `opens block 0 at step 1 (layer ${m.layer}, step ${state.step.index})`);
+  check(state.d_model === 32 && state.heads === 2 && state.mask === 'causal', 'the walkthrough shows the block');
+  check(problems.length === 0, problems.join('; '));
+  return `${files.weights.length} bytes opened in ${Date.now() - started} ms`;
+});
+
+s.test('setState picks layer and head; trace() equals the wasm CLI\'s layers[L].trace for every layer', async () => {
+  check(page && cli, 'needs the model open (first test)');
+  for (let layer = cli.layers.length - 1; layer >= 0; --layer) {
+    const error = await page.evaluate((l) => window.attnlab.setState({ model: { layer: l }, head: 1 }), layer);
+    check(error === null, `setState layer ${layer}: ${error}`);
+    const state = await getState(page);
+    check(state.model.layer === layer && state.head === 1, `layer ${state.model.layer}, head ${state.head}`);
+    const trace = await page.evaluate(() => window.attnlab.trace());
+    const mine = JSON.stringify(trace), theirs = JSON.stringify(cli.layers[layer].trace);
+    if (mine !== theirs) {
+      const keys = Object.keys(cli.layers[layer].trace).filter((k) =>
+        JSON.stringify(trace[k]) !== JSON.stringify(cli.layers[layer].trace[k]));
+      check(false, `layer ${layer}: trace() differs from the CLI's layers[${layer}].trace in ${keys.join(', ')}`);
+    }
+  }
+  return `${cli.layers.length} layers equal`;
+});
+
+s.test('a bad file is refused with the core\'s line and the open model stays; Cancel keeps it too', async () => {
+  const before = await getState(page);
+  const truncated = files.weights.subarray(0, files.weights.length - 1000);
+  const message = await openFromBytes(truncated, files.config);
+  check(typeof message === 'string' &&
+    /^model\.safetensors: safetensors: tensor "[^"]+" has data_offsets \[\d+, \d+\] beyond the data's \d+ bytes \(a truncated file\?\)$/.test(message),
+    `truncated file: ${JSON.stringify(message)}`);
+  const notModel = await openFromBytes(Buffer.from('hello, this is not a checkpoint at all'), null);
+  check(typeof notModel === 'string' && /safetensors: the header is \d+ bytes long/.test(notModel),
+    `not a safetensors file: ${JSON.stringify(notModel)}`);
+  let after = await getState(page);
+  check(after.model && after.model.sha256 === before.model.sha256 && after.error !== '', 'the open model stays');
+  // Cancel while slices are pushed (64 KB slices: many pushes).
+  const cancelled = await page.evaluate(([w, c]) => {
+    const bytes = (b64) => Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+    // Blobs (not {bytes}): their slices arrive asynchronously, so the poll below runs between pushes.
+    const promise = window.attnlab.openModel([new File([bytes(w)], 'model.safetensors'),
+      new File([bytes(c)], 'config.json')], { sliceBytes: 1 << 16 });
+    let done = false;
+    promise.then(() => { done = true; });
+    return new Promise((resolve) => {
+      const poll = () => {
+        const p = window.attnlab.openModelProgress();
+        if (done) resolve({ message: 'finished before Cancel', progress: p });
+        else if (p.reading && p.bytes > 0) {
+          window.attnlab.cancelOpenModel();
+          promise.then((m) => resolve({ message: m, progress: p }));
+        } else setTimeout(poll, 1);
+      };
+      poll();
+    });
+  }, [toPage(files.weights), toPage(files.config)]);
+  check(typeof cancelled.message === 'string' && /Stopped reading/.test(cancelled.message),
+    `Cancel: ${JSON.stringify(cancelled)}`);
+  after = await getState(page);
+  check(after.model && after.model.sha256 === before.model.sha256, 'Cancel keeps the open model');
+  const progress = await page.evaluate(() => window.attnlab.openModelProgress());
+  check(progress.reading === false, 'no reading after Cancel');
+  check(problems.length === 0, problems.join('; '));
+  return `cancelled at ${cancelled.progress.bytes} of ${cancelled.progress.of} bytes`;
+});
+
+s.test('the picker opens File objects (setInputFiles); a new input re-runs the forward', async () => {
+  await page.setInputFiles('#model-files', [join(work, 'config.json'), join(work, 'model.safetensors')]);
+  const message = await page.evaluate(() => window.attnlab.lastOpenModel());
+  check(message === null, `picker: ${JSON.stringify(message)}`);
+  const state = await getState(page);
+  check(state.model.sha256 === cli.model.sha256 && state.error === '', `picker: ${state.model.sha256} ${state.error}`);
+  const error = await page.evaluate(() => window.attnlab.setState({ model: { input: 'The dog', layer: 1 }, head: 0 }));
+  check(error === null, `setState input: ${error}`);
+  const now = await getState(page);
+  check(JSON.stringify(now.model.token_ids) === '[464,3290]' && now.model.layer === 1,
+    `input "The dog": ids ${JSON.stringify(now.model.token_ids)}, layer ${now.model.layer}`);
+  check(now.tokens.length === 2, `the walkthrough shows 2 tokens, got ${now.tokens.length}`);
+  const link = await page.evaluate(() => window.attnlab.fragment());
+  const decoded = JSON.parse(Buffer.from(link.slice(3), 'base64url').toString());
+  check(decoded.gpt2 && decoded.gpt2.sha256 === cli.model.sha256 && !decoded.config,
+    `the link names the model: ${JSON.stringify(decoded).slice(0, 200)}`);
+  await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 0 }, head: 1, step: 'softmax' }), TEXT);
+  await waitFrames(page, 3);
+  mkdirSync(join(repo, 'build/screenshots/gpt2page'), { recursive: true });
+  const shot = await checkDrawn(page, 'gpt2page/suite-softmax-dpr1.png');
+  check(problems.length === 0, problems.join('; '));
+  return `link ${link.length} characters; screenshot ${shot.path}`;
+});
+
+s.run();
