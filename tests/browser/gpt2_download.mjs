@@ -8,6 +8,7 @@
 //                               404 (the model is missing), drop (the connection drops half way)
 //   cspChecks(server, webDir)           the policy of index.html's meta, the server's header, the standalone file
 //   downloadChecks(ctx, page, mock)     everything else (see the steps below); returns a note
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { check, items, waitFrames, waitReady } from './harness.mjs';
@@ -54,8 +55,8 @@ export function tinyGpt2Checkpoint({ layers = 1, heads = 2, d = 8, positions = 6
 }
 
 // ---------------------------------------------------------------- the stand-in for Hugging Face
-export function mockHuggingFace(server) {
-  const { model, config } = tinyGpt2Checkpoint();
+export function mockHuggingFace(server, files = null) {
+  const { model, config } = files ? { model: files.weights, config: files.config } : tinyGpt2Checkpoint();
   const counts = {};  // mode -> requests
   server.mock('/mock-hf/', (req, res) => {
     const [, , mode, file] = new URL(req.url, 'http://localhost').pathname.split('/');
@@ -70,7 +71,7 @@ export function mockHuggingFace(server) {
     // stall, drop: the first half, then nothing more until the page gives up (stall) or the connection drops.
     res.write(body.subarray(0, body.length >> 1), () => { if (mode === 'drop') setTimeout(() => req.socket.destroy(), 50); });
   });
-  return { counts, model, config };
+  return { counts, model, config, sha256: createHash('sha256').update(model).digest('hex') };
 }
 
 // ---------------------------------------------------------------- the Content-Security-Policy
@@ -101,7 +102,14 @@ async function waitPhase(page, phases, timeout = 20000) {
 }
 // The panel's button whose label (wrapped or not) starts with `text`.
 async function panelButton(page, text) {
-  const all = await items(page);
+  let all = await items(page);
+  const box = await page.locator('#canvas').boundingBox();
+  for (let i = 0; i < 20 && !all.find((x) => x.visible && x.label.replace(/\n/g, ' ').startsWith(text)); i++) {
+    await page.mouse.move(box.x + 100, box.y + box.height * 0.6);  // over the sidebar: scroll it down to the panel
+    await page.mouse.wheel(0, 200);
+    await waitFrames(page, 2);
+    all = await items(page);
+  }
   const item = all.find((i) => i.visible && i.label.replace(/\n/g, ' ').startsWith(text));
   check(item, `no visible button "${text}" among ${all.filter((i) => i.visible).map((i) => i.label).slice(0, 40).join(' | ')}`);
   return item;
@@ -184,7 +192,12 @@ export async function downloadChecks(ctx, page, mock) {
   notes.push(`cancelled at ${(100 * s.loaded / s.total).toFixed(0)}%`);
 
   mark('cancel');
-  // The download: progress to 100%, into Cache Storage, then opened from there.
+  // The download: progress to 100%, into Cache Storage, then opened from there (the model open so far is closed
+  // first, so the one open afterwards is the download's).
+  if (opener !== 'a stand-in') {
+    check(await page.evaluate(() => window.attnlab.setState({ model: null })) === null, 'closing the model');
+    check(!(await page.evaluate(() => window.attnlab.getState().model)), 'the model is still open');
+  }
   await api(page, 'setModelSourceForTests', '/mock-hf/ok/');
   await click(page, await panelButton(page, 'Download GPT-2 small'));
   s = await waitPhase(page, ['open', 'failed']);
@@ -199,21 +212,35 @@ export async function downloadChecks(ctx, page, mock) {
       { name: 'model.safetensors', size: mock.model.length }]]), `openModel got ${JSON.stringify(opened)}`);
   } else {
     const model = await page.evaluate(() => window.attnlab.getState().model);
-    check(model && model.n_layer === 1 && model.n_head === 2, `the open model: ${JSON.stringify(model)}`);
+    check(model && model.sha256 === mock.sha256, `the open model: ${JSON.stringify(model).slice(0, 200)}`);
   }
   const requests = mock.counts.ok;
 
   mark('download');
-  // The next visit opens it from the cache with no request.
-  await page.reload();
+  // The next visit opens it from the cache with no request: a reload finds it there, and a link to the model
+  // (its name and sha256) reopens it from the cache by itself, at the link's input and block.
+  const sha256 = opener === 'a stand-in' ? null : (await page.evaluate(() => window.attnlab.getState().model)).sha256;
+  await page.evaluate(() => window.attnlab.setState({ model: { layer: 1 }, head: 1 })).catch(() => null);
+  const fragment = await page.evaluate(() => window.attnlab.fragment());
+  await page.goto(`${ctx.server.url}?gpt2-source-for-tests=/mock-hf/ok/`);
   await waitReady(page);
   await ensureOpenModel(page);
-  await api(page, 'setModelSourceForTests', '/mock-hf/ok/');
   s = await waitPhase(page, ['cached']);
   await panelButton(page, 'Open downloaded GPT-2');
-  check(await api(page, 'openDownloadedGpt2') === null, 'opening from the cache failed');
-  s = await status(page);
-  check(s.phase === 'open' && s.kept, `from the cache: ${JSON.stringify(s)}`);
+  if (sha256) {
+    await page.goto('about:blank');  // a new visit (the same address with another fragment would be a hashchange)
+    await page.goto(`${ctx.server.url}?gpt2-source-for-tests=/mock-hf/ok/#${fragment}`);
+    await waitReady(page);
+    await page.waitForFunction((h) => { const m = window.attnlab.getState().model; return m && m.sha256 === h; }, sha256,
+      { timeout: 30000 }).catch(() => check(false, 'the link did not reopen the downloaded model from the cache'));
+    const m = await page.evaluate(() => window.attnlab.getState().model);
+    // Known gap (report of s33): the link's block is not restored yet after the reopening (layer 0 shown).
+    notes.push(`a link reopened it from the cache (the link's layer 1, shown: ${m.layer})`);
+  } else {
+    check(await api(page, 'openDownloadedGpt2') === null, 'opening from the cache failed');
+  }
+  s = await waitPhase(page, ['open']);
+  check(s.kept, `from the cache: ${JSON.stringify(s)}`);
   check(mock.counts.ok === requests, `${mock.counts.ok - requests} requests to the mock after the reload`);
 
   mark('reload');
