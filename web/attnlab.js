@@ -9,7 +9,9 @@
 //  - fetches the CJK font (fonts/cjk.ttc, 5 MB) only when the texts in use contain CJK characters, and the Chinese
 //    UI's font (fonts/zh-ui.ttf, 124 KB) when the language is Chinese;
 //  - picks the language: ?lang=zh|en, else the link's, else the browser's (navigator.language) on a first visit;
-//  - fetches the GloVe vectors / GPT-2's merge table (data/*.bin) only when GloVe rows / GPT-2 tokens are chosen;
+//  - fetches the GloVe vectors / GPT-2's merge table (data/*.bin) only when GloVe rows / GPT-2 tokens are chosen
+//    (the standalone file carries the merge table inline);
+//  - downloads GPT-2 small from Hugging Face into Cache Storage on the user's click, and opens it from there;
 //  - keeps the state in the address (#v1.…), with history entries per step, and does the Share panel's work:
 //    copy link, downloads (JSON, CSV, PNG), Export figure (a crop of a frame drawn at the chosen scale), import of
 //    a Config JSON by file picker or drop;
@@ -17,7 +19,8 @@
 //  - lays a real HTML input over each text field of the canvas (phone keyboards, IME, paste, screen readers);
 //  - turns touches into scrolling with inertia, taps into clicks, a long press into a pin and a pinch into a zoom;
 //  - defines window.attnlab = {ready, getState(), setState(partial), trace(), frameStats(), ...}.
-// No network request goes anywhere but the page's own folder.
+// No network request goes anywhere but the page's own folder, except the GPT-2 download the user clicks for
+// (huggingface.co and its file hosts *.hf.co: the Content-Security-Policy's connect-src, web/README.md).
 (function () {
   'use strict';
 
@@ -148,10 +151,14 @@
     attnlabFirstFrame: function () {
       running = true;
       var linkLanguage = linkHasLanguage();  // before openLinkOfAddress writes the page's own fragment
+      var linkFragment = location.hash, linkModelSha256 = gpt2LinkSha256(linkFragment);  // likewise
+      gpt2SourceOfAddress();  // tests: ?gpt2-source-for-tests=/same/origin/path/
       openLinkOfAddress();
       chooseLanguage(linkLanguage);
       setInputKind(!!(window.matchMedia && window.matchMedia('(pointer: coarse)').matches));
       maybeShowGoalCard();
+      // Is a downloaded GPT-2 in this browser? (the panel says so; nothing is fetched.) A link to it reopens it.
+      gpt2Check().then(function () { return gpt2ReopenForLink(linkModelSha256, linkFragment); });
       setState('ready');
       resolveReady(window.attnlab);
     },
@@ -314,11 +321,31 @@
     Module.stringToUTF8(why, whyPtr, size);
     try { dataCall('attnlab_data_failed', file, whyPtr); } finally { Module._free(whyPtr); }
   }
+  // The bytes handed to the C++ side (malloc'ed here, freed here after the call).
+  function dataArrived(file, bytes, started) {
+    var ptr = Module._malloc(Math.max(1, bytes.length));
+    Module.HEAPU8.set(bytes, ptr);  // read HEAPU8 after malloc: memory may have grown
+    var message;
+    try { message = dataCall('attnlab_data_loaded', file, ptr, bytes.length); } finally { Module._free(ptr); }
+    dataLoads[file] = message ? { state: 'failed', error: message }
+                              : { state: 'ready', bytes: bytes.length, ms: Math.round(performance.now() - started) };
+  }
   function requestData(file) {
     var started = performance.now();
     dataLoads[file] = { state: 'loading' };
+    var inline = window.ATTNLAB_INLINE_DATA && window.ATTNLAB_INLINE_DATA[file];
+    if (inline) {
+      // The standalone file carries this one (web/build-standalone.mjs --inline-data): base64, decoded once. After
+      // this call returns (the C++ side is applying a state).
+      Promise.resolve().then(function () {
+        var text = atob(inline), bytes = new Uint8Array(text.length);
+        for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+        dataArrived(file, bytes, started);
+      }).catch(function (error) { dataFailed(file, String(error && error.message || error)); });
+      return;
+    }
     if (standalone || location.protocol === 'file:') {
-      // The standalone file holds no data files and its policy allows no requests; a page opened from disk cannot
+      // The standalone file holds no other data files; a page opened from disk cannot
       // fetch (browsers block file:// requests). Answer after this call returns (the C++ side is applying a state).
       Promise.resolve().then(function () {
         dataFailed(file, (standalone ? 'the standalone file does not include data/' + file + ' and fetches nothing'
@@ -331,18 +358,281 @@
       if (!response.ok) throw new Error('HTTP ' + response.status + ' for data/' + file);
       return response.arrayBuffer();
     }).then(function (buffer) {
-      var bytes = new Uint8Array(buffer);
-      var ptr = Module._malloc(Math.max(1, bytes.length));
-      Module.HEAPU8.set(bytes, ptr);  // read HEAPU8 after malloc: memory may have grown
-      var message;
-      try { message = dataCall('attnlab_data_loaded', file, ptr, bytes.length); } finally { Module._free(ptr); }
-      dataLoads[file] = message ? { state: 'failed', error: message }
-                                : { state: 'ready', bytes: bytes.length, ms: Math.round(performance.now() - started) };
+      dataArrived(file, new Uint8Array(buffer), started);
     }).catch(function (error) {
       var why = String(error && error.message || error);
       dataFailed(file, why);
     });
   }
+
+  // ---- GPT-2 download (issue 29; its panel: src/ui/gpt2_download.h) ----
+  // "Download GPT-2 small (548 MB) from Hugging Face", only on the user's click (the panel's button, or
+  // attnlab.downloadGpt2()). config.json, then model.safetensors, are fetched from GPT2_SOURCE and streamed into
+  // the browser's Cache Storage: each response body goes through a TransformStream that counts its bytes for the
+  // progress bar and then into cache.put() as the body of a new Response, so the file never sits in JavaScript
+  // memory (and unlike body.tee(), whose faster branch lets chunks pile up for the slower one, the counter keeps
+  // the disk's back-pressure). Then the files are read back from the cache (cache.match(url) -> blob(): a
+  // disk-backed Blob) and handed to attnlab.openModel, which reads them tensor by tensor. A later visit finds them
+  // there: "Open downloaded GPT-2" opens them with no request; "Remove downloaded model" deletes the cache.
+  // Where Cache Storage is missing (a private window in some browsers, file:// pages) or has no room
+  // (navigator.storage.estimate, or cache.put failing with QuotaExceededError), the response goes into a Blob
+  // instead (the browser keeps large Blobs on disk): the model opens and the panel says it is not kept.
+  // A fetch that is blocked (the Content-Security-Policy) or cannot connect rejects with only "Failed to fetch":
+  // the panel says "the download was blocked or the network failed", with the address and the policy's hosts.
+  // The C++ side gets the status as JSON (attnlab_gpt2_download_status) and returns the panel's text of it, in
+  // the page's language: what the API's promises resolve to when something went wrong.
+  // Tests point the source at a same-origin path (attnlab.setModelSourceForTests); nothing else ever changes it.
+  var GPT2_SOURCE = 'https://huggingface.co/openai-community/gpt2/resolve/main/';
+  var GPT2_MODEL_BYTES = 548105171;  // model.safetensors of GPT2_SOURCE
+  var GPT2_FILES = ['config.json', 'model.safetensors'];  // the small one first: it fails fast
+  var GPT2_CACHE = 'attnlab-gpt2';
+  var gpt2Source = GPT2_SOURCE;
+  var gpt2 = { phase: 'unknown', loaded: 0, total: 0, cached: 0, kept: true, storage: '', free: 0, freed: 0,
+               error: null };
+  var gpt2Abort = null;   // the running download's AbortController
+  var gpt2Busy = null;    // the running action's Promise (one at a time)
+  var gpt2LastSent = 0, gpt2Flush = 0;
+  var gpt2PanelText = '';  // the panel's text of the status last sent
+
+  function gpt2Url(name) { return gpt2Source + name; }
+  // Updates the status and hands it to the panel (progress: at most every 100 ms). Returns the panel's text.
+  function gpt2Report(changes, force) {
+    for (var key in changes) gpt2[key] = changes[key];
+    if (!running) return '';
+    var now = performance.now();
+    if (!force && now - gpt2LastSent < 100) {
+      // Held back; sent when the 100 ms are up (a stream that pauses must not leave the bar behind).
+      if (!gpt2Flush) gpt2Flush = setTimeout(function () { gpt2Report({}, true); }, 100 - (now - gpt2LastSent));
+      return '';
+    }
+    clearTimeout(gpt2Flush);
+    gpt2Flush = 0;
+    gpt2LastSent = now;
+    gpt2PanelText = callString('attnlab_gpt2_download_status', JSON.stringify(gpt2));
+    return gpt2PanelText;
+  }
+  // Cache Storage, when the browser has it and room for `needed` bytes: {cache}, else {cache: null, storage:
+  // "missing" | "full", free}.
+  function gpt2Storage(needed) {
+    if (!window.caches || typeof caches.open !== 'function') return Promise.resolve({ cache: null, storage: 'missing' });
+    var estimate = navigator.storage && navigator.storage.estimate
+      ? navigator.storage.estimate().catch(function () { return null; }) : Promise.resolve(null);
+    return estimate.then(function (e) {
+      if (e && typeof e.quota === 'number' && typeof e.usage === 'number' && e.quota - e.usage < needed * 1.05)
+        return { cache: null, storage: 'full', free: Math.max(0, e.quota - e.usage) };
+      return caches.open(GPT2_CACHE).then(function (cache) { return { cache: cache }; },
+                                          function () { return { cache: null, storage: 'missing' }; });
+    });
+  }
+  // The cache, if it exists (never created just to look).
+  function gpt2ExistingCache() {
+    if (!window.caches) return Promise.resolve(null);
+    return caches.has(GPT2_CACHE).then(function (has) { return has ? caches.open(GPT2_CACHE) : null; })
+      .catch(function () { return null; });
+  }
+  // The downloaded files as Files read from the cache, or null when not all of them are there.
+  function gpt2CachedFiles() {
+    return gpt2ExistingCache().then(function (cache) {
+      if (!cache) return null;
+      return Promise.all(GPT2_FILES.map(function (name) {
+        return cache.match(gpt2Url(name)).then(function (r) {
+          return r ? r.blob().then(function (blob) { return new File([blob], name); }) : null;
+        });
+      })).then(function (files) { return files.every(Boolean) ? files : null; });
+    }).catch(function () { return null; });
+  }
+  // Bytes the cache holds (every entry: a download from another source included).
+  function gpt2CachedBytes() {
+    return gpt2ExistingCache().then(function (cache) {
+      if (!cache) return 0;
+      return cache.keys().then(function (requests) {
+        return Promise.all(requests.map(function (request) {
+          return cache.match(request).then(function (r) { return r ? r.blob().then(function (b) { return b.size; }) : 0; });
+        }));
+      }).then(function (sizes) { return sizes.reduce(function (a, b) { return a + b; }, 0); });
+    }).catch(function () { return 0; });
+  }
+  // Looks in the cache (at start and when the source changes): "cached" or "absent".
+  function gpt2Check() {
+    return Promise.all([gpt2CachedFiles(), gpt2CachedBytes()]).then(function (found) {
+      if (gpt2Busy) return;
+      gpt2Report({ phase: found[0] ? 'cached' : 'absent', cached: found[1], error: null }, true);
+    });
+  }
+  // One file from the source into `cache` (or a Blob when null): Promise of a File. Rejects with {kind, ...}.
+  function gpt2Fetch(name, cache, signal, onBytes) {
+    var url = gpt2Url(name);
+    var failure = function (kind, error) {
+      if (signal.aborted) return { kind: 'cancelled' };
+      if (error && error.name === 'QuotaExceededError') return { kind: 'quota' };
+      return { kind: kind, detail: String(error && error.message || error), url: url };
+    };
+    return fetch(url, { signal: signal }).catch(function (error) { throw failure('network', error); })
+      .then(function (response) {
+        if (!response.ok) throw { kind: 'http', status: response.status, url: url };
+        var expected = Number(response.headers.get('Content-Length')) ||
+                       (name === 'model.safetensors' && gpt2Source === GPT2_SOURCE ? GPT2_MODEL_BYTES : 0);
+        onBytes(0, expected);
+        var counted = response.body.pipeThrough(new TransformStream({
+          transform: function (chunk, controller) { onBytes(chunk.byteLength, expected); controller.enqueue(chunk); },
+        }));
+        var body = new Response(counted, { headers: { 'Content-Type': 'application/octet-stream' } });
+        var stored = cache
+          ? cache.put(url, body).then(function () { return cache.match(url); }).then(function (r) { return r.blob(); })
+          : body.blob();
+        return stored.catch(function (error) { throw failure('dropped', error); }).then(function (blob) {
+          if (expected && blob.size !== expected) {
+            if (cache) cache.delete(url);
+            throw { kind: 'dropped', detail: 'ended after ' + blob.size + ' of ' + expected + ' bytes', url: url };
+          }
+          return new File([blob], name);
+        });
+      });
+  }
+  // Hands the files to attnlab.openModel. Promise of null or the panel's message.
+  function gpt2Open(files, storage) {
+    gpt2Report({ phase: 'opening', error: null }, true);
+    var open = window.attnlab && window.attnlab.openModel;
+    var opened = typeof open === 'function' ? Promise.resolve().then(function () { return open(files); })
+                                            : Promise.resolve('this page cannot open model files');
+    return opened.catch(function (error) { return String(error && error.message || error); }).then(function (message) {
+      return gpt2CachedBytes().then(function (bytes) {
+        if (message) return gpt2Report({ phase: 'failed', cached: bytes, error: { kind: 'open', detail: String(message) } }, true);
+        gpt2Report({ phase: 'open', cached: bytes, kept: !!storage.cache, storage: storage.storage || '',
+                     free: storage.free || 0 }, true);
+        if (storage.cache) gpt2RememberOpened();
+        return null;
+      });
+    });
+  }
+  function gpt2Download() {
+    if (gpt2Busy) return gpt2Busy;
+    var controller = new AbortController();
+    gpt2Abort = controller;
+    var total = gpt2Source === GPT2_SOURCE ? GPT2_MODEL_BYTES : 0;
+    gpt2Report({ phase: 'downloading', loaded: 0, total: total, error: null, freed: 0 }, true);
+    var progress = function (name) {
+      return function (bytes, expected) {
+        if (name !== 'model.safetensors') return;
+        var loaded = gpt2.loaded + bytes;
+        gpt2Report({ loaded: loaded, total: expected || Math.max(total, loaded) }, loaded === expected);
+      };
+    };
+    var fetchAll = function (storage) {
+      var files = [];
+      return GPT2_FILES.reduce(function (chain, name) {
+        return chain.then(function () {
+          return gpt2Fetch(name, storage.cache, controller.signal, progress(name)).then(function (f) { files.push(f); });
+        });
+      }, Promise.resolve()).then(function () { return { files: files, storage: storage }; });
+    };
+    var forget = function (storage) {  // a download that did not complete leaves nothing behind
+      if (!storage || !storage.cache) return Promise.resolve();
+      return Promise.all(GPT2_FILES.map(function (name) { return storage.cache.delete(gpt2Url(name)); }))
+        .catch(function () {});
+    };
+    var storageUsed = null;
+    gpt2Busy = gpt2Storage(GPT2_MODEL_BYTES).then(function (storage) {
+      storageUsed = storage;
+      return fetchAll(storage).catch(function (e) {
+        if (!e || e.kind !== 'quota') throw e;
+        // The cache ran out of room after all: download again into a Blob (said: not kept).
+        return forget(storage).then(function () {
+          storageUsed = { cache: null, storage: 'full', free: 0 };
+          gpt2Report({ loaded: 0 }, true);
+          return fetchAll(storageUsed);
+        });
+      });
+    }).then(function (result) {
+      gpt2Abort = null;
+      return gpt2Open(result.files, result.storage);
+    }, function (e) {
+      gpt2Abort = null;
+      return forget(storageUsed).then(gpt2CachedBytes).then(function (bytes) {
+        if (e && e.kind === 'cancelled') return gpt2Report({ phase: 'cancelled', cached: bytes, error: null }, true);
+        var error = e && e.kind ? e : { kind: 'network', detail: String(e && e.message || e), url: gpt2Url('') };
+        return gpt2Report({ phase: 'failed', cached: bytes, error: error }, true);
+      });
+    }).finally(function () { gpt2Busy = null; });
+    return gpt2Busy;
+  }
+  function gpt2OpenDownloaded() {
+    if (gpt2Busy) return gpt2Busy;
+    gpt2Busy = gpt2CachedFiles().then(function (files) {
+      if (!files) return gpt2Check().then(function () { return 'GPT-2 is not downloaded in this browser'; });
+      return gpt2Open(files, { cache: true });
+    }).finally(function () { gpt2Busy = null; });
+    return gpt2Busy;
+  }
+  function gpt2Remove() {
+    if (gpt2Busy) return gpt2Busy;
+    gpt2Busy = gpt2CachedBytes().then(function (bytes) {
+      var removed = window.caches ? caches.delete(GPT2_CACHE).catch(function () { return false; }) : Promise.resolve(false);
+      return removed.then(function () { return gpt2Report({ phase: 'removed', cached: 0, freed: bytes, error: null }, true); });
+    }).finally(function () { gpt2Busy = null; });
+    return gpt2Busy;
+  }
+  // A link records the open model's name and sha256 (getState().model); the cache keeps the sha256 of the model
+  // it opened (GPT2_OPENED), so a link to that model reopens it from the cache (gpt2ReopenForLink).
+  var GPT2_OPENED = 'attnlab-opened.json';
+  function gpt2RememberOpened() {
+    var model = null;
+    try { model = window.attnlab.getState().model; } catch (e) { return Promise.resolve(); }
+    if (!model || typeof model.sha256 !== 'string') return Promise.resolve();
+    return gpt2ExistingCache().then(function (cache) {
+      if (!cache) return;
+      return cache.put(gpt2Url(GPT2_OPENED), new Response(JSON.stringify({ name: model.name, sha256: model.sha256 }),
+                                                           { headers: { 'Content-Type': 'application/json' } }));
+    }).catch(function () {});
+  }
+  // The sha256 a link's state names for its GPT-2 model (its "gpt2" object's sha256), or ''.
+  function gpt2LinkSha256(fragment) {
+    var m = /^#?v1\.([A-Za-z0-9_-]*)/.exec(fragment || '');
+    if (!m) return '';
+    try {
+      var b64 = m[1].replace(/-/g, '+').replace(/_/g, '/');
+      while (b64.length % 4) b64 += '=';
+      var bytes = atob(b64), array = new Uint8Array(bytes.length);
+      for (var i = 0; i < bytes.length; i++) array[i] = bytes.charCodeAt(i);
+      var state = JSON.parse(new TextDecoder().decode(array));
+      var model = state && state.gpt2;  // {name, sha256, input, layer} (src/ui/gpt2_state.h, gpt2LinkJson)
+      return model && typeof model.sha256 === 'string' ? model.sha256 : '';
+    } catch (e) { return ''; }
+  }
+  // On start with a link to a GPT-2 model: opened from the cache when the downloaded model is that one (same
+  // sha256); otherwise the model panel asks for the files and this panel offers the download. Promise of null or
+  // the reason it did not open ('' when the link names no model).
+  function gpt2ReopenForLink(sha256, fragment) {
+    if (!sha256) return Promise.resolve('');
+    return gpt2ExistingCache().then(function (cache) {
+      return cache ? cache.match(gpt2Url(GPT2_OPENED)) : null;
+    }).then(function (r) { return r ? r.json() : null; }).then(function (opened) {
+      if (!opened || opened.sha256 !== sha256) return 'the downloaded model is not the one in the link';
+      return gpt2OpenDownloaded().then(function (message) {
+        // Open: the link once more, for its input, block and step (the model it names is open now).
+        if (message === null) window.attnlab.applyLink(safeDecode(fragment.replace(/^#/, '')));
+        return message;
+      });
+    }).catch(function (e) { return String(e && e.message || e); });
+  }
+  // Tests only: the source as a page option (?gpt2-source-for-tests=PATH, same origin only), so the start-up's
+  // look into the cache (and a link's reopening) uses it.
+  function gpt2SourceOfAddress() {
+    var m = /[?&]gpt2-source-for-tests=([^&#]*)/.exec(location.search);
+    if (!m) return;
+    try {
+      var url = new URL(safeDecode(m[1]), location.href);
+      if (url.origin === location.origin) gpt2Source = url.href.replace(/\/?$/, '/');
+    } catch (e) { /* not an address: the real source */ }
+  }
+  function gpt2Cancel() {
+    if (gpt2Abort) gpt2Abort.abort();
+  }
+  // The panel's buttons (src/app/js_bridge.cpp): never awaited there.
+  Module.attnlabGpt2Download = function (action) {
+    var run = { download: gpt2Download, cancel: gpt2Cancel, open: gpt2OpenDownloaded, remove: gpt2Remove }[action];
+    if (run) Promise.resolve().then(run).catch(function (e) { console.warn('AttnLab: GPT-2 ' + action + ': ' + e); });
+  };
 
   // ---- first visit: the goal card (src/ui/first_run.h) ----
   // "Follow 'quick' through 10 steps: press →", once per browser (remembered in localStorage). Never for a shared
@@ -1051,6 +1341,26 @@
     textFields: function () { return JSON.parse(callString('attnlab_text_fields')); },
     // Bytes of the WebAssembly memory (grows, never shrinks).
     memoryBytes: function () { return Module.HEAPU8.buffer.byteLength; },
+    // ---- GPT-2 download (the block "GPT-2 download" above): each resolves to null or the panel's message.
+    downloadGpt2: function () { return gpt2Download(); },
+    cancelGpt2Download: function () { gpt2Cancel(); },
+    openDownloadedGpt2: function () { return gpt2OpenDownloaded(); },
+    removeDownloadedGpt2: function () { return gpt2Remove(); },
+    // {phase, loaded, total, cached, kept, storage, free, freed, error} (src/ui/gpt2_download.h), the source and
+    // `panel`: the panel's text of the status it last got.
+    gpt2Download: function () {
+      var s = JSON.parse(JSON.stringify(gpt2));
+      s.source = gpt2Source;
+      s.panel = gpt2PanelText;
+      return s;
+    },
+    // Tests only: download from a folder of this page's own server instead of Hugging Face (then looks in the cache).
+    setModelSourceForTests: function (base) {
+      var url = new URL(String(base), location.href);
+      if (url.origin !== location.origin) throw new Error('setModelSourceForTests: only a same-origin path');
+      gpt2Source = url.href.replace(/\/?$/, '/');
+      return gpt2Check();
+    },
   };
 
   // ---- GPT-2 checkpoints (src/ui/gpt2_state.h) ----

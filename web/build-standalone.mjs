@@ -2,7 +2,7 @@
 // Assembles attnlab-standalone.html: one file that runs from disk (file://) with no server.
 //
 //   node web/build-standalone.mjs --dir build/web [--css web/style.css] [--page-js web/attnlab.js]
-//                                 --out build/web/attnlab-standalone.html
+//                                 [--inline-data NAME=FILE ...] --out build/web/attnlab-standalone.html
 //
 // CMake runs it in the web build tree (build/web), and target attnlab_site then copies the result into the
 // deployable folder build/site next to the served page. --dir holds emcc's outputs (index.html as generated from
@@ -15,10 +15,17 @@
 // runtime falls back to decoding it; it would also be a second link of the same program. This way the standalone
 // file runs exactly the binary the served page runs.
 //
+// --inline-data NAME=FILE (repeatable): a lazily loaded data file of the served page (data/NAME) carried inside the
+// file as base64 in window.ATTNLAB_INLINE_DATA, which web/attnlab.js hands to the C++ side instead of fetching it.
+// CMake inlines GPT-2's merge table (gpt2-bpe.bin, 200 KB: +267 KB of base64) so the standalone page tokenizes
+// GPT-2 text from file://; GloVe (2.6 MB) stays out. A FILE that does not exist is left out with a warning (a build
+// without the data files still gets a standalone page).
+//
 // CSP: inline code cannot be allowed by 'self', so the policy lists the SHA-256 of each inline script and style
-// ('sha256-...'), plus 'wasm-unsafe-eval' for WebAssembly; nothing may be fetched (default-src 'none').
+// ('sha256-...'), plus 'wasm-unsafe-eval' for WebAssembly. Nothing is fetched but the GPT-2 download the user asks
+// for: connect-src 'self' https://huggingface.co https://*.hf.co, the same as the served page (web/README.md).
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 function arg(name, fallback) {
@@ -38,7 +45,25 @@ const read = (name) => readFileSync(join(dir, name), 'utf8');
 
 let html = read('index.html');
 const css = readFileSync(arg('--css', join(dir, 'style.css')), 'utf8');
-const pageJs = 'window.ATTNLAB_STANDALONE = true;\n' + readFileSync(arg('--page-js', join(dir, 'attnlab.js')), 'utf8');
+// Every --inline-data NAME=FILE, as {NAME: base64} (JSON: the names are plain file names).
+const inlineData = {};
+process.argv.forEach((a, i) => {
+  if (a !== '--inline-data' || i + 1 >= process.argv.length) return;
+  const spec = process.argv[i + 1], eq = spec.indexOf('=');
+  const name = spec.slice(0, eq), file = spec.slice(eq + 1);
+  if (eq <= 0 || !/^[A-Za-z0-9._-]+$/.test(name)) {
+    console.error(`build-standalone: --inline-data ${spec}: expected NAME=FILE`);
+    process.exit(2);
+  }
+  if (!existsSync(file)) {
+    console.warn(`build-standalone: warning: ${file} does not exist: data/${name} is not inlined`);
+    return;
+  }
+  inlineData[name] = readFileSync(file).toString('base64');
+});
+const pageJs = 'window.ATTNLAB_STANDALONE = true;\n' +
+  `window.ATTNLAB_INLINE_DATA = ${JSON.stringify(inlineData)};\n` +
+  readFileSync(arg('--page-js', join(dir, 'attnlab.js')), 'utf8');
 const runtimeJs = read('index.js');
 const wasm = readFileSync(join(dir, 'index.wasm'));
 
@@ -75,6 +100,7 @@ const policy = [
   `script-src ${scripts.map(sha).join(' ')} 'wasm-unsafe-eval'`,
   `style-src ${sha(css)}`,
   'img-src data:',
+  "connect-src 'self' https://huggingface.co https://*.hf.co",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -84,4 +110,6 @@ replaceOnce(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/,
 html = html.replace(/<!-- CSP:[\s\S]*?-->\n/, '<!-- CSP: hashes of the inline scripts and style (web/build-standalone.mjs). -->\n');
 
 writeFileSync(out, html);
-console.log(`build-standalone: ${out} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KB)`);
+const inlined = Object.keys(inlineData).map((name) => `${name} +${(inlineData[name].length / 1024).toFixed(0)} KB`);
+console.log(`build-standalone: ${out} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KB` +
+            `${inlined.length ? '; inlined ' + inlined.join(', ') : ''})`);

@@ -31,7 +31,7 @@ const MIME = {
 
 // Same policy as the <meta> in web/shell.html, plus what only a header can say (frame-ancestors).
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
-  "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+  "connect-src 'self' https://huggingface.co https://*.hf.co; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 
 function parseArgs(argv) {
   const opts = { root: 'build/site', port: 8080, host: '127.0.0.1', quiet: false };
@@ -52,9 +52,15 @@ function parseArgs(argv) {
   return opts;
 }
 
+// Tests only: `mock(prefix, handler)` on the returned object answers requests whose path starts with `prefix` by
+// handler(req, res) (e.g. a stand-in for Hugging Face that serves a generated checkpoint, slowly or failing);
+// the command line never registers one.
 export function startServer({ root, port = 0, host = '127.0.0.1', quiet = true } = {}) {
   const base = resolve(root);
+  const mocks = new Map();  // path prefix -> handler(req, res)
   const server = createServer((req, res) => {
+    const mockPath = (() => { try { return new URL(req.url, 'http://localhost').pathname; } catch { return ''; } })();
+    for (const [prefix, handler] of mocks) if (mockPath.startsWith(prefix)) return handler(req, res);
     const send = (status, text) => {
       res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': CSP });
       res.end(text);
@@ -95,7 +101,7 @@ export function startServer({ root, port = 0, host = '127.0.0.1', quiet = true }
     server.once('error', reject);
     server.listen(port, host, () => {
       const url = `http://localhost:${server.address().port}/`;
-      resolvePromise({ server, url, port: server.address().port });
+      resolvePromise({ server, url, port: server.address().port, mock: (prefix, handler) => mocks.set(prefix, handler) });
     });
   });
 }

@@ -15,6 +15,7 @@
 #include "ui/export.h"
 #include "ui/figure.h"
 #include "ui/first_run.h"
+#include "ui/gpt2_download.h"
 #include "ui/gpt2_state.h"
 #include "ui/share_panel.h"
 #include "ui/steps/step.h"
@@ -54,6 +55,14 @@ void webRequestData(const char* file) {
   }, file);
 }
 
+// ---- GPT-2 download (ui/gpt2_download.h): the panel's buttons ask Module.attnlabGpt2Download (web/attnlab.js,
+// block "GPT-2 download") for "download" | "cancel" | "open" | "remove"; it answers later through
+// attnlab_gpt2_download_status, never before returning.
+void webGpt2Download(const char* action) {
+  EM_ASM({
+    if (Module["attnlabGpt2Download"]) Module["attnlabGpt2Download"](UTF8ToString($0));
+  }, action);
+}
 
 // The fragment of the current state, cached while nothing it encodes changed (the page asks every few frames).
 struct UrlCache {
@@ -67,6 +76,7 @@ namespace app {
 void connectShare(ui::AppState& state) {
   state.share.handler = &webShare;
   state.data.request = &webRequestData;  // the lazily loaded data files (GloVe, GPT-2), fetched by web/attnlab.js
+  state.gpt2Download.request = &webGpt2Download;  // the GPT-2 download panel (ui/gpt2_download.h)
   ui::gpt2Page(state).pickFiles = [] {    // "Open model files…": the page's file picker (attnlab.js, GPT-2 block)
     EM_ASM({ if (Module["attnlabPickModelFiles"]) Module["attnlabPickModelFiles"](); });
   };
@@ -171,6 +181,15 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_data_failed(const char* file, const cha
   return keep(slot, ui::dataFileFailed(ctx->ui->state(), file ? file : "", why ? why : "unknown reason"));
 }
 
+// ---- GPT-2 download: the page's status of the download (JSON, ui/gpt2_download.h) for the panel. Returns the
+// panel's text of it in the page's language ("" when there is none), or why the status was not understood.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_download_status(const char* json) {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "AttnLab is not running");
+  const std::string refused = ui::applyGpt2DownloadStatus(ctx->ui->state(), json ? json : "");
+  return keep(slot, refused.empty() ? ui::gpt2DownloadStatusText(ctx->ui->state()) : refused);
+}
 
 // ---- check my implementation (ui/check_panel.h; web/attnlab.js "check my implementation") ----
 // A learner's result checked against the current configuration: `matrix` ("" = the panel's), `head` (-2 = the

@@ -13,6 +13,7 @@
 #include "core/pipeline.h"
 #include "ui/check_state.h"
 #include "ui/data_files.h"
+#include "ui/gpt2_download.h"
 #include "ui/lab_state.h"
 #include "ui/layout.h"
 #include "ui/train_state.h"
@@ -101,6 +102,7 @@ struct AppState {
   InspectorState inspector;   // the inspector's edit field
   CheckState check;           // "Check my implementation" (check_panel.h)
   DataFiles data;             // GloVe vectors and GPT-2 merges, loaded when a Config needs them (data_files.h)
+  Gpt2DownloadState gpt2Download;  // the GPT-2 download panel's status, from the platform (gpt2_download.h)
   // ---- readable at a glance (helper grid): the message line's step, the phone's scroll to a tapped cell
   int messageStep = -1;       // the step on which `error`/`notice` appeared (App::frame clears them on another)
   CellRef sheetScrolledFor;   // the pinned cell the narrow layout last scrolled above the inspector sheet

@@ -17,6 +17,7 @@
 #include "core/weights.h"
 #include "ui/explain.h"
 #include "ui/i18n/core_texts.h"
+#include "ui/gpt2_download.h"
 #include "ui/model_view.h"
 #include "ui/share_panel.h"
 #include "ui/steps/step.h"
@@ -541,6 +542,7 @@ void drawSidebarContents(AppState& state) {
   ImGui::Spacing();
   drawLanguageSwitch(state);
   drawModelPanel(state);
+  drawGpt2DownloadPanel(state);
   if (ImGui::CollapsingHeader(tr(Key::SidebarModel), ImGuiTreeNodeFlags_DefaultOpen)) drawModelControls(state);
   drawSharePanel(state);
   drawCheckPanel(state);

@@ -15,7 +15,8 @@
 // recomputed: E equals the CLI's GloVe rows and cos(king, queen) equals `attnlab similar king`; a 404 keeps the
 // seeded rows, reports "failed: …" with a message, and choosing GloVe again asks again; the similarity-attention
 // preset links cat to dog once the vectors arrive; GPT-2 ids on the page equal npm gpt-3-encoder's encode() for
-// every string of tests/data/gpt2_corpus.json; the standalone file opened from disk says it has no data files.
+// every string of tests/data/gpt2_corpus.json; the standalone file opened from disk says it has no GloVe file
+// and tokenizes GPT-2 text with its inlined merge table.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -260,7 +261,7 @@ for (const dpr of [1, 2]) {
   });
 }
 
-test('standalone file from disk: choosing GloVe says it has no data files, keeps seeded rows', async () => {
+test('standalone file from disk: GloVe says it has no data files (seeded rows); GPT-2 tokens work (merges inlined)', async () => {
   const file = join(webDir, 'attnlab-standalone.html');
   check(existsSync(file), `${file} missing`);
   const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -275,8 +276,16 @@ test('standalone file from disk: choosing GloVe says it has no data files, keeps
     await waitData(page, 'glove', 'failed');
     const s = await getState(page);
     check(/standalone file does not include/.test(s.data.glove) && /seeded random rows/.test(s.notice), `data ${s.data.glove}; notice ${s.notice}`);
+    // gpt2dl (s33): the standalone file carries GPT-2's merge table (build-standalone.mjs --inline-data), so GPT-2
+    // tokenization works from file:// and gives gpt-3-encoder's ids.
+    const text = 'The Law will never be perfect, but its application should be just';
+    check(await page.evaluate((r) => window.attnlab.setState(r), { embedding_source: 'random', tokenizer: 'gpt2', text, step: 'tokenize' }) === null,
+      'setState refused GPT-2 tokens');
+    await waitData(page, 'gpt2', 'ready');
+    const g = await getState(page);
+    check(JSON.stringify(g.token_ids) === JSON.stringify(encode(text)), `GPT-2 ids from file:// ${JSON.stringify(g.token_ids)}`);
     check(problems.length === 0, problems.join('\n'));
-    return s.data.glove;
+    return `${s.data.glove.slice(0, 50)}…; GPT-2: ${g.tokens.length} tokens (${g.tokens.slice(0, 4).join(' ')} …)`;
   } finally {
     await context.close();
   }

@@ -18,7 +18,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { argValue, check, checkDrawn, getState, repo, suite, waitFrames } from './harness.mjs';
+import { argValue, check, checkDrawn, getState, repo, suite, waitFrames, webDir } from './harness.mjs';
+import { cspChecks, downloadChecks, mockHuggingFace } from './gpt2_download.mjs';
 
 const wasmCli = resolve(repo, argValue('--wasm-cli', process.env.ATTNLAB_WASM_CLI || 'build/wasm-cli/attnlab.js'));
 const work = resolve(repo, 'build/tests/gpt2-page');
@@ -164,6 +165,21 @@ s.test('the picker opens File objects (setInputFiles); a new input re-runs the f
   const shot = await checkDrawn(page, 'gpt2page/suite-softmax-dpr1.png');
   check(problems.length === 0, problems.join('; '));
   return `link ${link.length} characters; screenshot ${shot.path}`;
+});
+
+// ---- gpt2dl (s33): the download (tests/browser/gpt2_download.mjs): a stand-in for Hugging Face on the test
+// server serving this suite's checkpoint; the Content-Security-Policy's connect-src. Last: it reloads the page.
+s.test('Content-Security-Policy: connect-src allows exactly huggingface.co and *.hf.co', async (ctx) => {
+  return cspChecks(ctx.server, webDir);
+});
+s.test('download GPT-2 through a mock: progress, Cache Storage, a link reopens it, Remove, Cancel, failures in words', async (ctx) => {
+  check(page && files, 'needs the page and the checkpoint (first test)');
+  const mock = mockHuggingFace(ctx.server, files);
+  const expected = (p) => /Failed to load resource.*(404|ERR_)/.test(p);
+  const note = await downloadChecks(ctx, page, mock);
+  const real = problems.filter((p) => !expected(p));
+  check(real.length === 0, real.join('\n'));
+  return note;
 });
 
 s.run();

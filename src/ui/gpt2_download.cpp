@@ -1,0 +1,153 @@
+// The GPT-2 download panel (see gpt2_download.h).
+#include "ui/gpt2_download.h"
+
+#include <algorithm>
+#include <cfloat>
+
+#include <nlohmann/json.hpp>
+
+#include "imgui.h"
+#include "ui/app_state.h"
+#include "ui/i18n/i18n.h"
+#include "ui/steps/step_common.h"
+#include "ui/theme.h"
+
+namespace ui {
+
+namespace {
+
+constexpr const char* kGpt2Host = "huggingface.co";
+
+double megabytes(double bytes) { return bytes / 1e6; }
+
+// A button whose label wraps onto two lines when it is wider than the panel (the download's label is long in
+// English); as wide as the panel.
+bool wideButton(const char* label) {
+  std::string text = label;
+  const float avail = ImGui::GetContentRegionAvail().x - 2.0f * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::CalcTextSize(text.c_str()).x > avail) {
+    // Break at the last space that lets the first line fit.
+    for (std::size_t space = text.rfind(' '); space != std::string::npos && space > 0; space = text.rfind(' ', space - 1)) {
+      if (ImGui::CalcTextSize(text.c_str(), text.c_str() + space).x <= avail) {
+        text[space] = '\n';
+        break;
+      }
+    }
+  }
+  return ImGui::Button(text.c_str(), ImVec2(-FLT_MIN, 0));
+}
+
+void coloredWrapped(ImU32 color, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+// "123.4 of 548.1 MB (22%)" on a bar as wide as the panel, and Cancel under it.
+void drawProgress(AppState& s) {
+  const Gpt2DownloadState& d = s.gpt2Download;
+  const double total = d.total > 0 ? d.total : kGpt2SmallBytes;
+  const double fraction = std::clamp(d.loaded / total, 0.0, 1.0);
+  const std::string overlay =
+      trf(Key::Gpt2DlProgress, megabytes(d.loaded), megabytes(total), static_cast<int>(fraction * 100.0));
+  ImGui::TextWrapped("%s", tr(Key::Gpt2DlDownloading));
+  ImGui::ProgressBar(static_cast<float>(fraction), ImVec2(-FLT_MIN, 0), overlay.c_str());
+  if (ImGui::Button(tr(Key::Gpt2DlCancel), ImVec2(std::max(6.0f * ImGui::GetFontSize(), 0.0f), 0)))
+    s.gpt2Download.request("cancel");
+}
+
+// Open / Remove when the files are in this browser.
+void drawCachedButtons(AppState& s) {
+  Gpt2DownloadState& d = s.gpt2Download;
+  if (d.phase == "cached" && wideButton(tr(Key::Gpt2DlOpenCached))) d.request("open");
+  if (d.cached > 0 && wideButton(tr(Key::Gpt2DlRemove))) d.request("remove");
+}
+
+}  // namespace
+
+std::string gpt2DownloadStatusText(const AppState& s) {
+  const Gpt2DownloadState& d = s.gpt2Download;
+  if (d.phase == "unknown") return tr(Key::Gpt2DlChecking);
+  if (d.phase == "opening") return tr(Key::Gpt2DlOpening);
+  if (d.phase == "downloading") return trf(Key::Gpt2DlProgress, megabytes(d.loaded),
+                                           megabytes(d.total > 0 ? d.total : kGpt2SmallBytes),
+                                           static_cast<int>(100.0 * d.loaded / (d.total > 0 ? d.total : kGpt2SmallBytes)));
+  if (d.phase == "cancelled") return tr(Key::Gpt2DlCancelled);
+  if (d.phase == "removed") return trf(Key::Gpt2DlRemoved, megabytes(d.freed));
+  if (d.phase == "cached") return trf(Key::Gpt2DlInBrowser, megabytes(d.cached));
+  if (d.phase == "open") {
+    if (d.kept) return trf(Key::Gpt2DlOpenKept, megabytes(d.cached));
+    const std::string why = d.storage == "full" ? trf(Key::Gpt2DlStorageFull, megabytes(d.total), megabytes(d.free))
+                                                : std::string(tr(Key::Gpt2DlStorageMissing));
+    return trf(Key::Gpt2DlNotKept, why.c_str());
+  }
+  if (d.phase == "failed") {
+    if (d.errorKind == "http") return trf(Key::Gpt2DlFailedHttp, d.errorUrl.c_str(), d.httpStatus);
+    if (d.errorKind == "dropped")
+      return trf(Key::Gpt2DlFailedDropped, megabytes(d.loaded), megabytes(d.total), d.errorDetail.c_str());
+    if (d.errorKind == "open") return trf(Key::Gpt2DlFailedOpen, d.errorDetail.c_str());
+    return trf(Key::Gpt2DlFailedNetwork, d.errorDetail.c_str(), d.errorUrl.c_str());
+  }
+  return "";  // absent: the panel's own description says it all
+}
+
+void drawGpt2DownloadPanel(AppState& s) {
+  if (!ImGui::CollapsingHeader(tr(Key::Gpt2DlHeader), ImGuiTreeNodeFlags_DefaultOpen)) return;
+  Gpt2DownloadState& d = s.gpt2Download;
+  ImGui::PushID("gpt2-download");
+  if (!d.request) {
+    ImGui::TextDisabled("%s", tr(Key::Gpt2DlNeedsPage));
+    ImGui::PopID();
+    return;
+  }
+  const std::string status = gpt2DownloadStatusText(s);
+  if (d.phase == "downloading") {
+    drawProgress(s);
+  } else if (d.phase == "opening" || d.phase == "unknown") {
+    ImGui::TextWrapped("%s", status.c_str());
+  } else {
+    if (d.phase != "open" && d.phase != "cached") {
+      const std::string help = trf(Key::Gpt2DlHelp, kGpt2Host);
+      wrappedTextWithHelp(tr(Key::Gpt2DlAbout), help.c_str());
+      if (wideButton(tr(Key::Gpt2DlButton))) d.request("download");
+    }
+    drawCachedButtons(s);
+    if (!status.empty()) {
+      const bool failed = d.phase == "failed";
+      const bool warn = d.phase == "cancelled" || (d.phase == "open" && !d.kept);
+      coloredWrapped(failed ? kErrorText : warn ? kWarningText : kOkText, status);
+    }
+  }
+  ImGui::PopID();
+}
+
+std::string applyGpt2DownloadStatus(AppState& s, const std::string& text) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("phase") || !j["phase"].is_string()) return "a GPT-2 download status needs a phase";
+  Gpt2DownloadState& d = s.gpt2Download;
+  const auto number = [&](const char* key, double fallback) {
+    return j.contains(key) && j[key].is_number() ? j[key].get<double>() : fallback;
+  };
+  const auto string = [](const nlohmann::json& o, const char* key) {
+    return o.is_object() && o.contains(key) && o[key].is_string() ? o[key].get<std::string>() : std::string();
+  };
+  d.phase = j["phase"].get<std::string>();
+  d.loaded = number("loaded", 0);
+  d.total = number("total", 0);
+  d.cached = number("cached", 0);
+  d.free = number("free", 0);
+  d.freed = number("freed", 0);
+  d.kept = !(j.contains("kept") && j["kept"].is_boolean()) || j["kept"].get<bool>();
+  d.storage = string(j, "storage");
+  const nlohmann::json error = j.contains("error") ? j["error"] : nlohmann::json();
+  d.errorKind = string(error, "kind");
+  const std::string detail = string(error, "detail");
+  if (detail != d.errorDetail) ++s.textsVersion;  // the browser's words may need glyphs the font atlas lacks
+  d.errorDetail = detail;
+  d.errorUrl = string(error, "url");
+  d.httpStatus = error.is_object() && error.contains("status") && error["status"].is_number_integer()
+                     ? error["status"].get<int>() : 0;
+  return "";
+}
+
+}  // namespace ui
