@@ -18,7 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { argValue, check, checkDrawn, getState, repo, suite, waitFrames, webDir } from './harness.mjs';
+import { argValue, check, checkDrawn, clickItem, findItem, getState, repo, suite, waitFrames, webDir } from './harness.mjs';
 import { cspChecks, downloadChecks, mockHuggingFace } from './gpt2_download.mjs';
 
 const wasmCli = resolve(repo, argValue('--wasm-cli', process.env.ATTNLAB_WASM_CLI || 'build/wasm-cli/attnlab.js'));
@@ -169,6 +169,98 @@ s.test('the picker opens File objects (setInputFiles); a new input re-runs the f
 
 // ---- gpt2dl (s33): the download (tests/browser/gpt2_download.mjs): a stand-in for Hugging Face on the test
 // server serving this suite's checkpoint; the Content-Security-Policy's connect-src. Last: it reloads the page.
+// ---- gpt2extra (s33): the steps GPT-2 adds (src/ui/steps/gpt2_*.cpp) and Find the head (src/ui/find_head.*) ----
+// On the same page and checkpoint: each GPT-2 step draws (a screenshot each, build/screenshots/gpt2extra/);
+// getState().find_head ranks every (layer, head) by A["its" → "Law"] as the CLI's traces hold it, and by
+// A[i][j] / (1 − A[i][0]) with ignore_first; a key after the query is refused and the pair stays; clicking the
+// first of the top five opens that head at the softmax step with the query focused; with the model closed the
+// GPT-2 steps are hidden (Next from the last side view goes nowhere).
+const GPT2_STEPS = ['gpt2-layer-norm', 'gpt2-residual', 'gpt2-mlp', 'gpt2-next-token', 'gpt2-find-head'];
+
+s.test('gpt2extra: the layer norm, residual, MLP, next-token and find-the-head steps draw', async () => {
+  check(page && cli, 'needs the model open (first test)');
+  const error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 1 }, head: 0 }), TEXT);
+  check(error === null, `setState: ${error}`);
+  mkdirSync(join(repo, 'build/screenshots/gpt2extra'), { recursive: true });
+  const shots = [];
+  for (const id of GPT2_STEPS) {
+    const e = await page.evaluate((step) => window.attnlab.setState({ step }), id);
+    check(e === null, `step ${id}: ${e}`);
+    await waitFrames(page, 3);
+    const state = await getState(page);
+    check(state.step.id === id && state.error === '', `step ${state.step.id}, error "${state.error}"`);
+    shots.push((await checkDrawn(page, `gpt2extra/${id}-dpr1.png`)).path);
+  }
+  check(problems.length === 0, problems.join('; '));
+  return `${shots.length} screenshots`;
+});
+
+s.test('gpt2extra: find_head ranks every layer × head as the CLI\'s A; ignore_first renormalises; refusals keep it', async () => {
+  const weightOf = (l, h, i, j, ignoreFirst) => {
+    const A = cli.layers[l].trace.heads[h].A.data;
+    return ignoreFirst ? (j === 0 ? 0 : A[i][j] / (1 - A[i][0])) : A[i][j];
+  };
+  const expected = (i, j, ignoreFirst) => {
+    const all = [];
+    cli.layers.forEach((layer, l) => layer.trace.heads.forEach((_, h) =>
+      all.push({ layer: l, head: h, weight: weightOf(l, h, i, j, ignoreFirst) })));
+    return all.sort((a, b) => b.weight - a.weight || a.layer - b.layer || a.head - b.head).slice(0, 5);
+  };
+  const compare = (fh, ignoreFirst) => {
+    const want = expected(fh.query, fh.key, ignoreFirst);
+    check(fh.top.length === want.length, `top has ${fh.top.length} heads, expected ${want.length}`);
+    fh.top.forEach((t, k) => check(t.layer === want[k].layer && t.head === want[k].head &&
+      Math.abs(t.weight - want[k].weight) < 1e-5,
+    `#${k}: layer ${t.layer} head ${t.head} ${t.weight}, the CLI's A gives ${JSON.stringify(want[k])}`));
+  };
+  let fh = (await getState(page)).find_head;
+  check(fh && fh.query === 8 && fh.key === 1 && fh.query_token === ' its' && fh.key_token === ' Law',
+    `the default pair is "its" → "Law": ${JSON.stringify(fh).slice(0, 200)}`);
+  compare(fh, false);
+  check(/first token/.test(fh.sinks.sentence) && fh.sinks.heads === 4, `sinks: ${JSON.stringify(fh.sinks)}`);
+  let error = await page.evaluate(() => window.attnlab.setState({ find_head: { ignore_first: true } }));
+  check(error === null, `ignore_first: ${error}`);
+  fh = (await getState(page)).find_head;
+  check(fh.ignore_first === true, 'ignore_first set');
+  compare(fh, true);
+  error = await page.evaluate(() => window.attnlab.setState({ find_head: { query: 2, key: 5 } }));
+  check(typeof error === 'string' && /comes after query/.test(error), `a key after the query: ${error}`);
+  const kept = (await getState(page)).find_head;
+  check(kept.query === 8 && kept.key === 1, `the pair stays: ${kept.query} ${kept.key}`);
+  error = await page.evaluate(() => window.attnlab.setState({ find_head: { query: 'perfect', key: 'The', ignore_first: false } }));
+  check(error === null, `by token text: ${error}`);
+  fh = (await getState(page)).find_head;
+  check(fh.query === 5 && fh.key === 0, `"perfect" → "The": ${fh.query} ${fh.key}`);
+  compare(fh, false);
+  await page.evaluate(() => window.attnlab.setState({ find_head: { query: 'its', key: 'Law' }, step: 'gpt2-find-head' }));
+  await waitFrames(page, 3);
+  fh = (await getState(page)).find_head;
+  const line = await findItem(page, (i) => i.label.startsWith('1. layer '), 'the first of the top five');
+  await clickItem(page, line);
+  await waitFrames(page, 3);
+  const opened = await getState(page);
+  check(opened.step.id === 'softmax' && opened.model.layer === fh.top[0].layer && opened.head === fh.top[0].head &&
+    opened.focus === 8, `clicking the first line opens layer ${opened.model.layer} head ${opened.head} at step ` +
+    `${opened.step.id}, focus ${opened.focus}; expected ${JSON.stringify(fh.top[0])}`);
+  check(problems.length === 0, problems.join('; '));
+  return `top: layer ${fh.top[0].layer} head ${fh.top[0].head} ${fh.top[0].weight.toFixed(4)}`;
+});
+
+s.test('gpt2extra: without a GPT-2 model the GPT-2 steps are hidden', async () => {
+  const error = await page.evaluate(() => window.attnlab.setState({ model: null, step: 'train' }));
+  check(error === null, `close: ${error}`);
+  await waitFrames(page, 2);
+  const next = await findItem(page, (i) => i.label.startsWith('Next'), 'the Next button');
+  await clickItem(page, next);  // disabled: the GPT-2 steps after it are hidden
+  await waitFrames(page, 2);
+  const state = await getState(page);
+  check(state.model === null && state.step.id === 'train', `Next from the last side view: ${state.step.id}`);
+  check(state.find_head === null, 'find_head is null without a model');
+  const reopened = await openFromBytes(files.weights, files.config);  // the suites after this one want it open
+  check(reopened === null, `reopen: ${reopened}`);
+  check(problems.length === 0, problems.join('; '));
+});
+
 s.test('Content-Security-Policy: connect-src allows exactly huggingface.co and *.hf.co', async (ctx) => {
   return cspChecks(ctx.server, webDir);
 });
