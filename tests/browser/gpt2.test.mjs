@@ -258,6 +258,7 @@ s.test('gpt2extra: without a GPT-2 model the GPT-2 steps are hidden', async () =
   check(state.find_head === null, 'find_head is null without a model');
   const reopened = await openFromBytes(files.weights, files.config);  // the suites after this one want it open
   check(reopened === null, `reopen: ${reopened}`);
+  await page.evaluate(() => window.attnlab.setState({ step: 'tokenize' }));  // back from the Train view (no sidebar panels)
   check(problems.length === 0, problems.join('; '));
 });
 

@@ -104,13 +104,15 @@ async function waitPhase(page, phases, timeout = 20000) {
 async function panelButton(page, text) {
   let all = await items(page);
   const box = await page.locator('#canvas').boundingBox();
-  for (let i = 0; i < 20 && !all.find((x) => x.visible && x.label.replace(/\n/g, ' ').startsWith(text)); i++) {
+  // whole inside the canvas (a button half under its bottom edge reports visible but its centre is not clickable)
+  const shown = (x) => x.visible && x.y >= 0 && x.y + x.height <= box.height - 2 && x.label.replace(/\n/g, ' ').startsWith(text);
+  for (let i = 0; i < 20 && !all.find(shown); i++) {
     await page.mouse.move(box.x + 100, box.y + box.height * 0.6);  // over the sidebar: scroll it down to the panel
     await page.mouse.wheel(0, 200);
     await waitFrames(page, 2);
     all = await items(page);
   }
-  const item = all.find((i) => i.visible && i.label.replace(/\n/g, ' ').startsWith(text));
+  const item = all.find(shown);
   check(item, `no visible button "${text}" among ${all.filter((i) => i.visible).map((i) => i.label).slice(0, 40).join(' | ')}`);
   return item;
 }
