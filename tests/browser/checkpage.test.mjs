@@ -141,6 +141,9 @@ const checkIn = (page, request) => page.evaluate((r) => {
 // The model controls folded (the sidebar's room for the panel), then the panel opened.
 async function openPanel(page, words = { model: 'Model', header: 'Check my implementation' }) {
   await clickItem(page, await findItem(page, (i) => i.label === words.model, `"${words.model}" header`));
+  // the GPT-2 download panel (above this one, open by default) folded too, when it is there
+  const gpt2 = (await items(page)).find((i) => i.visible && i.label === (words.gpt2 || 'GPT-2 small (pretrained)'));
+  if (gpt2) await clickItem(page, gpt2);
   await clickItem(page, await findItem(page, (i) => i.label === words.header, `"${words.header}" header`));
 }
 
@@ -263,6 +266,7 @@ test('check my implementation: inputs download, a right result matches, missing-
   // head 1's A, right, as CSV.
   await setState(page, { step: 'tokenize' });
   await checkIn(page, { matrix: 'A', head: 1, text: JSON.stringify(right.A[1]) });  // the pickers: A, head 2
+  check(await scrollTo(page, 100, 500, 'Check the pasted text'), 'no "Check the pasted text"');
   const field = await clickTextField(page, '##check-paste');
   check(field.multiline === true, 'the paste field is not multi-line');
   const tag = await page.evaluate(() => document.activeElement.tagName);
@@ -324,7 +328,7 @@ async function scrollTo(page, x, y, label) {
   const box = await page.locator('#canvas').boundingBox();
   for (let k = 0; k < 12; k++) {
     const item = (await items(page)).find((i) => i.label === label);
-    if (item && item.visible) return true;
+    if (item && item.visible && item.y >= 0 && item.y + item.height <= box.height - 2) return true;  // wholly shown
     await page.mouse.move(box.x + x, box.y + y);
     await page.mouse.wheel(0, 300);
     await waitFrames(page, 3);
