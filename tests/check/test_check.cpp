@@ -277,4 +277,37 @@ TEST(CheckInputs, ArraysOfACrossAttentionLayer) {
   EXPECT_NE(attn::inputsJson(arrays).find("-Infinity"), std::string::npos);
 }
 
+// A pretrained block's biases (a GPT-2 block open in the page): the inputs carry b_q, b_k, b_v, b_o, and the bug
+// variants of the output add b_o as the pipeline does, so heads concatenated in the wrong order are still named.
+TEST(CheckInputs, BiasesOfAPretrainedBlock) {
+  attn::Config c = smallConfig();
+  const auto row = [](Eigen::Index n, double start) {
+    attn::Matrix b(1, n);
+    for (Eigen::Index k = 0; k < n; ++k) b(0, k) = start + 0.1 * static_cast<double>(k);
+    return b;
+  };
+  c.biases.bq = row(4, 0.3);   // (1,h·d_k)
+  c.biases.bk = row(4, -0.2);  // (1,h·d_k)
+  c.biases.bv = row(6, 0.5);   // (1,h·d_v)
+  c.biases.bo = row(6, -1.0);  // (1,d_model)
+  const attn::Trace t = attn::computeTrace(c);
+  const auto arrays = attn::inputArrays(t);
+  std::vector<std::string> names;
+  for (const auto& a : arrays) names.push_back(a.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"X", "W_q", "W_k", "W_v", "W_o", "W_q_heads", "W_k_heads", "W_v_heads",
+                                             "b_q", "b_k", "b_v", "b_o", "mask", "scale", "heads", "d_k", "d_v"}));
+  EXPECT_EQ(arrays[11].array.shape, (std::vector<int64_t>{1, 6}));
+  EXPECT_DOUBLE_EQ(arrays[11].array.data[5], -0.5);
+
+  EXPECT_TRUE(attn::checkResult(c, "output", -1, attn::ndArrayOf(t.output)).match);
+  attn::Matrix swapped(t.output.rows(), 6);  // [O_1 O_0] : (L,h·d_v)
+  swapped << t.heads[1].O, t.heads[0].O;
+  attn::Matrix output = swapped * t.Wo;  // (L,h·d_v)·(h·d_v,d_model) -> (L,d_model)
+  output.rowwise() += t.bo.row(0);
+  const attn::CheckResult r = attn::checkResult(c, "output", -1, attn::ndArrayOf(output));
+  EXPECT_FALSE(r.match);
+  ASSERT_FALSE(r.diagnoses.empty());
+  EXPECT_EQ(r.diagnoses[0].bug, attn::BugId::HeadsMisordered);
+}
+
 }  // namespace

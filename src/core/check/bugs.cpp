@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/kernels/attention_kernels.h"
+#include "core/kernels/bias.h"
 #include "core/kernels/softmax.h"
 
 namespace attn {
@@ -252,7 +253,9 @@ std::optional<std::vector<Matrix>> variantResult(const Trace& t, const Variant& 
   if (id == MatrixId::concat) return std::vector<Matrix>{concat};
   if (v.skipWo) return std::vector<Matrix>{concat};
   if (concat.cols() != t.Wo.rows()) return std::nullopt;
-  return std::vector<Matrix>{kernels::outputProjection<double>(concat, t.Wo)};  // (rows,h·d_v)·(h·d_v,d_model) -> (rows,d_model)
+  Matrix output = kernels::outputProjection<double>(concat, t.Wo);  // (rows,h·d_v)·(h·d_v,d_model) -> (rows,d_model)
+  if (t.bo.size() > 0) kernels::addBias<double>(output, t.bo);       // output += b_o : (1,d_model), as the pipeline
+  return std::vector<Matrix>{std::move(output)};
 }
 
 }  // namespace attn

@@ -38,6 +38,13 @@ std::vector<InputArray> inputArrays(const Trace& t) {
     for (int h = 0; h < c.heads; ++h) slices.push_back(w.whole->middleCols(h * w.width, w.width));  // (d_model,d)
     out.push_back({w.name, ndArrayOf(slices)});  // (h,d_model,d)
   }
+  // A pretrained block's biases (Config::biases, GPT-2): Q = X·W_q + b_q … output = concat·W_o + b_o.
+  const struct {
+    const char* name;
+    const Matrix* bias;
+  } biases[] = {{"b_q", &t.bq}, {"b_k", &t.bk}, {"b_v", &t.bv}, {"b_o", &t.bo}};
+  for (const auto& b : biases)
+    if (b.bias->size() > 0) out.push_back({b.name, ndArrayOf(*b.bias)});  // (1,width)
   out.push_back({"mask", ndArrayOf(t.maskAdd)});  // (L_q,L_kv) of 0 / −∞
   out.push_back({"scale", ndScalar(t.scale)});
   out.push_back({"heads", ndScalar(c.heads, true)});
