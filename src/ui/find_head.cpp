@@ -241,8 +241,9 @@ void drawFindHeadStep(StepContext& ctx) {
   }
 
   ImGui::Spacing();
-  ImGui::TextUnformatted(tr(Key::FindHeadTopFive));
-  for (size_t r = 0; r < std::min<size_t>(5, ranked.size()); ++r) {
+  const size_t shown = std::min<size_t>(5, ranked.size());  // five, or every head when there are fewer
+  ImGui::TextUnformatted(trf(Key::FindHeadTopFive, static_cast<int>(shown)).c_str());
+  for (size_t r = 0; r < shown; ++r) {
     const am::HeadWeight& w = ranked[r];
     const std::string line = trf(Key::FindHeadTopLine, static_cast<int>(r + 1), w.layer + 1, w.head + 1,
                                  fmtProbability(w.weight, 4).c_str());
