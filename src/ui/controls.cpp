@@ -542,8 +542,8 @@ void drawSidebarContents(AppState& state) {
   ImGui::Spacing();
   drawLanguageSwitch(state);
   drawModelPanel(state);
-  drawGpt2DownloadPanel(state);
   if (ImGui::CollapsingHeader(tr(Key::SidebarModel), ImGuiTreeNodeFlags_DefaultOpen)) drawModelControls(state);
+  drawGpt2DownloadPanel(state);  // "GPT-2 (pretrained)": open model files, download GPT-2 small
   drawSharePanel(state);
   drawCheckPanel(state);
 }

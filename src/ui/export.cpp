@@ -77,7 +77,7 @@ std::string csvFileName(const std::string& nameOrAlias, int head) {
 std::string announcement(const AppState& s) {
   const auto& all = steps();
   if (s.step < 0 || s.step >= static_cast<int>(all.size())) return "";
-  std::string out = trf(Key::AnnounceStep, s.step + 1, static_cast<int>(all.size()), all[s.step].title(),
+  std::string out = trf(Key::AnnounceStep, s.step + 1, lastShownStep(s) + 1, all[s.step].title(),  // steps shown
                         all[s.step].explanation());
   if (!s.error.empty()) out += trf(Key::AnnounceError, s.error.c_str());
   if (!s.pipeline.hasTrace()) return out;

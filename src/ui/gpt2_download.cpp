@@ -1,5 +1,6 @@
 // The GPT-2 download panel (see gpt2_download.h).
 #include "ui/gpt2_download.h"
+#include "ui/gpt2_state.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -92,8 +93,12 @@ std::string gpt2DownloadStatusText(const AppState& s) {
 }
 
 void drawGpt2DownloadPanel(AppState& s) {
-  if (!ImGui::CollapsingHeader(tr(Key::Gpt2DlHeader), ImGuiTreeNodeFlags_DefaultOpen)) return;
+  // Closed by default (the sidebar's model controls stay where a reader expects them); open while a file is read or
+  // a download runs, so its progress and Cancel are in view, and while a link asks for a model's files.
   Gpt2DownloadState& d = s.gpt2Download;
+  if (gpt2Busy(s) || d.phase == "downloading" || d.phase == "opening") ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+  if (!ImGui::CollapsingHeader(tr(Key::Gpt2DlHeader))) return;
+  if (!s.model) drawGpt2OpenControls(s);  // "Open model files…" (with a model open: at the top, in its panel)
   ImGui::PushID("gpt2-download");
   if (!d.request) {
     ImGui::TextDisabled("%s", tr(Key::Gpt2DlNeedsPage));

@@ -33,6 +33,11 @@ using json = nlohmann::json;
 Gpt2Opening::Gpt2Opening() = default;
 Gpt2Opening::~Gpt2Opening() = default;
 
+bool gpt2Busy(AppState& s) {
+  const Gpt2Page& page = gpt2Page(s);
+  return page.opening != nullptr || (!page.wantedSha256.empty() && !openGpt2State(s));
+}
+
 Gpt2Page& gpt2Page(AppState& s) {
   if (!s.gpt2) s.gpt2 = std::make_shared<Gpt2Page>();
   return *s.gpt2;

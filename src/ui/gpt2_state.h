@@ -68,6 +68,8 @@ struct Gpt2Page {
   std::string wantedName, wantedSha256;     // a link named this model: the panel asks for its files
 };
 Gpt2Page& gpt2Page(AppState& s);  // creates it on first use
+// A checkpoint is being read, or a link asks for a model's files that are not open: the GPT-2 section shows itself.
+bool gpt2Busy(AppState& s);
 
 // ---- reading (the page's push interface; each returns "" or the message the page shows)
 // name: the .safetensors file's name; fileBytes: its size; configJson: config.json's text ("" when not given:

@@ -262,7 +262,7 @@ void drawWeightsNote(const AppState& s) {
 }  // namespace
 
 void drawModelPanel(AppState& s) {
-  if (!s.model || s.model->gpt2) drawGpt2OpenControls(s);  // "Open model files…", the reading's progress
+  if (s.model && s.model->gpt2) drawGpt2OpenControls(s);  // no model: in the "GPT-2 (pretrained)" section
   if (s.model && s.model->gpt2) return drawGpt2Panel(s);
   if (!s.model) {
     drawWeightsNote(s);

@@ -141,9 +141,6 @@ const checkIn = (page, request) => page.evaluate((r) => {
 // The model controls folded (the sidebar's room for the panel), then the panel opened.
 async function openPanel(page, words = { model: 'Model', header: 'Check my implementation' }) {
   await clickItem(page, await findItem(page, (i) => i.label === words.model, `"${words.model}" header`));
-  // the GPT-2 download panel (above this one, open by default) folded too, when it is there
-  const gpt2 = (await items(page)).find((i) => i.visible && i.label === (words.gpt2 || 'GPT-2 small (pretrained)'));
-  if (gpt2) await clickItem(page, gpt2);
   await clickItem(page, await findItem(page, (i) => i.label === words.header, `"${words.header}" header`));
 }
 

@@ -104,15 +104,31 @@ async function waitPhase(page, phases, timeout = 20000) {
 async function panelButton(page, text) {
   let all = await items(page);
   const box = await page.locator('#canvas').boundingBox();
-  // whole inside the canvas (a button half under its bottom edge reports visible but its centre is not clickable)
-  const shown = (x) => x.visible && x.y >= 0 && x.y + x.height <= box.height - 2 && x.label.replace(/\n/g, ' ').startsWith(text);
-  for (let i = 0; i < 20 && !all.find(shown); i++) {
-    await page.mouse.move(box.x + 100, box.y + box.height * 0.6);  // over the sidebar: scroll it down to the panel
-    await page.mouse.wheel(0, 200);
-    await waitFrames(page, 2);
+  // wholly inside the canvas (a button half under its bottom edge reports visible but its centre is not clickable)
+  const inside = (x) => x.visible && x.y >= 0 && x.y + x.height <= box.height - 2;
+  const named = (x) => x.label.replace(/\n/g, ' ').startsWith(text);
+  let opened = false;
+  for (let i = 0; i < 24 && !all.find((x) => inside(x) && named(x)); i++) {
+    // The "GPT-2 (pretrained)" section is closed by default: open it once its header is in view.
+    const header = all.find((x) => inside(x) && x.label === 'GPT-2 (pretrained)');
+    if (header && !opened && !all.find(named)) {
+      opened = true;  // once: a button not drawn yet (the status still coming) must not fold it again
+      await click(page, header);
+    } else {
+      await page.mouse.move(box.x + 100, box.y + box.height * 0.6);  // over the sidebar: scroll it down
+      await page.mouse.wheel(0, 200);
+      await waitFrames(page, 2);
+    }
     all = await items(page);
   }
-  const item = all.find(shown);
+  let item = all.find((x) => inside(x) && named(x));
+  // The sidebar may still be gliding after a wheel turn or a relayout: wait until the button holds still.
+  for (let i = 0; i < 15 && item; i++) {
+    await waitFrames(page, 2);
+    const again = (await items(page)).find((x) => inside(x) && named(x));
+    if (again && again.y === item.y) break;
+    item = again;
+  }
   check(item, `no visible button "${text}" among ${all.filter((i) => i.visible).map((i) => i.label).slice(0, 40).join(' | ')}`);
   return item;
 }
@@ -200,6 +216,7 @@ export async function downloadChecks(ctx, page, mock) {
     check(await page.evaluate(() => window.attnlab.setState({ model: null })) === null, 'closing the model');
     check(!(await page.evaluate(() => window.attnlab.getState().model)), 'the model is still open');
   }
+  await waitFrames(page, 3);  // the sidebar laid out without the model's panel before a button is looked for
   await api(page, 'setModelSourceForTests', '/mock-hf/ok/');
   await click(page, await panelButton(page, 'Download GPT-2 small'));
   s = await waitPhase(page, ['open', 'failed']);
