@@ -88,13 +88,8 @@ std::string show(AppState& s, std::shared_ptr<Gpt2State> next, int layer) {
   if (s.model && s.model->gpt2 && s.config().focus < static_cast<int>(next->ids.size()))
     config.focus = s.config().focus;  // keep the focus token on new inputs (else the first: the CLI's Config)
   const int head = s.head;
-  const std::shared_ptr<OpenModel> before = s.model;
-  s.model.reset();  // apply() must not close the model it is opening
-  const std::string err = s.apply(config, "");
-  if (!err.empty()) {
-    s.model = before;
-    return err;
-  }
+  const std::string err = applyModelBlockConfig(s, config);
+  if (!err.empty()) return err;
   next->layer = layer;
   next->inputBuffer = next->input;
   auto open = std::make_shared<OpenModel>();

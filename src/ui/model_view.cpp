@@ -74,18 +74,25 @@ ModelInputs tokenize(const atr::SavedModel& m, const std::string& source, const 
 }
 
 // Applies block `layer` of `next` (already traced) and makes it the open model. On error nothing changes.
+}  // namespace
+
+std::string applyModelBlockConfig(AppState& s, const attn::Config& config) {
+  const std::shared_ptr<OpenModel> before = s.model;
+  s.model.reset();  // apply() must not close the model it is opening
+  const std::string err = s.apply(config, "");
+  if (!err.empty()) s.model = before;  // refused: the model shown before stays
+  return err;
+}
+
+namespace {
+
 std::string show(AppState& s, OpenModel next, int layer) {
   if (layer < 0 || layer >= static_cast<int>(next.trace.layers.size()))
     return s.refuse("layer must be 0.." + std::to_string(next.trace.layers.size() - 1));
   attn::Config config = next.trace.layers[static_cast<size_t>(layer)].trace.config;
   if (s.model && s.model->layer == layer) config.focus = s.config().focus;  // keep the focus token on new inputs
-  const std::shared_ptr<OpenModel> before = s.model;
-  s.model.reset();  // apply() must not close the model it is opening
-  const std::string err = s.apply(config, "");
-  if (!err.empty()) {
-    s.model = before;
-    return err;
-  }
+  const std::string err = applyModelBlockConfig(s, config);
+  if (!err.empty()) return err;
   next.layer = layer;
   next.shown = s.config();
   s.model = std::make_shared<OpenModel>(std::move(next));

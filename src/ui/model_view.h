@@ -46,6 +46,9 @@ std::string openTrainedPreset(AppState& s, const std::string& name);
 const attn::train::TrainedPreset* trainedPresetShown(const AppState& s);
 // Another block of the open model (the layer picker).
 std::string showModelLayer(AppState& s, int layer);
+// Applies a block's walkthrough Config while a model (trained or GPT-2) is being shown: the open model is set aside so
+// apply() does not close it, and put back when the Config is refused (the message is returned); "" on success.
+std::string applyModelBlockConfig(AppState& s, const attn::Config& config);
 // Whether the walkthrough still shows the open model's block; closes it (and says so) when not. apply() calls it.
 void keepOrCloseModel(AppState& s);
 // `requested` as apply() should compute it: when a model is open and `requested` is not its block any more (a
