@@ -44,12 +44,17 @@ X, W_q, W_k, W_v, W_o = d["X"], d["W_q"], d["W_k"], d["W_v"], d["W_o"]
 X_q = d["X_q"] if "X_q" in d else X         # the queries' rows (cross-attention), else X
 mask, scale = d["mask"], float(d["scale"])  # mask: (L_q, L_kv) of 0 and -inf
 h, d_k, d_v = int(d["heads"]), int(d["d_k"]), int(d["d_v"])
+# biases (1, width): present when the configuration has them (a GPT-2 block), else zeros
+b_q, b_k, b_v, b_o = (d[n] if n in d else np.zeros((1, W.shape[1]))
+                      for n, W in (("b_q", W_q), ("b_k", W_k), ("b_v", W_v), ("b_o", W_o)))
 
 A_heads, O_heads = [], []
 for i in range(h):
-    Wq_i, Wk_i, Wv_i = W_q[:, i*d_k:(i+1)*d_k], W_k[:, i*d_k:(i+1)*d_k], W_v[:, i*d_v:(i+1)*d_v]
+    qk, v = slice(i*d_k, (i+1)*d_k), slice(i*d_v, (i+1)*d_v)  # head i's columns
+    Wq_i, Wk_i, Wv_i = W_q[:, qk], W_k[:, qk], W_v[:, v]
+    bq_i, bk_i, bv_i = b_q[:, qk], b_k[:, qk], b_v[:, v]
     # ---- your code: head i's attention weights A (L_q, L_kv) and output O (L_q, d_v). Replace these lines.
-    Q, K, V = X_q @ Wq_i, X @ Wk_i, X @ Wv_i
+    Q, K, V = X_q @ Wq_i + bq_i, X @ Wk_i + bk_i, X @ Wv_i + bv_i
     S = Q @ K.T * scale + mask
     E = np.exp(S - S.max(axis=-1, keepdims=True))
     A = E / E.sum(axis=-1, keepdims=True)
@@ -57,7 +62,7 @@ for i in range(h):
     # ---- end of your code
     A_heads.append(A)
     O_heads.append(O)
-output = np.concatenate(O_heads, axis=1) @ W_o  # (L_q, h*d_v) @ (h*d_v, d_model)
+output = np.concatenate(O_heads, axis=1) @ W_o + b_o  # (L_q, h*d_v) @ (h*d_v, d_model) + (1, d_model)
 np.save("A.npy", np.stack(A_heads))  # (h, L_q, L_kv)
 np.save("O.npy", np.stack(O_heads))  # (h, L_q, d_v)
 np.save("output.npy", output)        # (L_q, d_model)

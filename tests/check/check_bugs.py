@@ -257,28 +257,39 @@ def main():
         if out and (out["match"] or out["diagnoses"][:1] != ["missing-scale"]):
             fail(f"the suggested configuration does not tell missing-scale: {out}")
 
-    # README's numpy starter, as printed, against the exported .npz.
+    # README's numpy starter, as printed, against the exported .npz: the layer above (no biases) and the same layer
+    # with a GPT-2 block's biases b_q, b_k, b_v, b_o (the inputs carry them; Q = X·W_q + b_q … output + b_o).
+    rng = np.random.default_rng(3)
+    biased = dict(base, **{n: rng.uniform(-1, 1, (1, w)).tolist()
+                           for n, w in (("b_q", 6), ("b_k", 6), ("b_v", 6), ("b_o", 8))})
+    biased_cfg = config_file("biased", biased)
+    biased_npz = os.path.join(tmp, "biased.npz")
+    run(cli, ["inputs", "--config", biased_cfg, "--out", biased_npz])
+    if not {"b_q", "b_k", "b_v", "b_o"} <= set(load(biased_npz)):
+        fail(f"the biased layer's inputs.npz holds {sorted(load(biased_npz))}, without b_q … b_o")
     with open(a.readme, encoding="utf-8") as f:
         readme = f.read()
     m = re.search(r"<!-- check-starter -->\s*```python\n(.*?)```", readme, re.S)
     if not m:
         fail("README.md has no numpy starter after <!-- check-starter -->")
-    else:
-        work = os.path.join(tmp, "starter")
+    for label, cfg_path, npz_path in (("starter", self_cfg, npz), ("starter-biased", biased_cfg, biased_npz)):
+        if not m:
+            break
+        work = os.path.join(tmp, label)
         os.makedirs(work)
-        os.symlink(npz, os.path.join(work, "inputs.npz"))
+        os.symlink(npz_path, os.path.join(work, "inputs.npz"))
         proc = subprocess.run([sys.executable, "-c", m.group(1)], cwd=work, capture_output=True, text=True, timeout=60)
         if proc.returncode != 0:
-            fail(f"README's starter fails: {proc.stderr.strip()}")
-        else:
-            for name in ("A", "O", "output"):
-                path = os.path.join(work, name + ".npy")
-                if not os.path.exists(path):
-                    fail(f"README's starter did not write {name}.npy")
-                    continue
-                out = check(cli, self_cfg, name, None, path)
-                if out and not out["match"]:
-                    fail(f"README's starter: {name} does not match: {out}")
+            fail(f"README's starter fails ({label}): {proc.stderr.strip()}")
+            continue
+        for name in ("A", "O", "output"):
+            path = os.path.join(work, name + ".npy")
+            if not os.path.exists(path):
+                fail(f"README's starter did not write {name}.npy ({label})")
+                continue
+            out = check(cli, cfg_path, name, None, path)
+            if out and not out["match"]:
+                fail(f"README's starter ({label}): {name} does not match: {out}")
 
     return finish(tmp, cases)
 
