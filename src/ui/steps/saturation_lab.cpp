@@ -15,6 +15,7 @@
 #include "ui/steps/step_common.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/text_util.h"
+#include "ui/widgets/value_slider.h"
 #include "ui/widgets/weight_bars.h"
 
 namespace ui {
@@ -48,10 +49,11 @@ void drawDkControls(StepContext& ctx) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("d_k");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x * 0.35f, 12.0f * em, 22.0f * em));
   int dK = lab.dK;
-  if (ImGui::SliderInt("##lab-dk", &dK, kLabMinDk, kLabMaxDk, "%d",
-                       ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+  // The value beside the slider, not under its grab (which covered the middle digit of "64").
+  if (sliderIntValueBeside("##lab-dk", &dK, kLabMinDk, kLabMaxDk, "%d",
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp,
+                           std::clamp(ImGui::GetContentRegionAvail().x * 0.35f, 10.0f * em, 20.0f * em)))
     lab.dK = std::clamp(dK, kLabMinDk, kLabMaxDk);
   helpMarker(tr(Key::LabDkHelp));
   for (int quick : {4, 64, 1024}) {
@@ -85,8 +87,7 @@ void drawExperimentSettings(LabState& lab) {
     return;
   }
   const std::string keys = std::string(tr(Key::LabKeys)) + "##lab-keys";
-  ImGui::SetNextItemWidth(10.0f * em);
-  ImGui::SliderInt(keys.c_str(), &lab.keys, kLabMinKeys, kLabMaxKeys, "%d", ImGuiSliderFlags_AlwaysClamp);
+  sliderIntValueBeside(keys.c_str(), &lab.keys, kLabMinKeys, kLabMaxKeys, "%d", ImGuiSliderFlags_AlwaysClamp, 8.0f * em);
   helpMarker(tr(Key::LabKeysHelp));
   // Each field with its label and "(?)" on this line when it fits, else on the next (a phone).
   const std::string samples = std::string(tr(Key::LabSamples)) + "##lab-samples";
@@ -315,11 +316,11 @@ void drawTemperatureControls(LabState& lab) {
     if (ImGui::Button(label)) lab.multiplier = preset;
     sameLineIfFits(preset < 10.0 ? buttonWidth(label) : 10.0f * em);  // then the slider, at least 10 em
   }
-  ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x * 0.3f, 10.0f * em, 18.0f * em));
   double t = lab.multiplier;
   const double lo = kLabMinMultiplier, hi = kLabMaxMultiplier;
-  if (ImGui::SliderScalar("##lab-temperature", ImGuiDataType_Double, &t, &lo, &hi, "×%.4g",
-                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+  if (sliderValueBeside("##lab-temperature", ImGuiDataType_Double, &t, &lo, &hi, "×%.4g",
+                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp,
+                        std::clamp(ImGui::GetContentRegionAvail().x * 0.3f, 7.0f * em, 15.0f * em)))
     lab.multiplier = std::clamp(t, lo, hi);
   helpMarker(tr(Key::LabMultiplierHelp));
 }

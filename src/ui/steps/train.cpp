@@ -21,6 +21,7 @@
 #include "ui/widgets/plot.h"
 #include "ui/widgets/text_util.h"
 #include "ui/widgets/toggles.h"
+#include "ui/widgets/value_slider.h"
 #include "ui/theme.h"
 
 namespace ui {
@@ -98,11 +99,12 @@ void drawTrainControls(TrainState& t) {
   checkbox(scaleLabel.c_str(), &c.scaled);
   helpMarker(tr(Key::TrainScaleHelp));
   const std::string lrLabel = std::string(tr(Key::TrainLearningRate)) + "###learning-rate";
-  sameLineIfFits(labelledFieldWidth(lrLabel.c_str(), 7.0f * em));
-  ImGui::SetNextItemWidth(7.0f * em);
+  // The value beside the slider, not under its grab (which covered the middle digit of "0.0050").
+  const float lrSlider = 5.0f * em, lrValue = ImGui::CalcTextSize("0.0000").x + ImGui::GetStyle().ItemInnerSpacing.x;
+  sameLineIfFits(labelledFieldWidth(lrLabel.c_str(), lrSlider + lrValue));
   float lr = static_cast<float>(c.learningRate);
-  if (ImGui::SliderFloat(lrLabel.c_str(), &lr, 1e-4f, 0.1f, "%.4f", ImGuiSliderFlags_Logarithmic |
-                                                                        ImGuiSliderFlags_AlwaysClamp))
+  if (sliderFloatValueBeside(lrLabel.c_str(), &lr, 1e-4f, 0.1f, "%.4f",
+                             ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp, lrSlider))
     c.learningRate = lr;
   helpMarker(tr(Key::TrainLearningRateHelp));
   sameLineIfFits(labelledFieldWidth(tr(Key::TrainSeed), intFieldWidth()));
