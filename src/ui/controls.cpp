@@ -242,13 +242,24 @@ void drawStepList(AppState& state) {
   }
 }
 
+float sourceComboWidth() {
+  const Key shown[] = {Key::TokenizerWord,    Key::TokenizerChar,     Key::TokenizerGpt2,  Key::TokenizerModel,
+                       Key::EmbeddingsRandom, Key::EmbeddingsGlove,   Key::EmbeddingsModel, Key::EmbeddingsHandMade,
+                       Key::EmbeddingsGiven,  Key::EmbeddingsMixed,   Key::EmbeddingsGloveMixed,
+                       Key::EmbeddingsXGiven};
+  float widest = 0;
+  for (Key k : shown) widest = std::max(widest, ImGui::CalcTextSize(tr(k)).x);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return std::max(7.0f * ImGui::GetFontSize(), widest + 2.0f * style.FramePadding.x + ImGui::GetFrameHeight());
+}
+
 namespace {
 
 // Each control below proposes one change through state.change(); the core checks it (and the error line says
 // why when it refuses).
 
 void tokenizerControl(AppState& state) {
-  ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+  ImGui::SetNextItemWidth(sourceComboWidth());
   static const attn::TokenizerKind kKinds[] = {attn::TokenizerKind::Word, attn::TokenizerKind::Char,
                                                attn::TokenizerKind::Gpt2};
   int tok = static_cast<int>(std::find(std::begin(kKinds), std::end(kKinds), state.config().tokenizer) - kKinds);
@@ -291,7 +302,7 @@ void gloveWidthProposal(AppState& state) {
 
 // Where the embedding rows come from: seeded random numbers, or GloVe's word vectors (loaded when chosen).
 void embeddingSourceControl(AppState& state) {
-  ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+  ImGui::SetNextItemWidth(sourceComboWidth());
   if (state.model) {  // the open model's own rows (the control is locked): the combo names them, not "random"
     if (ImGui::BeginCombo(tr(Key::EmbeddingsLabel), embeddingsShown(state))) ImGui::EndCombo();
     helpMarker(tr(Key::EmbeddingsHelp));

@@ -16,6 +16,9 @@ void drawStepList(AppState& state);                         // the walkthrough's
 // for every word), "given", "random + given" (some words), "X given", or "the model's own" while a model is open.
 const char* embeddingsShown(AppState& state);
 void drawModelControls(AppState& state);                    // tokenizer, dimensions, seed, PE, mask, scale, focus
+// The Tokenizer and Embeddings combos' width: their longest text in this language ("model's vocab", "random +
+// given") and the arrow, at least 7 em (7 em cut "model's vocab" to "model's voca").
+float sourceComboWidth();
 void drawLanguageSwitch(AppState& state);
 // The sidebar below the preset picker (wide layout) or in the drawer (narrow): steps, language, model, share.
 void drawSidebarContents(AppState& state);                   // "Language: English 中文"

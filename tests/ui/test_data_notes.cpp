@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/data/presets.h"
+#include "imgui.h"
 #include "core/matrices.h"
 #include "core/pipeline.h"
 #include "core/train/model_trace.h"
@@ -219,4 +220,45 @@ TEST(DataNotes, EveryStringIsUsed) {
                 contains(sources, "Key::" + name + ":"))
         << name << " is in the tables but nothing shows it";
   }
+}
+
+// ---- polish (session 34): the final pass of issue 27 ----
+
+// Weighted sum said "A token that attends mostly to "fox" ends up carrying mostly the value of "fox"" over every
+// sentence (law, kv-lookup, translation: none holds "fox"). The explanation names no token; the step's own line
+// o_i = … names the focus token's keys from the numbers.
+TEST(DataNotes, WeightedSumsExplanationNamesNoTokenOfAnotherSentence) {
+  for (ui::Lang lang : {ui::Lang::En, ui::Lang::Zh}) {
+    const std::string text = ui::trIn(lang, ui::Key::StepWeightedSumExplanation);
+    EXPECT_FALSE(contains(text, "fox")) << text;
+    EXPECT_TRUE(contains(text, "o_i = Σ_j a_ij v_j")) << text;
+  }
+}
+
+// The sidebar's Tokenizer and Embeddings combos were 7 em wide: an open model's "model's vocab" showed as
+// "model's voca" (kv-lookup, translation, reverse). Every text they show fits, in both languages.
+TEST(DataNotes, TheTokenizerAndEmbeddingsCombosShowTheirWholeText) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(800, 600);
+  io.IniFilename = nullptr;
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  ImGui::NewFrame();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float arrowAndPadding = ImGui::GetFrameHeight() + 2.0f * style.FramePadding.x;
+  EXPECT_GT(ImGui::CalcTextSize("model's vocab").x + arrowAndPadding, 7.0f * ImGui::GetFontSize())
+      << "7 em fits the text: the check below cannot fail";
+  for (ui::Lang lang : {ui::Lang::En, ui::Lang::Zh}) {
+    ui::setLanguage(lang);
+    const float width = ui::sourceComboWidth();
+    for (ui::Key k : {ui::Key::TokenizerModel, ui::Key::TokenizerGpt2, ui::Key::EmbeddingsModel,
+                      ui::Key::EmbeddingsMixed, ui::Key::EmbeddingsGloveMixed, ui::Key::EmbeddingsXGiven,
+                      ui::Key::EmbeddingsHandMade})
+      EXPECT_LE(ImGui::CalcTextSize(ui::tr(k)).x + arrowAndPadding, width + 0.01f) << ui::tr(k);
+  }
+  ui::setLanguage(ui::Lang::En);
+  ImGui::EndFrame();
+  ImGui::DestroyContext();
 }
