@@ -996,7 +996,7 @@
     if (event.isComposing) return;
     var newLine = input.tagName === 'TEXTAREA' && !(event.ctrlKey || event.metaKey);  // a multi-line field's Enter
     if (event.key === 'Enter' && !newLine) {
-      sendText(input, true);
+      sendText(input, true, input.tagName === 'TEXTAREA');  // a multi-line field's Ctrl+Enter submits it (checks)
       input.dataset.original = input.value;  // committed: leaving the field sends nothing more
       input.blur();
     } else if (event.key === 'Escape') {
@@ -1005,14 +1005,14 @@
       input.blur();
     }
   }
-  function sendText(input, commit) {
+  function sendText(input, commit, submit) {
     if (!running) return;
     var text = input.value;
     var size = Module.lengthBytesUTF8(text) + 1;
     var ptr = Module._malloc(size);
     try {
       Module.stringToUTF8(text, ptr, size);
-      Module._attnlab_text_edit(Number(input.dataset.fieldId), ptr, commit ? 1 : 0);
+      Module._attnlab_text_edit(Number(input.dataset.fieldId), ptr, submit ? 2 : commit ? 1 : 0);
     } finally { Module._free(ptr); }
   }
   function makeTextInput(field) {

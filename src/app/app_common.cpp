@@ -186,6 +186,7 @@ std::string frameStatsJson() {
   }
   appendJsonString(out, "hoveredItem", hoveredItemLabel());
   appendJsonString(out, "activeItem", activeItemLabel());
+  appendJsonString(out, "navItem", navItemLabel());  // controls mode's cursor (keyboard tests)
   appendJsonString(out, "uiFont", s.uiFont);
   out += "\"fallbackFont\":\"" + s.fallbackFont + "\"}";
   return out;

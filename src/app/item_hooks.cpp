@@ -46,6 +46,10 @@ std::string itemLabel(unsigned int id) {
 
 std::string hoveredItemLabel() { return itemLabel(ImGui::GetCurrentContext()->HoveredId); }
 std::string activeItemLabel() { return itemLabel(ImGui::GetCurrentContext()->ActiveId); }
+std::string navItemLabel() {
+  const ImGuiContext* g = ImGui::GetCurrentContext();
+  return g->NavDisableHighlight ? std::string() : itemLabel(g->NavId);
+}
 
 std::string itemsJson(float pixelsPerUnit) {
   std::string out = "[";

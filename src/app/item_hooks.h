@@ -16,5 +16,7 @@ std::string itemsJson(float pixelsPerUnit);
 // Labels of the item under the mouse and of the active item (being clicked or edited); "" if none.
 std::string hoveredItemLabel();
 std::string activeItemLabel();
+// Label of the item keyboard navigation is on (controls mode: Tab, arrows), "" when navigation shows no cursor.
+std::string navItemLabel();
 
 }  // namespace app

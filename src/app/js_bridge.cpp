@@ -297,10 +297,11 @@ EMSCRIPTEN_KEEPALIVE void attnlab_figure_done(const char* name, int width, int h
 // The input the page is used with: 1 touch, 0 a mouse (ui/first_run.h: the texts say tap or hover, → or Next ▶).
 EMSCRIPTEN_KEEPALIVE void attnlab_input_kind(int touch) { ui::setTouchInput(touch != 0); }
 
-// What the HTML input over field `id` holds; commit: Enter or leaving the field.
+// What the HTML input over field `id` holds; commit: 1 Enter or leaving the field, 2 Ctrl+Enter in a multi-line field.
 EMSCRIPTEN_KEEPALIVE void attnlab_text_edit(unsigned int id, const char* text, int commit) {
   if (!app::context() || !text) return;
   ui::overlayEdit(id, text, commit != 0);
+  if (commit == 2) ui::overlaySubmit(id);  // Ctrl+Enter in a multi-line field (the check panel's paste field)
 }
 
 }  // extern "C"

@@ -19,6 +19,7 @@
 #include "core/matrices.h"
 #include "core/pipeline.h"
 #include "imgui.h"
+#include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO
 #include "ui/controls.h"
 #include "ui/i18n/error_text.h"
 #include "ui/i18n/i18n.h"
@@ -214,6 +215,15 @@ void drawStarter(AppState& s, float width) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", wrapAtSpaces(tr(Key::CheckStarterTooltip), 24 * ImGui::GetFontSize()).c_str());
 }
 
+// Dear ImGui 1.86's combo reports no label to the item hooks: name it, so tests and keyboard navigation find it.
+void nameCombo(ImGuiID id, const char* name) {
+  ImGuiContext& g = *ImGui::GetCurrentContext();  // the macro reads `g`
+  IMGUI_TEST_ENGINE_ITEM_INFO(id, name, 0);
+  (void)g;
+  (void)id;
+  (void)name;
+}
+
 // Which matrix the learner brings back, and its head (every head: an (h, rows, cols) array).
 void drawResultPickers(AppState& s, float width) {
   CheckState& c = s.check;
@@ -221,7 +231,9 @@ void drawResultPickers(AppState& s, float width) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Key::CheckYourResult));
   ImGui::SetNextItemWidth(half);
-  if (ImGui::BeginCombo("##check-matrix", c.matrix.c_str())) {
+  const bool matrixOpen = ImGui::BeginCombo("##check-matrix", c.matrix.c_str());
+  nameCombo(ImGui::GetID("##check-matrix"), "check matrix picker");
+  if (matrixOpen) {
     for (const char* name : kCheckable)
       if (ImGui::Selectable(name, c.matrix == name)) c.matrix = name;
     ImGui::EndCombo();
@@ -238,7 +250,9 @@ void drawResultPickers(AppState& s, float width) {
     return;
   }
   const std::string preview = c.head < 0 ? tr(Key::CheckEveryHead) : trf(Key::CheckHeadN, c.head + 1);
-  if (ImGui::BeginCombo("##check-head", preview.c_str())) {
+  const bool headOpen = ImGui::BeginCombo("##check-head", preview.c_str());
+  nameCombo(ImGui::GetID("##check-head"), "check head picker");
+  if (headOpen) {
     if (ImGui::Selectable(tr(Key::CheckEveryHead), c.head < 0)) c.head = -1;
     for (int h = 0; h < heads; ++h)
       if (ImGui::Selectable(trf(Key::CheckHeadN, h + 1).c_str(), c.head == h)) c.head = h;
@@ -256,7 +270,8 @@ int resizeString(ImGuiInputTextCallbackData* data) {
 }
 
 // The paste field: a multi-line field over a std::string (on the page an HTML textarea laid over it, text_fields.h).
-void drawPasteField(CheckState& c, float width) {
+// True when it was submitted from the keyboard (Ctrl+Enter in the textarea: check it, as the button does).
+bool drawPasteField(CheckState& c, float width) {
   const char* label = "##check-paste";
   const ImGuiID id = ImGui::GetID(label);
   std::string typedOnPage;
@@ -271,6 +286,7 @@ void drawPasteField(CheckState& c, float width) {
                     ImGui::GetItemRectMin().y + ImGui::GetStyle().FramePadding.y);
     ImGui::GetWindowDrawList()->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), tr(Key::CheckPasteHint));
   }
+  return takeOverlaySubmit(id);
 }
 
 // Bring the result back: pick a file (the one way on a phone besides paste), paste text, or drop a file.
@@ -281,11 +297,12 @@ void drawBringBack(AppState& s, float width) {
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("%s", wrapAtSpaces(tr(Key::CheckChooseTooltip), 24 * ImGui::GetFontSize()).c_str());
-  drawPasteField(s.check, width);
-  if (ImGui::Button(tr(Key::CheckPasteButton), ImVec2(width, 0))) {
-    if (s.check.paste.find_first_not_of(" \t\r\n") == std::string::npos)
+  const bool submitted = drawPasteField(s.check, width);
+  if (ImGui::Button(tr(Key::CheckPasteButton), ImVec2(width, 0)) || submitted) {
+    if (s.check.paste.find_first_not_of(" \t\r\n") == std::string::npos) {
       s.check.message = trf(Key::CheckRefused, tr(Key::CheckPasteEmpty));
-    else
+      s.check.announceStep = s.step;
+    } else
       checkResultBytes(s, "", -2, "", s.check.paste);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, kNoteText);
@@ -364,6 +381,40 @@ void drawAnswer(AppState& s, float width) {
 
 const char* numpyStarter() { return kNumpyStarter; }
 
+std::string checkAnnouncement(const AppState& s) {
+  const CheckState& c = s.check;
+  if (c.announceStep != s.step) return "";
+  if (!c.message.empty()) return trf(Key::AnnounceCheck, c.message.c_str());
+  if (!c.result || !checkIsCurrent(s)) return "";
+  const attn::CheckResult& r = *c.result;
+  const std::string what = checkedWhat(r);
+  std::string answer;
+  if (r.match) {
+    answer = trf(Key::CheckMatches, what.c_str(), static_cast<int>(r.cells), number(r.maxAbsDiff).c_str());
+  } else if (r.firstWrong) {
+    const attn::WrongCell& w = *r.firstWrong;
+    answer = trf(Key::CheckDiffers, what.c_str(), static_cast<int>(r.wrongCells), static_cast<int>(r.cells),
+                 number(r.maxAbsDiff).c_str()) +
+             tr(Key::AnnounceSentenceEnd) + trf(Key::CheckFirstWrong, cellWords(s, r, w).c_str(), number(w.yours).c_str(),
+                        number(w.expected).c_str());
+  } else {
+    answer = trf(Key::CheckShapeDiffers, what.c_str(), shapeText(r.yoursShape).c_str(),
+                 shapeText(r.expectedShape).c_str()) + tr(Key::AnnounceSentenceEnd);
+  }
+  if (!r.diagnoses.empty()) {
+    answer += std::string(" ") + tr(r.diagnoses[0].together >= 0 ? Key::CheckTogether : Key::CheckLikelyBugs);
+    for (const attn::Diagnosis& d : r.diagnoses) {
+      const attn::BugInfo& bug = attn::bugInfo(d.bug);
+      answer += std::string(" ") + bug.name + ": " + fixText(bug) + tr(Key::AnnounceSentenceEnd);
+    }
+  } else if (!r.match) {
+    answer += std::string(" ") + tr(Key::CheckNoBug);
+  }
+  for (const attn::CannotTell& hidden : r.cannotTell)
+    answer += " " + trf(Key::CheckCannotTell, attn::bugInfo(hidden.bug).name);
+  return trf(Key::AnnounceCheck, answer.c_str());
+}
+
 std::string checkInputsFile(const AppState& s, const std::string& format) {
   if (!s.pipeline.hasTrace()) return "";
   const attn::Config c = attn::checkableConfig(s.config());
@@ -389,6 +440,7 @@ std::string checkResultBytes(AppState& s, const std::string& matrixIn, int headI
   const std::string what = name.empty() ? tr(Key::CheckPastedWhat) : "“" + name + "”";
   auto refuse = [&](const std::string& why) {
     c.message = trf(Key::CheckRefused, why.c_str());
+    c.announceStep = s.step;
     return c.message;
   };
   if (!s.pipeline.hasTrace()) return refuse(tr(Key::CheckNoTrace));
@@ -407,6 +459,7 @@ std::string checkResultBytes(AppState& s, const std::string& matrixIn, int headI
     c.currentAt = -1;
     c.message.clear();
     showWrongCell(s);
+    c.announceStep = s.step;  // the step that shows the wrong cell (or the one the learner is on)
     return "";
   } catch (const attn::InputError& e) {
     if (e.id() == "CheckWhichHead") return refuse(trf(Key::CheckPickHead, s.config().heads, matrix.c_str()));

@@ -43,6 +43,11 @@ void drawCheckCallout(const AppState& state, const GridContext& grids);
 // outlined {matrix, head, row, col} | null, can_go_back}.
 std::string checkStateJson(const AppState& state);
 
+// The last answer in one line for the accessible live region (export.h's announcement): the refusal, or match /
+// first wrong cell with both numbers / shape, the likely bugs with their fixes, what the configuration cannot tell.
+// "" once the learner has moved to another step than the one the answer came on, or the configuration changed.
+std::string checkAnnouncement(const AppState& state);
+
 // The numpy starter the panel copies: README's "Check my implementation" starter, as printed there.
 const char* numpyStarter();
 

@@ -24,6 +24,7 @@ struct CheckState {
   mutable bool current = false; //   grid asks each frame, and comparing Configs compares their weights)
   std::string message;       // a refused file or text: one line (in the UI's language)
   std::optional<attn::Config> before;  // the configuration before "Use a configuration that can" (back to it)
+  int announceStep = -1;     // the step shown when the last answer or refusal came: the live region says it there
 };
 
 }  // namespace ui

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/matrices.h"
+#include "ui/check_panel.h"
 #include "ui/explain.h"
 #include "ui/i18n/i18n.h"
 #include "ui/steps/step.h"
@@ -80,6 +81,7 @@ std::string announcement(const AppState& s) {
   std::string out = trf(Key::AnnounceStep, s.step + 1, lastShownStep(s) + 1, all[s.step].title(),  // steps shown
                         all[s.step].explanation());
   if (!s.error.empty()) out += trf(Key::AnnounceError, s.error.c_str());
+  out += checkAnnouncement(s);  // the check panel's answer, on the step it came on
   if (!s.pipeline.hasTrace()) return out;
   const attn::Trace& t = s.trace();
   const std::string id = all[s.step].id;

@@ -7,7 +7,9 @@
 // at the softmax step with its head and pin; a malformed file gives one line and changes nothing else; the panel's
 // own paths work: the starter copied is README's; "Choose a file…" (a CSV), a drop (a .npy), the paste field (CSV with its line breaks); a
 // saturated layer "cannot tell" missing-scale, "Use a configuration that can" tells it, "Back to my configuration"
-// returns.
+// returns; by keyboard alone (controls mode: frameStats().navItem is the cursor): Tab reaches the paste field, the
+// arrows the download button (Space downloads), the matrix and head pickers (Space opens, Space picks), Ctrl+Enter
+// in the paste field checks, and the live region says the answer.
 //
 //   node tests/browser/checkpage.test.mjs [--web DIR] [--only SUBSTRING] [--screenshots]
 //
@@ -278,6 +280,11 @@ test('check my implementation: inputs download, a right result matches, missing-
     `pasted CSV: ${JSON.stringify(s.check).slice(0, 300)}`);
 
   lap('paste');
+  // By keyboard alone: Tab enters controls mode, the arrows reach the download button, the matrix picker and the
+  // paste field; Space presses a button and opens a picker; Enter in the paste field moves the editing to its
+  // textarea; Ctrl+Enter there checks; the answer is announced in the live region.
+  const walk = await keyboardWalk(page, right.A[1], noScale.A[1]);
+  lap('keyboard');
   // A saturated layer (X × 300) cannot tell a missing scale; the suggested configuration can; and back.
   const imported = await page.evaluate((c) => window.attnlab.importConfig(JSON.stringify(c), 'saturated.json'),
     { X: inputs.X.map((row) => row.map((v) => v * 300)), heads: 2, d_k: 3, d_v: 3, mask: 'causal', seed: 7 });
@@ -304,7 +311,7 @@ test('check my implementation: inputs download, a right result matches, missing-
   check(problems.length === 0, problems.join('\n'));
   await closePage();
   lap('cannot-tell');
-  return `${(npz.bytes.length / 1024).toFixed(1)} KB npz; numpy: ${numpyNote}; first wrong A[1][${wrong.row}][${wrong.col}]; ms: ${laps.join(', ')}`;
+  return `${(npz.bytes.length / 1024).toFixed(1)} KB npz; numpy: ${numpyNote}; first wrong A[1][${wrong.row}][${wrong.col}]; announced: "${walk.slice(walk.indexOf('Check:'), walk.indexOf('Check:') + 60)}…"; ms: ${laps.join(', ')}`;
 });
 
 // ---- screenshots (--screenshots): a diagnosis on the grid, DPR 1 and 2, phone, Chinese ----
@@ -318,6 +325,98 @@ async function missingScaleA(page) {
     const sum = e.reduce((a, b) => a + b, 0);
     return e.map((v) => v / sum);
   }));
+}
+
+// ---- the keyboard walk (controls mode: Dear ImGui's keyboard navigation) ----
+// One key press seen by exactly one frame: Dear ImGui 1.86 reads the keys' state once a frame, so a press and a
+// release before the same frame are lost, and a key held over several slow frames repeats.
+async function pressKey(page, key) {
+  await page.keyboard.down(key);
+  await waitFrames(page, 1);
+  await page.keyboard.up(key);
+  await waitFrames(page, 2);
+}
+const navItem = (page) => page.evaluate(() => window.attnlab.frameStats().navItem);
+// Arrow presses until the navigation cursor is on `label` (down first, then up once the cursor stops moving); the
+// labels passed on the way.
+async function navigateTo(page, label, { most = 60 } = {}) {
+  const passed = [];
+  let up = false, still = 0;
+  for (let k = 0; k < most; k++) {
+    const now = await navItem(page);
+    if (now === label) return passed;
+    still = passed.length && passed[passed.length - 1] === now ? still + 1 : 0;
+    if (still >= 2) up = !up, still = 0;  // the bottom of the panel: turn round
+    if (up && now === 'Check my implementation') up = false;  // its header: turn round (a slow frame can make a
+                                                               // held key repeat and step past the target)
+    passed.push(now);
+    await pressKey(page, up ? 'ArrowUp' : 'ArrowDown');
+  }
+  check(false, `the arrows never reached "${label}": ${passed.join(' → ')}`);
+  return passed;
+}
+async function keyboardWalk(page, rightA1, noScaleA1) {
+  await setState(page, { step: 'tokenize' });
+  // The keys go to the canvas, and navigation starts in the sidebar: a click on its language switch (English, already
+  // chosen; a click also leaves controls mode). From the step area the arrows stay in the step (Dear ImGui 1.86
+  // moves between child windows only through their frame: Space on the sidebar enters it).
+  await clickItem(page, await findItem(page, (i) => i.label === 'English', '"English"'));
+  await pressKey(page, 'Tab');  // controls mode; Tab goes to the next field: the paste field (the model's are folded)
+  const tabbed = await page.evaluate(() => document.activeElement.tagName);
+  check(tabbed === 'TEXTAREA', `Tab from the language switch focused ${tabbed}, not the paste field's textarea`);
+  await pressKey(page, 'Escape');  // leaves the field, still in controls mode
+  check((await getState(page)).step.id === 'tokenize', 'Tab/Esc changed the step');
+  // The download button: Space presses it.
+  await navigateTo(page, 'Download inputs (.npz)');
+  const wait = page.waitForEvent('download', { timeout: 20000 });
+  await pressKey(page, 'Space');
+  const download = await wait;
+  check(download.suggestedFilename() === 'inputs.npz', `Space on the download button: ${download.suggestedFilename()}`);
+  // The matrix picker: Space opens it, ↓ and Space pick the next matrix (Enter edits fields; Space presses).
+  await navigateTo(page, 'check matrix picker');
+  const pickerBefore = (await getState(page)).check.matrix;
+  await pressKey(page, 'Space');
+  let choice = await navItem(page);  // the list's cursor: on a matrix's name
+  for (let k = 0; k < 8 && (choice === pickerBefore || !/^(S|S_scaled|A|O|concat|output)$/.test(choice)); k++) {
+    await pressKey(page, 'ArrowDown');
+    choice = await navItem(page);
+  }
+  await pressKey(page, 'Space');
+  const picked = (await getState(page)).check.matrix;
+  check(picked === choice && picked !== pickerBefore,
+    `Space, ↓, Space on the matrix picker: ${picked} picked, the cursor was on ${choice} (before: ${pickerBefore})`);
+  // The head picker beside it (→): Space opens its list, Esc closes it.
+  await navigateTo(page, 'check matrix picker');
+  await pressKey(page, 'ArrowRight');
+  check(await navItem(page) === 'check head picker', `→ from the matrix picker went to "${await navItem(page)}"`);
+  await pressKey(page, 'Space');
+  const lists = (await items(page)).filter((i) => /^window ##Combo/.test(i.label)).length;
+  check(lists === 1, `Space on the head picker opened ${lists} lists`);
+  await pressKey(page, 'Escape');
+  await checkIn(page, { matrix: 'A', head: 1, text: JSON.stringify(rightA1) });  // the pickers: A, head 2 again
+  await setState(page, { step: 'tokenize' });
+  // The paste field: Tab from the language switch puts the editing in its textarea; Ctrl+Enter there checks (head
+  // 2's A without the scale: missing-scale, said in the live region).
+  await clickItem(page, await findItem(page, (i) => i.label === 'English', '"English"'));
+  await pressKey(page, 'Tab');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.tagName === 'TEXTAREA', null,
+    { timeout: 10000 }).catch(() => {});
+  const tag = await page.evaluate(() => document.activeElement.tagName);
+  check(tag === 'TEXTAREA', `Tab to the paste field focused ${tag}, not its textarea`);
+  await page.keyboard.press('Control+A');  // the field still holds the text pasted above
+  await page.keyboard.insertText(noScaleA1.map((row) => row.join(', ')).join('\n'));
+  await page.keyboard.press('Control+Enter');
+  await page.waitForFunction(() => { const r = window.attnlab.getState().check.result; return r && !r.match; }, null,
+    { timeout: 10000 }).catch(() => {});
+  await waitFrames(page, 3);
+  const s = await getState(page);
+  check(s.check.result && s.check.result.diagnoses[0] === 'missing-scale' && s.check.source === '',
+    `Ctrl+Enter in the paste field: ${JSON.stringify(s.check).slice(0, 300)}`);
+  const said = await page.evaluate(() => document.getElementById('a11y-live') ? document.getElementById('a11y-live').textContent : '');
+  check(said.includes('Check: ✗ A (head 2) does not match') && said.includes('missing-scale: multiply the scores'),
+    `the live region says: ${said.slice(0, 400)}`);
+  await pressKey(page, 'Escape');  // back to the step keys
+  return said;
 }
 
 // Scrolls the window under (x, y) (CSS px of the canvas) until `label` is visible; false when it never is.

@@ -2,6 +2,7 @@
 #include "ui/widgets/text_fields.h"
 
 #include <map>
+#include <set>
 #include <vector>
 
 #include "imgui.h"
@@ -33,6 +34,7 @@ std::vector<TextFieldRecord> g_building;
 std::vector<TextFieldRecord> g_lastFrame;
 std::map<unsigned int, OverlayEdit> g_edits;  // id -> the latest edit not yet taken by its field
 bool g_handOverToPage = false;  // a page with HTML inputs over the fields (setTextFieldsHandOver)
+std::set<unsigned int> g_submitted;  // multi-line fields submitted with Ctrl+Enter, not yet taken
 
 }  // namespace
 
@@ -77,6 +79,10 @@ bool fieldVisible(const TextFieldRecord& f) {
 }  // namespace
 
 void setTextFieldsHandOver(bool enabled) { g_handOverToPage = enabled; }
+
+void overlaySubmit(unsigned int id) { g_submitted.insert(id); }
+
+bool takeOverlaySubmit(unsigned int id) { return g_submitted.erase(id) > 0; }
 
 bool takeOverlayEdit(unsigned int id, std::string* text, bool* commit) {
   auto it = g_edits.find(id);

@@ -11,6 +11,9 @@ namespace ui {
 // From the platform: the text of field `id` is now `text`; `commit` is Enter or leaving the field (the fields that
 // apply on Enter, such as a cell's new value, apply then; the others apply as typed).
 void overlayEdit(unsigned int id, const std::string& text, bool commit);
+// From the platform: a multi-line field was submitted from the keyboard (Ctrl+Enter in its textarea; a plain Enter
+// is a new line there). The check panel's paste field checks its text then, as its button does.
+void overlaySubmit(unsigned int id);
 
 // The fields of the last frame as JSON: [{id, label, hint, text, commit_on_enter, multiline, focus, visible, x, y,
 // width, height}] in CSS pixels relative to the canvas (framebuffer pixels / pixelsPerUnit). Call endFrameTextFields()
@@ -29,5 +32,6 @@ void setTextFieldsHandOver(bool enabled);
 void recordTextField(unsigned int id, const char* label, const char* hint, const std::string& text, bool commitOnEnter,
                      bool multiline = false);
 bool takeOverlayEdit(unsigned int id, std::string* text, bool* commit);
+bool takeOverlaySubmit(unsigned int id);  // true once after overlaySubmit(id)
 
 }  // namespace ui
