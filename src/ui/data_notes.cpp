@@ -100,4 +100,6 @@ std::string concatCaption(int heads) {
   return "concat [O_1 … O_" + std::to_string(heads) + "]";
 }
 
+std::string headLabel(int headIndex) { return trf(Key::TrainHeadLabel, headIndex + 1); }
+
 }  // namespace ui

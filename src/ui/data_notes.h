@@ -22,5 +22,8 @@ std::string projectHeadsNote(int heads);
 std::string projectInputCaption(const attn::Config& config, bool queries);
 // Step 10's caption of concat: "concat = O_1" (one head), "concat [O_1 O_2]", "concat [O_1 … O_8]".
 std::string concatCaption(int heads);
+// A head's name from its 0-based index, as the walkthrough's head pickers and captions number them ("head 1" is the
+// first): the Train view's thumbnails said "head 0" over the head the walkthrough calls head 1.
+std::string headLabel(int headIndex);
 
 }  // namespace ui

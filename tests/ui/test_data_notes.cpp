@@ -262,3 +262,16 @@ TEST(DataNotes, TheTokenizerAndEmbeddingsCombosShowTheirWholeText) {
   ImGui::EndFrame();
   ImGui::DestroyContext();
 }
+
+// The Train view's attention thumbnails said "head 0" over the head the walkthrough's picker, captions and All heads
+// call "head 1" (the model opened from Train shows the same head as head 1).
+TEST(DataNotes, TheTrainViewNumbersHeadsAsTheWalkthroughDoes) {
+  ui::setLanguage(ui::Lang::En);
+  EXPECT_EQ(ui::headLabel(0), "head 1");
+  EXPECT_EQ(ui::headLabel(1), "head 2");
+  EXPECT_EQ(ui::trf(ui::Key::CheckHeadN, 1), ui::headLabel(0));  // the check panel's picker: "head 1" is the first
+  std::ifstream train(std::string(ATTNLAB_SOURCE_DIR) + "/src/ui/steps/train.cpp");
+  std::stringstream text;
+  text << train.rdbuf();
+  EXPECT_FALSE(contains(text.str(), "Key::TrainHeadLabel")) << "train.cpp numbers heads itself: use headLabel()";
+}

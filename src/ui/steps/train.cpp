@@ -14,6 +14,7 @@
 #include "ui/explain.h"
 #include "ui/i18n/core_texts.h"
 #include "ui/i18n/i18n.h"
+#include "ui/data_notes.h"
 #include "ui/model_view.h"
 #include "ui/steps/step_common.h"
 #include "ui/train_state.h"
@@ -295,7 +296,7 @@ void drawAttentionMultiples(const atr::TrainingSession& s, float width) {
     for (size_t h = 0; h < snap.weights[b].size(); ++h) {
       ImGui::SameLine(h == 0 ? 10.0f * em : 0, h == 0 ? -1.0f : 1.5f * em);
       ImGui::BeginGroup();
-      ImGui::TextDisabled("%s", trf(Key::TrainHeadLabel, static_cast<int>(h)).c_str());
+      ImGui::TextDisabled("%s", headLabel(static_cast<int>(h)).c_str());
       char id[48];
       std::snprintf(id, sizeof id, "##thumb-%d-%d", static_cast<int>(b), static_cast<int>(h));
       drawAttentionThumbnail(snap.weights[b][h], snap.queryTokens[b], snap.keyTokens[b], cell, id);
