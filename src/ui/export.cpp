@@ -35,7 +35,7 @@ std::string csvNumber(double v) {
 // Labels of an axis (core/matrices.h): token labels where it is a list of tokens, else d0, d1, ….
 std::vector<std::string> axisLabels(const attn::Trace& trace, attn::Axis axis, int count) {
   const std::vector<attn::Token>& tokens = attn::axisTokens(trace, axis);
-  if (attn::axisIsTokens(axis) && static_cast<int>(tokens.size()) == count) return tokenLabels(tokens);
+  if (attn::axisIsTokens(axis) && static_cast<int>(tokens.size()) == count) return tokenLabels(trace.config, tokens);
   std::vector<std::string> out;
   for (int i = 0; i < count; ++i) out.push_back("d" + std::to_string(i));
   return out;
@@ -91,13 +91,13 @@ std::string announcement(const AppState& s) {
   else if (s.step >= stepIndexOf("softmax") && stepIndexOf("softmax") >= 0) name = "A", what = Key::AnnounceWeights;
   const int focus = s.config().focus;
   if (focus < 0 || focus >= static_cast<int>(t.queryTokens.size())) return out;
-  const std::string focusLabel = tokenLabel(t.queryTokens, focus);
+  const std::string focusLabel = tokenLabel(t.config, t.queryTokens, focus);
   const attn::Matrix* m = name ? attn::readMatrix(t, name, s.head) : nullptr;
   if (!m || focus >= m->rows()) return out + trf(Key::AnnounceFocus, focusLabel.c_str());
   out += trf(what, focusLabel.c_str());
   if (s.config().heads > 1) out += trf(Key::AnnounceHead, s.head + 1);
   out += ":";
-  const auto keys = tokenLabels(t.tokens);
+  const auto keys = tokenLabels(t.config, t.tokens);
   const int cols = static_cast<int>(m->cols());
   const int shown = std::min(cols, 24);
   for (int c = 0; c < shown; ++c) {

@@ -80,7 +80,7 @@ void cosineMatrixView(StepContext& ctx, float width) {
   spec.id = "##cosines";
   spec.rows = &t.E;
   spec.cosines = &cosines;
-  spec.labels = tokenLabels(t.tokens);
+  spec.labels = tokenLabels(t.config, t.tokens);
   spec.marked = missingRows(t);
   spec.focus = t.config.cross ? -1 : t.config.focus;
   spec.maxWidth = width;
@@ -303,7 +303,7 @@ void drawEmbedStep(StepContext& ctx) {
     ImGui::Spacing();
     noteLine(tr(Key::EmbedCompareNote));
     GridSpec c = indexGrid("compare_E", t.compareE);
-    c.rowLabels = tokenLabels(t.compareTokens);
+    c.rowLabels = tokenLabels(t.config, t.compareTokens);
     c.caption = trf(Key::EmbedCompareCaption, t.config.compareText.c_str(), shape(t.compareE).c_str());
     fit.apply(c, 0);
     drawGrid(c, ctx.grids);

@@ -110,7 +110,7 @@ bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(trf(Key::HeadsTooltip, r.name.c_str(), r.name.empty() ? "" : ", ", head + 1).c_str());
     if (i >= 0 && j >= 0 && i < h.A.rows() && j < h.A.cols())
-      ImGui::Text("%s → %s: a = %s", tokenLabel(t.queryTokens, i).c_str(), tokenLabel(t.tokens, j).c_str(),
+      ImGui::Text("%s → %s: a = %s", tokenLabel(t.config, t.queryTokens, i).c_str(), tokenLabel(t.config, t.tokens, j).c_str(),
                   num(h.A(i, j)).c_str());
     ImGui::EndTooltip();
   }
@@ -122,7 +122,7 @@ bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool
   } else {
     const std::string weight = " " + num(h.A(focus, best), 2);
     const float room = side + marker - ImGui::CalcTextSize(("→ " + weight).c_str()).x;
-    ImGui::TextUnformatted(("→ " + ellipsize(tokenLabel(t.tokens, best), room) + weight).c_str());
+    ImGui::TextUnformatted(("→ " + ellipsize(tokenLabel(t.config, t.tokens, best), room) + weight).c_str());
   }
   ImGui::EndGroup();
   return clicked;
@@ -144,7 +144,7 @@ void drawHeadsStep(StepContext& ctx) {
   const int perRow = std::clamp(static_cast<int>((avail + gap) / (6.0f * em + gap)), 1, std::min(maxHeads, 8));
   const float marker = 0.6f * em;  // drawHeadMap's room for the focus marker
   const float side = std::clamp((avail + gap) / perRow - gap - marker, 4.0f * em, (rows.size() > 1 ? 8.0f : 12.0f) * em);
-  noteLine(trf(Key::HeadsNote, tokenLabel(ctx.trace.queryTokens, ctx.state.config().focus).c_str()));
+  noteLine(trf(Key::HeadsNote, tokenLabel(ctx.trace.config, ctx.trace.queryTokens, ctx.state.config().focus).c_str()));
   drawWeightScalePicker(ctx.state);
   {
     WeightColoring words;  // the legend's words for the chosen colouring
