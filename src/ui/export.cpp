@@ -8,6 +8,7 @@
 #include "core/matrices.h"
 #include "ui/explain.h"
 #include "ui/i18n/i18n.h"
+#include "ui/steps/gpt2_steps.h"
 #include "ui/steps/step.h"
 
 namespace ui {
@@ -77,8 +78,9 @@ std::string csvFileName(const std::string& nameOrAlias, int head) {
 std::string announcement(const AppState& s) {
   const auto& all = steps();
   if (s.step < 0 || s.step >= static_cast<int>(all.size())) return "";
+  const std::string gpt2Explanation = gpt2StepExplanation(s, all[s.step].id);  // GPT-2's Embed / Add position
   std::string out = trf(Key::AnnounceStep, s.step + 1, lastShownStep(s) + 1, all[s.step].title(),  // steps shown
-                        all[s.step].explanation());
+                        gpt2Explanation.empty() ? all[s.step].explanation() : gpt2Explanation.c_str());
   if (!s.error.empty()) out += trf(Key::AnnounceError, s.error.c_str());
   if (!s.pipeline.hasTrace()) return out;
   const attn::Trace& t = s.trace();

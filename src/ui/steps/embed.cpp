@@ -13,6 +13,7 @@
 #include "core/data/similarity.h"
 #include "imgui.h"
 #include "ui/explain.h"
+#include "ui/steps/gpt2_steps.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/similarity_grid.h"
@@ -275,6 +276,7 @@ void drawGivenRows(StepContext& ctx) {
 
 void drawEmbedStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
+  if (drawGpt2EmbedStep(ctx)) return;  // GPT-2's own rows wte[id] (gpt2_embed.cpp)
   explanation(stepExplanation("embed"));
   if (t.config.X) {
     drawGivenRows(ctx);

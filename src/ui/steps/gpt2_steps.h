@@ -59,6 +59,13 @@ void vectorTable(const char* id, const std::vector<VectorColumn>& columns, const
 
 // The layer norm of one row (μ, σ², ε, 1/√(σ² + ε), then x, x − μ, x̂, γ, β, y per feature), `name` naming it
 // ("ln_1", "ln_2", "ln_f").
+// Steps 2 and 3 while a GPT-2 block is shown (gpt2_embed.cpp): the model's wte rows, and wpe with the sums. False
+// (nothing drawn) when no GPT-2 model is shown: the step draws its own.
+bool drawGpt2EmbedStep(StepContext& ctx);
+bool drawGpt2PositionStep(StepContext& ctx);
+// Their explanation while a GPT-2 block is shown ("" otherwise, or for another step): the announcement uses it too.
+std::string gpt2StepExplanation(const AppState& s, const std::string& stepId);
+
 void drawLayerNormDetails(StepContext& ctx, const attn::models::LayerNormRow& r, const std::string& name,
                           const std::string& tokenLabel);
 
