@@ -35,6 +35,7 @@ const ImWchar kBodyRanges[] = {
     0x2190, 0x21FF,  // arrows
     0x2200, 0x22FF,  // mathematical operators (√ ∑ ∞ − ≈ ≤ ≥ ⋅)
     0x2308, 0x230B,  // ⌈ ⌉ ⌊ ⌋
+    0x2423, 0x2423,  // ␣ (a GPT-2 token's space, ui/token_labels.h)
     0x25A0, 0x25FF,  // geometric shapes (■ ▶ ▼ ●)
     0x2713, 0x2717,  // ✓ ✗
     0x2758, 0x275A,  // ❘ ❙ ❚ (the pause sign "❚❚")
@@ -43,10 +44,10 @@ const ImWchar kBodyRanges[] = {
     0,
 };
 
-// Numbers in matrices (and their labels): Latin-1, Greek, punctuation, arrows, operators.
+// Numbers in matrices (and their labels): Latin-1, Greek, punctuation, arrows, operators, ␣ and ⟨⟩ of GPT-2 labels.
 const ImWchar kMonoRanges[] = {
     0x0020, 0x00FF, 0x0370, 0x03FF, 0x1D40, 0x1D40, 0x2000, 0x209F,
-    0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0xFFFD, 0xFFFD, 0,
+    0x2190, 0x21FF, 0x2200, 0x22FF, 0x2423, 0x2423, 0x25A0, 0x25FF, 0x27E8, 0x27E9, 0xFFFD, 0xFFFD, 0,
 };
 
 // Step titles: fewer ranges (largest glyphs in the atlas).

@@ -440,12 +440,13 @@ void crossControl(AppState& state) {
 
 void focusControl(AppState& state) {
   if (!state.pipeline.hasTrace()) return;
-  const auto& q = state.traceThrough(attn::Stage::Tokenize).queryTokens;
+  const attn::Trace& tokenized = state.traceThrough(attn::Stage::Tokenize);
+  const auto& q = tokenized.queryTokens;
   const int focus = state.config().focus;
   ImGui::SetNextItemWidth(9.0f * ImGui::GetFontSize());
-  if (ImGui::BeginCombo(tr(Key::FocusLabel), tokenLabel(q, focus).c_str())) {
+  if (ImGui::BeginCombo(tr(Key::FocusLabel), tokenLabel(tokenized.config, q, focus).c_str())) {
     for (int i = 0; i < static_cast<int>(q.size()); ++i)
-      if (ImGui::Selectable(tokenLabel(q, i).c_str(), i == focus)) state.change([&](attn::Config& c) { c.focus = i; });
+      if (ImGui::Selectable(tokenLabel(tokenized.config, q, i).c_str(), i == focus)) state.change([&](attn::Config& c) { c.focus = i; });
     ImGui::EndCombo();
   }
   helpMarker(tr(Key::FocusHelp));

@@ -72,8 +72,8 @@ struct Cell {
   double value;
   std::string headNote;  // "\n(head 2 of 8)" when there are several heads, on its own line
   const std::vector<attn::Token>& rowTokens() const { return attn::axisTokens(t, info.rows); }
-  std::string rowLabel() const { return tokenLabel(rowTokens(), ref.row); }
-  std::string colLabel() const { return tokenLabel(attn::axisTokens(t, info.cols), ref.col); }
+  std::string rowLabel() const { return tokenLabel(t.config, rowTokens(), ref.row); }
+  std::string colLabel() const { return tokenLabel(t.config, attn::axisTokens(t, info.cols), ref.col); }
 };
 
 // Where token `text`'s embedding row came from: the preset's table (hand-made), a row typed in (or given in the
@@ -260,7 +260,7 @@ std::string softmaxTerms(const Cell& c, const attn::Matrix& S, double mx) {
     const int j = open[static_cast<size_t>(idx)];
     if (!show[j]) continue;
     if (shown > 0 && idx != lastIdx + 1) s << ", …";
-    s << (shown ? ", " : " ") << tokenLabel(keys, j) << " " << num(std::exp(S(row, j) - mx));
+    s << (shown ? ", " : " ") << tokenLabel(c.t.config, keys, j) << " " << num(std::exp(S(row, j) - mx));
     ++shown;
     lastIdx = idx;
   }
@@ -397,7 +397,7 @@ std::string explainLogit(const Cell& c) {
   int rank = 1;
   for (Eigen::Index j = 0; j < row.cols(); ++j) rank += row(0, j) > c.value;
   const std::string token = c.t.config.gpt2 && c.ref.col < c.t.config.gpt2->vocabularySize()
-                                ? c.t.config.gpt2->tokenText(c.ref.col)
+                                ? readableGpt2Token(c.t.config.gpt2->tokenBytes(c.ref.col))
                                 : std::to_string(c.ref.col);
   std::ostringstream s;
   s << "logits[0, " << c.ref.col << "] = " << num(c.value)
@@ -459,20 +459,6 @@ std::string saturationLabel(const attn::RowSaturation& r, int keys) {
   if (r.fullyMasked || keys <= 0) return "fully masked";
   if (keys == 1) return "one key";
   return r.maxWeight > attn::kSaturatedMaxWeight ? "saturated" : "";
-}
-
-std::string tokenLabel(const std::vector<attn::Token>& tokens, int i) {
-  if (i < 0 || i >= static_cast<int>(tokens.size())) return std::to_string(i);
-  int same = 0;
-  for (const auto& t : tokens) same += t.text == tokens[i].text;
-  return same > 1 ? tokens[i].text + "#" + std::to_string(i) : tokens[i].text;
-}
-
-std::vector<std::string> tokenLabels(const std::vector<attn::Token>& tokens) {
-  std::vector<std::string> out;
-  out.reserve(tokens.size());
-  for (int i = 0; i < static_cast<int>(tokens.size()); ++i) out.push_back(tokenLabel(tokens, i));
-  return out;
 }
 
 std::string explainCell(const attn::Trace& t, const CellRef& ref) {

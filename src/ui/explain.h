@@ -10,6 +10,7 @@
 #include "core/matrix.h"
 #include "core/trace.h"
 #include "ui/app_state.h"
+#include "ui/token_labels.h"
 
 namespace ui {
 
@@ -20,9 +21,7 @@ std::string explainCell(const attn::Trace& trace, const CellRef& cell);
 // Rows, columns or cells (row/col = -1: whole column/row) that `cell` is computed from.
 std::vector<CellRef> dependenciesOf(const attn::Trace& trace, const CellRef& cell);
 
-// A readable label for token i of a side: its text, with "#i" appended when the text occurs twice.
-std::string tokenLabel(const std::vector<attn::Token>& tokens, int i);
-std::vector<std::string> tokenLabels(const std::vector<attn::Token>& tokens);
+// Token labels (tokenLabel, tokenLabels): ui/token_labels.h.
 
 // Keys query row `row` may see (its entries of the additive mask that are not −∞; every key without a mask).
 int unmaskedKeys(const attn::Trace& trace, int row);

@@ -9,6 +9,7 @@
 #include "ui/check_panel.h"
 #include "ui/explain.h"
 #include "ui/i18n/i18n.h"
+#include "ui/steps/gpt2_steps.h"
 #include "ui/steps/step.h"
 
 namespace ui {
@@ -36,7 +37,7 @@ std::string csvNumber(double v) {
 // Labels of an axis (core/matrices.h): token labels where it is a list of tokens, else d0, d1, ….
 std::vector<std::string> axisLabels(const attn::Trace& trace, attn::Axis axis, int count) {
   const std::vector<attn::Token>& tokens = attn::axisTokens(trace, axis);
-  if (attn::axisIsTokens(axis) && static_cast<int>(tokens.size()) == count) return tokenLabels(tokens);
+  if (attn::axisIsTokens(axis) && static_cast<int>(tokens.size()) == count) return tokenLabels(trace.config, tokens);
   std::vector<std::string> out;
   for (int i = 0; i < count; ++i) out.push_back("d" + std::to_string(i));
   return out;
@@ -78,8 +79,9 @@ std::string csvFileName(const std::string& nameOrAlias, int head) {
 std::string announcement(const AppState& s) {
   const auto& all = steps();
   if (s.step < 0 || s.step >= static_cast<int>(all.size())) return "";
+  const std::string gpt2Explanation = gpt2StepExplanation(s, all[s.step].id);  // GPT-2's Embed / Add position
   std::string out = trf(Key::AnnounceStep, s.step + 1, lastShownStep(s) + 1, all[s.step].title(),  // steps shown
-                        all[s.step].explanation());
+                        gpt2Explanation.empty() ? all[s.step].explanation() : gpt2Explanation.c_str());
   if (!s.error.empty()) out += trf(Key::AnnounceError, s.error.c_str());
   out += checkAnnouncement(s);  // the check panel's answer, on the step it came on
   if (!s.pipeline.hasTrace()) return out;
@@ -93,13 +95,13 @@ std::string announcement(const AppState& s) {
   else if (s.step >= stepIndexOf("softmax") && stepIndexOf("softmax") >= 0) name = "A", what = Key::AnnounceWeights;
   const int focus = s.config().focus;
   if (focus < 0 || focus >= static_cast<int>(t.queryTokens.size())) return out;
-  const std::string focusLabel = tokenLabel(t.queryTokens, focus);
+  const std::string focusLabel = tokenLabel(t.config, t.queryTokens, focus);
   const attn::Matrix* m = name ? attn::readMatrix(t, name, s.head) : nullptr;
   if (!m || focus >= m->rows()) return out + trf(Key::AnnounceFocus, focusLabel.c_str());
   out += trf(what, focusLabel.c_str());
   if (s.config().heads > 1) out += trf(Key::AnnounceHead, s.head + 1);
   out += ":";
-  const auto keys = tokenLabels(t.tokens);
+  const auto keys = tokenLabels(t.config, t.tokens);
   const int cols = static_cast<int>(m->cols());
   const int shown = std::min(cols, 24);
   for (int c = 0; c < shown; ++c) {

@@ -141,7 +141,7 @@ std::pair<int, int> drawGrid(StepContext& ctx, const std::vector<am::HeadWeight>
       const float pos = largest > 0 ? static_cast<float>(value / largest) : 0.0f;
       const ImVec2 p0(c0.x + h * cell, c0.y + l * cell), p1(p0.x + cell - 1, p0.y + cell - 1);
       dl->AddRectFilled(p0, p1, colorAt(ColorScale::Sequential, pos));
-      if (cell >= 1.8f * em) {  // the weight in hundredths ("53" = 0.53)
+      if (cell >= 1.8f * em) {  // the weight in per cent ("53" = 0.53; the legend says so)
         char buf[8];
         std::snprintf(buf, sizeof buf, "%.0f", 100.0 * value);
         const ImVec2 t2 = ImGui::CalcTextSize(buf);
@@ -166,6 +166,7 @@ std::pair<int, int> drawGrid(StepContext& ctx, const std::vector<am::HeadWeight>
     ImGui::EndTooltip();
   }
   ImGui::TextDisabled("%s", trf(Key::FindHeadLegend, fmtProbability(largest, 3).c_str()).c_str());
+  if (cell >= 1.8f * em) ImGui::TextDisabled("%s", tr(Key::FindHeadLegendNumbers));  // the cells' numbers, in per cent
   if (clicked && hoverLayer >= 0) return {hoverLayer, hoverHead};
   return {-1, -1};
 }
@@ -262,7 +263,11 @@ json findHeadJson(AppState& s) {
   const Gpt2State* g = openGpt2State(s);
   if (!g || g->run.blocks.empty()) return nullptr;
   const FindHeadView& v = syncedView(s, *g);
-  const std::vector<std::string> labels = gpt2TokenLabels(s, *g);
+  // The API's token texts: the tokens' own text (" its", readable pieces as ⟨e2 80⟩), not the screen's "␣its".
+  auto text = [&](int position) {
+    const int id = g->run.ids[static_cast<size_t>(position)];
+    return s.data.gpt2 ? am::readableTokenLabel(s.data.gpt2->tokenBytes(id)) : "#" + std::to_string(id);
+  };
   json top = json::array();
   const std::vector<am::HeadWeight> ranked = am::rankHeads(g->run, v.query, v.key, v.ignoreFirst);
   for (size_t r = 0; r < std::min<size_t>(5, ranked.size()); ++r)
@@ -270,8 +275,8 @@ json findHeadJson(AppState& s) {
   const am::SinkSummary sinks = am::attentionSinks(g->run);
   return {{"query", v.query},
           {"key", v.key},
-          {"query_token", labels[static_cast<size_t>(v.query)]},
-          {"key_token", labels[static_cast<size_t>(v.key)]},
+          {"query_token", text(v.query)},
+          {"key_token", text(v.key)},
           {"ignore_first", v.ignoreFirst},
           {"top", top},
           {"sinks",

@@ -57,10 +57,18 @@ void drawProgress(AppState& s) {
     s.gpt2Download.request("cancel");
 }
 
+// The phase the panel shows: the platform's, except that "open" holds only while a GPT-2 model is open (after Close
+// the files are back to being in this browser, or not).
+std::string shownPhase(const AppState& s) {
+  const Gpt2DownloadState& d = s.gpt2Download;
+  if (d.phase == "open" && !openGpt2State(s)) return d.cached > 0 ? "cached" : "absent";
+  return d.phase;
+}
+
 // Open / Remove when the files are in this browser.
 void drawCachedButtons(AppState& s) {
   Gpt2DownloadState& d = s.gpt2Download;
-  if (d.phase == "cached" && wideButton(tr(Key::Gpt2DlOpenCached))) d.request("open");
+  if (shownPhase(s) == "cached" && wideButton(tr(Key::Gpt2DlOpenCached))) d.request("open");
   if (d.cached > 0 && wideButton(tr(Key::Gpt2DlRemove))) d.request("remove");
 }
 
@@ -68,21 +76,22 @@ void drawCachedButtons(AppState& s) {
 
 std::string gpt2DownloadStatusText(const AppState& s) {
   const Gpt2DownloadState& d = s.gpt2Download;
-  if (d.phase == "unknown") return tr(Key::Gpt2DlChecking);
-  if (d.phase == "opening") return tr(Key::Gpt2DlOpening);
-  if (d.phase == "downloading") return trf(Key::Gpt2DlProgress, megabytes(d.loaded),
+  const std::string phase = shownPhase(s);
+  if (phase == "unknown") return tr(Key::Gpt2DlChecking);
+  if (phase == "opening") return tr(Key::Gpt2DlOpening);
+  if (phase == "downloading") return trf(Key::Gpt2DlProgress, megabytes(d.loaded),
                                            megabytes(d.total > 0 ? d.total : kGpt2SmallBytes),
                                            static_cast<int>(100.0 * d.loaded / (d.total > 0 ? d.total : kGpt2SmallBytes)));
-  if (d.phase == "cancelled") return tr(Key::Gpt2DlCancelled);
-  if (d.phase == "removed") return trf(Key::Gpt2DlRemoved, megabytes(d.freed));
-  if (d.phase == "cached") return trf(Key::Gpt2DlInBrowser, megabytes(d.cached));
-  if (d.phase == "open") {
+  if (phase == "cancelled") return tr(Key::Gpt2DlCancelled);
+  if (phase == "removed") return trf(Key::Gpt2DlRemoved, megabytes(d.freed));
+  if (phase == "cached") return trf(Key::Gpt2DlInBrowser, megabytes(d.cached));
+  if (phase == "open") {
     if (d.kept) return trf(Key::Gpt2DlOpenKept, megabytes(d.cached));
     const std::string why = d.storage == "full" ? trf(Key::Gpt2DlStorageFull, megabytes(d.total), megabytes(d.free))
                                                 : std::string(tr(Key::Gpt2DlStorageMissing));
     return trf(Key::Gpt2DlNotKept, why.c_str());
   }
-  if (d.phase == "failed") {
+  if (phase == "failed") {
     if (d.errorKind == "http") return trf(Key::Gpt2DlFailedHttp, d.errorUrl.c_str(), d.httpStatus);
     if (d.errorKind == "dropped")
       return trf(Key::Gpt2DlFailedDropped, megabytes(d.loaded), megabytes(d.total), d.errorDetail.c_str());
@@ -106,20 +115,21 @@ void drawGpt2DownloadPanel(AppState& s) {
     return;
   }
   const std::string status = gpt2DownloadStatusText(s);
-  if (d.phase == "downloading") {
+  const std::string phase = shownPhase(s);
+  if (phase == "downloading") {
     drawProgress(s);
-  } else if (d.phase == "opening" || d.phase == "unknown") {
+  } else if (phase == "opening" || phase == "unknown") {
     ImGui::TextWrapped("%s", status.c_str());
   } else {
-    if (d.phase != "open" && d.phase != "cached") {
+    if (phase != "open" && phase != "cached") {
       const std::string help = trf(Key::Gpt2DlHelp, kGpt2Host);
       wrappedTextWithHelp(tr(Key::Gpt2DlAbout), help.c_str());
       if (wideButton(tr(Key::Gpt2DlButton))) d.request("download");
     }
     drawCachedButtons(s);
     if (!status.empty()) {
-      const bool failed = d.phase == "failed";
-      const bool warn = d.phase == "cancelled" || (d.phase == "open" && !d.kept);
+      const bool failed = phase == "failed";
+      const bool warn = phase == "cancelled" || (phase == "open" && !d.kept);
       coloredWrapped(failed ? kErrorText : warn ? kWarningText : kOkText, status);
     }
   }

@@ -23,6 +23,7 @@
 #include "ui/model_view.h"
 #include "ui/steps/step_common.h"
 #include "ui/theme.h"
+#include "ui/token_labels.h"
 #include "ui/widgets/text_util.h"
 
 namespace ui {
@@ -103,6 +104,20 @@ std::string show(AppState& s, std::shared_ptr<Gpt2State> next, int layer) {
   return "";
 }
 
+// A link named `model` (its sha256): its input and block replace `input` and `layer` (a block the model lacks: 0).
+void linkedView(const Gpt2Page& page, const am::Gpt2Model& model, std::string* input, int* layer) {
+  if (page.wantedSha256.empty() || page.wantedSha256 != model.sha256) return;
+  if (!page.wantedInput.empty()) *input = page.wantedInput;
+  *layer = page.wantedLayer >= 0 && page.wantedLayer < model.config.nLayer ? page.wantedLayer : 0;
+}
+
+void forgetWantedModel(Gpt2Page& page) {
+  page.wantedName.clear();
+  page.wantedSha256.clear();
+  page.wantedInput.clear();
+  page.wantedLayer = 0;
+}
+
 json predictionsJson(const Gpt2State& g, const attn::Gpt2Bpe* bpe) {
   json out = json::array();
   for (size_t t = 0; t < g.ids.size(); ++t) {
@@ -177,11 +192,12 @@ std::string finishGpt2Opening(AppState& s) {
   if (!page.wantedSha256.empty() && page.wantedSha256 != model->sha256)
     notice = trf(Key::Gpt2OtherFile, model->sha256.substr(0, 12).c_str(), page.wantedSha256.substr(0, 12).c_str());
   const std::shared_ptr<OpenModel> before = s.model;
-  const std::string input = before && before->gpt2 ? before->gpt2->input : std::string(kGpt2DefaultInput);
-  const std::string err = openGpt2(s, model, name, input, 0);
+  std::string input = before && before->gpt2 ? before->gpt2->input : std::string(kGpt2DefaultInput);
+  int layer = 0;
+  linkedView(page, *model, &input, &layer);
+  const std::string err = openGpt2(s, model, name, input, layer);
   if (!err.empty()) return err;
-  page.wantedName.clear();
-  page.wantedSha256.clear();
+  forgetWantedModel(page);
   if (!notice.empty()) s.notice = notice;
   return "";
 }
@@ -322,10 +338,16 @@ std::string applyGpt2Link(AppState& s, const json& link) {
     json request = json::object();
     if (link.contains("input")) request["input"] = link["input"];
     if (link.contains("layer")) request["layer"] = link["layer"];
-    page.wantedName.clear();
-    page.wantedSha256.clear();
+    forgetWantedModel(page);
     return applyGpt2Json(s, request);
   }
+  // Not open: the input and block wait for the files (finishGpt2Opening shows them).
+  page.wantedInput = link.contains("input") && link["input"].is_string() ? link["input"].get<std::string>() : "";
+  int64_t layer = 0;
+  page.wantedLayer = link.contains("layer") &&
+                             attn::readWholeNumber(link["layer"], 0, 1000, &layer) == attn::WholeNumber::Ok
+                         ? static_cast<int>(layer)
+                         : 0;
   s.notice = trf(Key::Gpt2LinkAsks, page.wantedName.c_str(), page.wantedSha256.substr(0, 12).c_str());
   return "";
 }
@@ -398,8 +420,9 @@ void drawGpt2Panel(AppState& s) {
   if (!shown.ids.empty() && s.data.gpt2) {
     const Eigen::Index last = static_cast<Eigen::Index>(shown.ids.size()) - 1;
     const std::vector<am::TopToken> top = am::topTokens(shown.run.logits, last, 1);
-    ImGui::TextWrapped("%s", trf(Key::Gpt2Next, shown.tokens.back().c_str(), s.data.gpt2->tokenText(top[0].id).c_str(),
-                                 num(top[0].probability, 3).c_str()).c_str());
+    const std::string after = readableGpt2Token(s.data.gpt2->tokenBytes(shown.ids.back()));
+    const std::string next = readableGpt2Token(s.data.gpt2->tokenBytes(top[0].id));
+    ImGui::TextWrapped("%s", trf(Key::Gpt2Next, after.c_str(), next.c_str(), num(top[0].probability, 3).c_str()).c_str());
   }
   if (ImGui::Button(tr(Key::Gpt2Close), ImVec2(std::max(10.0f * em, buttonWidth(tr(Key::Gpt2Close))), 0))) {
     s.model.reset();  // frees the weights (the walkthrough keeps the block's Config)

@@ -66,6 +66,8 @@ struct Gpt2Page {
   void (*pickFiles)() = nullptr;            // the platform's file picker ("Open model files…"); none: hidden
   std::unique_ptr<Gpt2Opening> opening;     // a checkpoint being read (null: none)
   std::string wantedName, wantedSha256;     // a link named this model: the panel asks for its files
+  std::string wantedInput;                  // … and its input ("": the default) and block, shown when the files
+  int wantedLayer = 0;                      // with that sha256 are opened (from the cache or the picker)
 };
 Gpt2Page& gpt2Page(AppState& s);  // creates it on first use
 // A checkpoint is being read, or a link asks for a model's files that are not open: the GPT-2 section shows itself.

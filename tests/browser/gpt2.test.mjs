@@ -262,6 +262,85 @@ s.test('gpt2extra: without a GPT-2 model the GPT-2 steps are hidden', async () =
   check(problems.length === 0, problems.join('; '));
 });
 
+// ---- gpt2view (s34): readable labels, the model's own rows in Embed / Add position, exports and pins of a GPT-2
+// block, a link's block kept until its files are opened. Same page and checkpoint; screenshots in
+// build/screenshots/gpt2view/. (Labels: src/ui/token_labels.h; Embed / Add position: src/ui/steps/gpt2_embed.cpp.)
+// CSV lines as fields ("…" quoted when a label holds a comma or a quote, "" for a quote).
+const numbersOfCsv = (csv) => csv.trim().split('\r\n').map((line) =>
+  [...line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) => (m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2])));
+
+s.test('gpt2view: labels are readable (␣its, never Ġ); the CSV export and a pin are the block\'s', async () => {
+  check(page && cli, 'needs the model open (first test)');
+  const layer = 1, head = 1;
+  let error = await page.evaluate(([t, l, h]) => window.attnlab.setState({ model: { input: t, layer: l }, head: h,
+    step: 'softmax', focus: 8 }), [TEXT, layer, head]);
+  check(error === null, `setState: ${error}`);
+  await waitFrames(page, 2);
+  const said = await page.evaluate(() => window.attnlab.announcement());
+  check(said.includes('\u2423its') && !said.includes('\u0120'), `the live region's labels: ${said.slice(0, 300)}`);
+  // CSV: labels readable, numbers the block's (the CLI's layers[1].trace A of head 1).
+  const csv = await page.evaluate((h) => window.attnlab.matrixCsv('A', h), head);
+  check(csv && !csv.includes('\u0120'), `CSV has byte-level labels: ${String(csv).slice(0, 200)}`);
+  const table = numbersOfCsv(csv);
+  check(table[0].includes('\u2423Law') && table[9][0] === '\u2423its', `CSV labels: ${table[0].join(' ')} / ${table[9][0]}`);
+  const A = cli.layers[layer].trace.heads[head].A.data;
+  let worst = 0;
+  A.forEach((row, i) => row.forEach((a, j) => { worst = Math.max(worst, Math.abs(Number(table[i + 1][j + 1]) - a)); }));
+  check(worst < 1e-8, `CSV A differs from the CLI's layer ${layer} head ${head} by ${worst}`);
+  // PNG export of the matrix.
+  const png = await page.evaluate(async (h) => {
+    const r = await window.attnlab.exportFigure({ what: 'matrix', matrix: 'A', head: h, scale: 1 });
+    return r && { width: r.width, height: r.height, size: r.blob.size };
+  }, head);
+  check(png && png.width > 50 && png.height > 50 && png.size > 1000, `PNG export: ${JSON.stringify(png)}`);
+  // A pin on head 2's A[its, Law] stays the block's cell; a layer change keeps it on a head the block has.
+  error = await page.evaluate((h) => window.attnlab.setState({ pin: { matrix: 'A', head: h, row: 8, col: 1 } }), head);
+  check(error === null, `pin: ${error}`);
+  let state = await getState(page);
+  check(state.pin && state.pin.head === head && state.pin.row === 8 && state.pin.col === 1, `pin ${JSON.stringify(state.pin)}`);
+  await waitFrames(page, 2);
+  mkdirSync(join(repo, 'build/screenshots/gpt2view'), { recursive: true });
+  await checkDrawn(page, 'gpt2view/softmax-pinned-dpr1.png');
+  error = await page.evaluate(() => window.attnlab.setState({ model: { layer: 0 } }));
+  check(error === null, `layer change with a pin: ${error}`);
+  state = await getState(page);
+  check(!state.pin || (state.pin.head < state.heads && state.pin.row < state.tokens.length), `pin after the layer change: ${JSON.stringify(state.pin)}`);
+  check(problems.length === 0, problems.join('; '));
+  return `A equal to ${worst.toExponential(1)}; PNG ${png.width}×${png.height}`;
+});
+
+s.test('gpt2view: Embed and Add position show wte[id], wpe[i] and block 1\'s input', async () => {
+  for (const [layer, step] of [[0, 'embed'], [0, 'position'], [1, 'position']]) {
+    const error = await page.evaluate(([l, id]) => window.attnlab.setState({ model: { layer: l }, step: id, pin: null }), [layer, step]);
+    check(error === null, `${step} layer ${layer}: ${error}`);
+    await waitFrames(page, 3);
+    const said = await page.evaluate(() => window.attnlab.announcement());
+    check(!/sinusoid|sin\(|random/i.test(said), `${step}: a sentence about sinusoids or random rows: ${said.slice(0, 200)}`);
+    const labels = (await page.evaluate(() => window.attnlab.items())).map((i) => i.label).join('\n');
+    check(!labels.includes('\u0120'), `${step}: a byte-level label among the items`);
+    await checkDrawn(page, `gpt2view/${step}-layer${layer}-dpr1.png`);
+  }
+  check(problems.length === 0, problems.join('; '));
+});
+
+s.test('gpt2view: a link\'s input and block are shown when its files are opened (not block 0)', async () => {
+  let error = await page.evaluate(() => window.attnlab.setState({ model: { input: 'The dog', layer: 1 }, head: 0 }));
+  check(error === null, `setState: ${error}`);
+  const fragment = await page.evaluate(() => window.attnlab.fragment());
+  error = await page.evaluate(() => window.attnlab.setState({ model: null }));
+  check(error === null, `close: ${error}`);
+  error = await page.evaluate((f) => window.attnlab.applyLink(f), fragment);
+  check(error === null, `the link: ${error}`);
+  check((await getState(page)).model === null, 'the link opened a model without its files');
+  const message = await openFromBytes(files.weights, files.config);
+  check(message === null, `open: ${message}`);
+  const m = (await getState(page)).model;
+  check(m.layer === 1 && m.input === 'The dog', `after opening the link's files: layer ${m.layer}, input "${m.input}"`);
+  error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 0 }, step: 'tokenize' }), TEXT);
+  check(error === null, `back: ${error}`);
+  check(problems.length === 0, problems.join('; '));
+});
+
 s.test('Content-Security-Policy: connect-src allows exactly huggingface.co and *.hf.co', async (ctx) => {
   return cspChecks(ctx.server, webDir);
 });

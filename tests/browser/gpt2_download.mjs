@@ -253,8 +253,8 @@ export async function downloadChecks(ctx, page, mock) {
     await page.waitForFunction((h) => { const m = window.attnlab.getState().model; return m && m.sha256 === h; }, sha256,
       { timeout: 30000 }).catch(() => check(false, 'the link did not reopen the downloaded model from the cache'));
     const m = await page.evaluate(() => window.attnlab.getState().model);
-    // Known gap (report of s33): the link's block is not restored yet after the reopening (layer 0 shown).
-    notes.push(`a link reopened it from the cache (the link's layer 1, shown: ${m.layer})`);
+    check(m.layer === 1, `the link's block is 1, shown after the reopening: ${m.layer}`);  // (s34: was block 0)
+    notes.push(`a link reopened it from the cache at the link's block ${m.layer}`);
   } else {
     check(await api(page, 'openDownloadedGpt2') === null, 'opening from the cache failed');
   }

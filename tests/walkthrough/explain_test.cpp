@@ -58,9 +58,9 @@ TEST(Explain, DuplicateTokensGetIndexedLabels) {
   attn::Config c;
   c.text = "the cat saw the dog";
   const attn::Trace t = attn::computeTrace(c);
-  EXPECT_EQ(ui::tokenLabel(t.tokens, 0), "the#0");
-  EXPECT_EQ(ui::tokenLabel(t.tokens, 1), "cat");
-  EXPECT_EQ(ui::tokenLabel(t.tokens, 3), "the#3");
+  EXPECT_EQ(ui::tokenLabel(t.config, t.tokens, 0), "the#0");
+  EXPECT_EQ(ui::tokenLabel(t.config, t.tokens, 1), "cat");
+  EXPECT_EQ(ui::tokenLabel(t.config, t.tokens, 3), "the#3");
 }
 
 TEST(Explain, MaskedCellSaysWhy) {

@@ -13,6 +13,7 @@
 #include "core/data/similarity.h"
 #include "imgui.h"
 #include "ui/explain.h"
+#include "ui/steps/gpt2_steps.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/similarity_grid.h"
@@ -80,7 +81,7 @@ void cosineMatrixView(StepContext& ctx, float width) {
   spec.id = "##cosines";
   spec.rows = &t.E;
   spec.cosines = &cosines;
-  spec.labels = tokenLabels(t.tokens);
+  spec.labels = tokenLabels(t.config, t.tokens);
   spec.marked = missingRows(t);
   spec.focus = t.config.cross ? -1 : t.config.focus;
   spec.maxWidth = width;
@@ -275,6 +276,7 @@ void drawGivenRows(StepContext& ctx) {
 
 void drawEmbedStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
+  if (drawGpt2EmbedStep(ctx)) return;  // GPT-2's own rows wte[id] (gpt2_embed.cpp)
   explanation(stepExplanation("embed"));
   if (t.config.X) {
     drawGivenRows(ctx);
@@ -303,7 +305,7 @@ void drawEmbedStep(StepContext& ctx) {
     ImGui::Spacing();
     noteLine(tr(Key::EmbedCompareNote));
     GridSpec c = indexGrid("compare_E", t.compareE);
-    c.rowLabels = tokenLabels(t.compareTokens);
+    c.rowLabels = tokenLabels(t.config, t.compareTokens);
     c.caption = trf(Key::EmbedCompareCaption, t.config.compareText.c_str(), shape(t.compareE).c_str());
     fit.apply(c, 0);
     drawGrid(c, ctx.grids);

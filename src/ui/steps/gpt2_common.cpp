@@ -8,6 +8,7 @@
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/theme.h"
+#include "ui/token_labels.h"
 #include "ui/widgets/text_util.h"
 
 namespace ui {
@@ -28,7 +29,7 @@ int gpt2Focus(const AppState& s, const Gpt2State& g) {
 
 std::string gpt2IdLabel(const AppState& s, int id) {
   if (!s.data.gpt2) return "#" + std::to_string(id);
-  return attn::models::readableTokenLabel(s.data.gpt2->tokenBytes(id));
+  return readableGpt2Token(s.data.gpt2->tokenBytes(id));
 }
 
 std::vector<std::string> gpt2TokenLabels(const AppState& s, const Gpt2State& g) {
@@ -46,6 +47,21 @@ void gpt2BlockLine(StepContext& ctx, const Gpt2State& g, bool lastBlock) {
   const std::vector<std::string> labels = gpt2TokenLabels(ctx.state, g);
   const int focus = gpt2Focus(ctx.state, g);
   noteLine(trf(Key::Gpt2StepBlockFocus, layer + 1, layers, labels.empty() ? "" : labels[focus].c_str()));
+}
+
+std::optional<Gpt2StepOpening> beginGpt2Step(StepContext& ctx, const char* stepId, bool lastBlock) {
+  explanation(stepExplanation(stepId));
+  const Gpt2State* g = gpt2OrNote(ctx);
+  if (!g) return std::nullopt;
+  gpt2BlockLine(ctx, *g, lastBlock);
+  const int layers = static_cast<int>(g->run.blocks.size());
+  const int layer = lastBlock ? layers - 1 : std::clamp(g->layer, 0, layers - 1);
+  return Gpt2StepOpening{*g,
+                      layer,
+                      g->run.blocks[static_cast<size_t>(layer)],
+                      g->model->blocks[static_cast<size_t>(layer)],
+                      gpt2Focus(ctx.state, *g),
+                      gpt2TokenLabels(ctx.state, *g)};
 }
 
 attn::Matrix toDouble(const attn::MatrixT<float>& m) { return m.cast<double>(); }

@@ -26,14 +26,13 @@ void drawEmbeddingSum(StepContext& ctx, const Gpt2State& g, int focus, const std
 }  // namespace
 
 void drawGpt2LayerNormStep(StepContext& ctx) {
-  explanation(stepExplanation("gpt2-layer-norm"));
-  const Gpt2State* g = gpt2OrNote(ctx);
-  if (!g) return;
-  gpt2BlockLine(ctx, *g);
-  const int layer = std::clamp(g->layer, 0, static_cast<int>(g->run.blocks.size()) - 1);
-  const attn::models::Gpt2BlockRun& block = g->run.blocks[static_cast<size_t>(layer)];
-  const int focus = gpt2Focus(ctx.state, *g);
-  const std::string label = gpt2TokenLabels(ctx.state, *g)[static_cast<size_t>(focus)];
+  const std::optional<Gpt2StepOpening> view = beginGpt2Step(ctx, "gpt2-layer-norm");
+  if (!view) return;
+  const Gpt2State* g = &view->g;
+  const int layer = view->layer;
+  const attn::models::Gpt2BlockRun& block = view->block;
+  const int focus = view->focus;
+  const std::string& label = view->label();
 
   if (layer == 0) {
     drawEmbeddingSum(ctx, *g, focus, label);
@@ -46,7 +45,7 @@ void drawGpt2LayerNormStep(StepContext& ctx) {
   GridSpec in = gpt2RowsGrid(ctx, "x", input, *g);
   GridSpec out = gpt2RowsGrid(ctx, "X = ln_1(x)", normalised, *g);
   drawEquation(ctx, {in, "\u2192", out}, trf(Key::Gpt2LnFormula, "ln_1", shape(input).c_str(), shape(normalised).c_str()));
-  const attn::models::Gpt2Block& weights = g->model->blocks[static_cast<size_t>(layer)];
+  const attn::models::Gpt2Block& weights = view->weights;
   const attn::models::LayerNormRow r = attn::models::layerNormRow(block.input, focus, weights.ln1Gamma,
                                                                   weights.ln1Beta, g->model->config.layerNormEpsilon);
   drawLayerNormDetails(ctx, r, "ln_1", label);

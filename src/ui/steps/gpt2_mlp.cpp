@@ -55,15 +55,14 @@ void drawHiddenPlot(const MlpRow& r) {
 }  // namespace
 
 void drawGpt2MlpStep(StepContext& ctx) {
-  explanation(stepExplanation("gpt2-mlp"));
-  const Gpt2State* g = gpt2OrNote(ctx);
-  if (!g) return;
-  gpt2BlockLine(ctx, *g);
-  const int layer = std::clamp(g->layer, 0, static_cast<int>(g->run.blocks.size()) - 1);
-  const attn::models::Gpt2BlockRun& block = g->run.blocks[static_cast<size_t>(layer)];
-  const attn::models::Gpt2Block& w = g->model->blocks[static_cast<size_t>(layer)];
-  const int focus = gpt2Focus(ctx.state, *g);
-  const std::string label = gpt2TokenLabels(ctx.state, *g)[static_cast<size_t>(focus)];
+  const std::optional<Gpt2StepOpening> view = beginGpt2Step(ctx, "gpt2-mlp");
+  if (!view) return;
+  const Gpt2State* g = &view->g;
+  const int layer = view->layer;
+  const attn::models::Gpt2BlockRun& block = view->block;
+  const attn::models::Gpt2Block& w = view->weights;
+  const int focus = view->focus;
+  const std::string& label = view->label();
   const bool tanhForm = g->model->config.activation == attn::models::Gpt2Activation::GeluTanh;
 
   // hidden = GELU(ln_2(h)·W_fc + b_fc) : (L,d) -> (L,4d)

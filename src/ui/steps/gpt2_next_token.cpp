@@ -71,15 +71,14 @@ void drawTopTable(StepContext& ctx, const std::vector<attn::models::TopToken>& t
 }  // namespace
 
 void drawGpt2NextTokenStep(StepContext& ctx) {
-  explanation(stepExplanation("gpt2-next-token"));
-  const Gpt2State* g = gpt2OrNote(ctx);
-  if (!g) return;
-  gpt2BlockLine(ctx, *g, /*lastBlock=*/true);
+  const std::optional<Gpt2StepOpening> view = beginGpt2Step(ctx, "gpt2-next-token", /*lastBlock=*/true);
+  if (!view) return;
+  const Gpt2State* g = &view->g;
   const int L = static_cast<int>(g->run.ids.size());
-  const int focus = gpt2Focus(ctx.state, *g);
-  const std::vector<std::string> labels = gpt2TokenLabels(ctx.state, *g);
-  const std::string& label = labels[static_cast<size_t>(focus)];
-  const attn::models::Gpt2BlockRun& last = g->run.blocks.back();
+  const int focus = view->focus;
+  const std::vector<std::string>& labels = view->labels;
+  const std::string& label = view->label();
+  const attn::models::Gpt2BlockRun& last = view->block;
   const attn::models::Gpt2Model& m = *g->model;
   if (g->run.logits.rows() != L) {  // a run that kept only the last row's logits
     noteLine(tr(Key::Gpt2NextNoLogits), true);

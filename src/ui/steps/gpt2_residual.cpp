@@ -20,14 +20,12 @@ double norm(const std::vector<double>& v) {
 }  // namespace
 
 void drawGpt2ResidualStep(StepContext& ctx) {
-  explanation(stepExplanation("gpt2-residual"));
-  const Gpt2State* g = gpt2OrNote(ctx);
-  if (!g) return;
-  gpt2BlockLine(ctx, *g);
-  const int layer = std::clamp(g->layer, 0, static_cast<int>(g->run.blocks.size()) - 1);
-  const attn::models::Gpt2BlockRun& block = g->run.blocks[static_cast<size_t>(layer)];
-  const int focus = gpt2Focus(ctx.state, *g);
-  const std::string label = gpt2TokenLabels(ctx.state, *g)[static_cast<size_t>(focus)];
+  const std::optional<Gpt2StepOpening> view = beginGpt2Step(ctx, "gpt2-residual");
+  if (!view) return;
+  const Gpt2State* g = &view->g;
+  const attn::models::Gpt2BlockRun& block = view->block;
+  const int focus = view->focus;
+  const std::string& label = view->label();
 
   // h = x + attention : (L,d) + (L,d) -> (L,d), in float as the forward adds
   const attn::MatrixT<float> midFloat = block.input + block.attention;

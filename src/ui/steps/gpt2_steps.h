@@ -5,6 +5,7 @@
 // meaning.
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,12 +19,26 @@ namespace ui {
 const Gpt2State* gpt2OrNote(StepContext& ctx);
 // The focused token's position in the model's input (the walkthrough's focus, clamped).
 int gpt2Focus(const AppState& s, const Gpt2State& g);
-// Readable labels of the input's tokens (gpt2_analysis.h readableTokenLabel; "#i" added when one repeats).
+// Labels of the input's tokens as the page shows them (token_labels.h readableGpt2Token: "␣its"; "#i" added when
+// one repeats).
 std::vector<std::string> gpt2TokenLabels(const AppState& s, const Gpt2State& g);
-// A token id's readable label ("⟨e2 80⟩" for a piece of a character); the id itself without the merge table.
+// A token id as the page shows it ("␣its", "⟨e2 80⟩" for a piece of a character); "#id" without the merge table.
 std::string gpt2IdLabel(const AppState& s, int id);
 // "block 3 of 12 · focus “its”": the line under each GPT-2 step's explanation.
 void gpt2BlockLine(StepContext& ctx, const Gpt2State& g, bool lastBlock = false);
+
+// What each GPT-2 step opens with: its explanation, the model (else the note), the "block · focus" line, and the
+// block shown, the focused position and its label. beginGpt2Step returns nullopt when no model is open.
+struct Gpt2StepOpening {
+  const Gpt2State& g;
+  int layer;                                  // the block shown (lastBlock: the last)
+  const attn::models::Gpt2BlockRun& block;    // its forward: input, ln_1, attention, ln_2, MLP, output
+  const attn::models::Gpt2Block& weights;     // its weights
+  int focus;                                  // the focused position
+  std::vector<std::string> labels;            // the input's tokens as shown (gpt2TokenLabels)
+  const std::string& label() const { return labels[static_cast<size_t>(focus)]; }
+};
+std::optional<Gpt2StepOpening> beginGpt2Step(StepContext& ctx, const char* stepId, bool lastBlock = false);
 
 attn::Matrix toDouble(const attn::MatrixT<float>& m);
 attn::Matrix rowVector(const std::vector<double>& v);  // (1,n)
@@ -44,6 +59,13 @@ void vectorTable(const char* id, const std::vector<VectorColumn>& columns, const
 
 // The layer norm of one row (μ, σ², ε, 1/√(σ² + ε), then x, x − μ, x̂, γ, β, y per feature), `name` naming it
 // ("ln_1", "ln_2", "ln_f").
+// Steps 2 and 3 while a GPT-2 block is shown (gpt2_embed.cpp): the model's wte rows, and wpe with the sums. False
+// (nothing drawn) when no GPT-2 model is shown: the step draws its own.
+bool drawGpt2EmbedStep(StepContext& ctx);
+bool drawGpt2PositionStep(StepContext& ctx);
+// Their explanation while a GPT-2 block is shown ("" otherwise, or for another step): the announcement uses it too.
+std::string gpt2StepExplanation(const AppState& s, const std::string& stepId);
+
 void drawLayerNormDetails(StepContext& ctx, const attn::models::LayerNormRow& r, const std::string& name,
                           const std::string& tokenLabel);
 

@@ -12,6 +12,7 @@
 #include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO: each map is named for tests
 #include "ui/controls.h"
 #include "ui/explain.h"
+#include "ui/gpt2_state.h"
 #include "ui/model_view.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/attention_lines.h"  // headColor
@@ -30,8 +31,42 @@ struct HeadsRow {
   int layer;                 // index into the model's layers (0 without a model)
 };
 
-std::vector<HeadsRow> headsRows(const StepContext& ctx) {
+// Every block of the open GPT-2 model: its heads' A (the forward's float weights in double), the walkthrough's mask
+// and tokens (the same in every block); made once per run.
+const std::vector<attn::Trace>& gpt2LayerRows(StepContext& ctx, const Gpt2State& g) {
+  Gpt2HeadsRows& cache = ctx.state.views.gpt2Heads;
+  if (cache.run == &g.run && cache.input == g.input && cache.layers.size() == g.run.blocks.size()) return cache.layers;
+  cache.layers.clear();
+  for (const attn::models::Gpt2BlockRun& block : g.run.blocks) {
+    attn::Trace t;
+    t.config.tokenizer = ctx.trace.config.tokenizer;  // the labels (token_labels.h)
+    t.config.mask = ctx.trace.config.mask;
+    t.tokens = ctx.trace.tokens;
+    t.queryTokens = ctx.trace.queryTokens;
+    t.maskAdd = ctx.trace.maskAdd;  // (L,L) causal
+    for (const attn::MatrixT<float>& A : block.A) {
+      attn::HeadTrace head;
+      head.A = A.cast<double>();  // (L,L)
+      t.heads.push_back(std::move(head));
+    }
+    cache.layers.push_back(std::move(t));
+  }
+  cache.run = &g.run;
+  cache.input = g.input;
+  return cache.layers;
+}
+
+std::vector<HeadsRow> headsRows(StepContext& ctx) {
   const AppState& s = ctx.state;
+  if (const Gpt2State* g = openGpt2State(s); g && g->run.blocks.size() > 1 && !ctx.trace.heads.empty() &&
+                                             g->run.blocks.front().A.size() == ctx.trace.heads.size() &&
+                                             ctx.trace.heads.front().A.rows() == static_cast<Eigen::Index>(g->run.ids.size())) {
+    const std::vector<attn::Trace>& layers = gpt2LayerRows(ctx, *g);
+    const int n = static_cast<int>(layers.size());
+    std::vector<HeadsRow> rows;
+    for (int l = 0; l < n; ++l) rows.push_back({trf(Key::Gpt2BlockItem, l + 1, n, l), &layers[static_cast<size_t>(l)], l});
+    return rows;
+  }
   if (s.model && s.model->trace.layers.size() > 1) {
     std::vector<HeadsRow> rows;
     for (size_t l = 0; l < s.model->trace.layers.size(); ++l)
@@ -110,7 +145,7 @@ bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(trf(Key::HeadsTooltip, r.name.c_str(), r.name.empty() ? "" : ", ", head + 1).c_str());
     if (i >= 0 && j >= 0 && i < h.A.rows() && j < h.A.cols())
-      ImGui::Text("%s → %s: a = %s", tokenLabel(t.queryTokens, i).c_str(), tokenLabel(t.tokens, j).c_str(),
+      ImGui::Text("%s → %s: a = %s", tokenLabel(t.config, t.queryTokens, i).c_str(), tokenLabel(t.config, t.tokens, j).c_str(),
                   num(h.A(i, j)).c_str());
     ImGui::EndTooltip();
   }
@@ -122,7 +157,7 @@ bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool
   } else {
     const std::string weight = " " + num(h.A(focus, best), 2);
     const float room = side + marker - ImGui::CalcTextSize(("→ " + weight).c_str()).x;
-    ImGui::TextUnformatted(("→ " + ellipsize(tokenLabel(t.tokens, best), room) + weight).c_str());
+    ImGui::TextUnformatted(("→ " + ellipsize(tokenLabel(t.config, t.tokens, best), room) + weight).c_str());
   }
   ImGui::EndGroup();
   return clicked;
@@ -135,16 +170,19 @@ void drawHeadsStep(StepContext& ctx) {
   const std::vector<HeadsRow> rows = headsRows(ctx);
   int shownHeads = 0;  // every map of every row: what the sentence about their weights speaks of
   for (const HeadsRow& r : rows) shownHeads += static_cast<int>(r.trace->heads.size());
-  noteLine(headsOriginSentence(ctx.trace.config, shownHeads));
+  noteLine(openGpt2State(ctx.state) ? tr(Key::HeadsOriginGpt2) : headsOriginSentence(ctx.trace.config, shownHeads));
   const float em = ImGui::GetFontSize(), gap = 1.2f * em;
   const float avail = ImGui::GetContentRegionAvail().x;
   int maxHeads = 1;
   for (const HeadsRow& r : rows) maxHeads = std::max(maxHeads, static_cast<int>(r.trace->heads.size()));
-  // Up to 8 maps on a row when they fit at 6 em or more; at most 12 em each.
-  const int perRow = std::clamp(static_cast<int>((avail + gap) / (6.0f * em + gap)), 1, std::min(maxHeads, 8));
+  // Up to 8 maps on a row when they fit at 6 em or more (a model's layers: 12 at 4 em, GPT-2's 12 heads on one
+  // line); at most 12 em each.
+  const bool layered = rows.size() > 1;
+  const float smallest = layered ? 4.0f * em : 6.0f * em;
+  const int perRow = std::clamp(static_cast<int>((avail + gap) / (smallest + gap)), 1, std::min(maxHeads, layered ? 12 : 8));
   const float marker = 0.6f * em;  // drawHeadMap's room for the focus marker
-  const float side = std::clamp((avail + gap) / perRow - gap - marker, 4.0f * em, (rows.size() > 1 ? 8.0f : 12.0f) * em);
-  noteLine(trf(Key::HeadsNote, tokenLabel(ctx.trace.queryTokens, ctx.state.config().focus).c_str()));
+  const float side = std::clamp((avail + gap) / perRow - gap - marker, layered ? 3.0f * em : 4.0f * em, (layered ? 8.0f : 12.0f) * em);
+  noteLine(trf(Key::HeadsNote, tokenLabel(ctx.trace.config, ctx.trace.queryTokens, ctx.state.config().focus).c_str()));
   drawWeightScalePicker(ctx.state);
   {
     WeightColoring words;  // the legend's words for the chosen colouring

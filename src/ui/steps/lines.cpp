@@ -80,7 +80,7 @@ void drawLinePanels(StepContext& ctx, const LinesHover& isolate) {
 void drawFocusNumbers(StepContext& ctx, const attn::HeadTrace& h) {
   const attn::Trace& t = ctx.trace;
   const int focus = ctx.state.config().focus;
-  const std::string q = tokenLabel(t.queryTokens, focus);
+  const std::string q = tokenLabel(t.config, t.queryTokens, focus);
   ImGui::Text("q_%s = [%s]", q.c_str(), [&] {
     std::string s;
     for (int c = 0; c < h.Q.cols(); ++c) s += (c ? ", " : "") + num(h.Q(focus, c), 3);
@@ -88,14 +88,14 @@ void drawFocusNumbers(StepContext& ctx, const attn::HeadTrace& h) {
   }().c_str());
   // The weights below are the softmax of the scaled scores: the line says by what the listed q·k were multiplied.
   std::string scores;
-  for (int j = 0; j < h.S.cols(); ++j) scores += (j ? "   " : "") + tokenLabel(t.tokens, j) + " " + num(h.S(focus, j), 3);
+  for (int j = 0; j < h.S.cols(); ++j) scores += (j ? "   " : "") + tokenLabel(t.config, t.tokens, j) + " " + num(h.S(focus, j), 3);
   const double factor = t.config.scale();
   wrappedText(factor == 1.0 ? trf(Key::LinesScores, scores.c_str())  // wrapped: clipped at the edge when long
                             : trf(Key::LinesScoresScaled, num(factor, 4).c_str(), scores.c_str()));
   std::vector<double> row(static_cast<size_t>(h.A.cols()));
   for (int j = 0; j < h.A.cols(); ++j) row[static_cast<size_t>(j)] = h.A(focus, j);
   ImGui::TextUnformatted(tr(Key::LinesSoftmaxWeights));
-  drawWeightBars(tokenLabels(t.tokens), row, std::min(ImGui::GetContentRegionAvail().x, 26.0f * ImGui::GetFontSize()),
+  drawWeightBars(tokenLabels(t.config, t.tokens), row, std::min(ImGui::GetContentRegionAvail().x, 26.0f * ImGui::GetFontSize()),
                  ctx.fonts);
   std::string out;
   for (int c = 0; c < h.O.cols(); ++c) out += (c ? ", " : "") + num(h.O(focus, c), 3);

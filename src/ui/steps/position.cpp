@@ -16,6 +16,7 @@
 #include "imgui.h"
 #include "ui/explain.h"
 #include "ui/model_view.h"
+#include "ui/steps/gpt2_steps.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/toggles.h"
 
@@ -167,6 +168,7 @@ PermutationSentences permutationSentences(const PermutationDemo& demo) {
 
 void drawPositionStep(StepContext& ctx) {
   const attn::Trace& t = ctx.trace;
+  if (drawGpt2PositionStep(ctx)) return;  // GPT-2's learned rows wpe[i] and the sums (gpt2_embed.cpp)
   explanation(stepExplanation("position"));
   if (positionalToggle(ctx)) return;
   if (t.config.X) {

@@ -32,7 +32,7 @@ void drawScoreStep(StepContext& ctx) {
   GridSpec kt = indexGrid("K", h.K, head);  // drawn transposed: (L_kv,d_k) shown as (d_k,L_kv)
   kt.transposed = true;
   kt.caption = "Kᵀ";
-  kt.colLabels = tokenLabels(ctx.trace.tokens);
+  kt.colLabels = tokenLabels(ctx.trace.config, ctx.trace.tokens);
   kt.showLegend = false;
   // S = Q·Kᵀ : (L_q,d_k)·(d_k,L_kv) -> (L_q,L_kv)
   drawEquation(ctx, {q, "·", kt, "=", scoresGrid(ctx, "S", h.S, head)},

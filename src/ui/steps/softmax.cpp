@@ -25,8 +25,8 @@ void drawFocusWeights(StepContext& ctx, const attn::HeadTrace& h) {
   std::vector<double> row(h.A.cols());
   for (int j = 0; j < static_cast<int>(row.size()); ++j) row[j] = h.A(focus, j);
   ImGui::Spacing();
-  ImGui::TextUnformatted(trf(Key::SoftmaxFocusWeights, tokenLabel(t.queryTokens, focus).c_str()).c_str());
-  drawWeightBars(tokenLabels(t.tokens), row, std::min(ImGui::GetContentRegionAvail().x, 34.0f * ImGui::GetFontSize()),
+  ImGui::TextUnformatted(trf(Key::SoftmaxFocusWeights, tokenLabel(t.config, t.queryTokens, focus).c_str()).c_str());
+  drawWeightBars(tokenLabels(t.config, t.tokens), row, std::min(ImGui::GetContentRegionAvail().x, 34.0f * ImGui::GetFontSize()),
                  ctx.fonts);
 }
 
@@ -51,7 +51,7 @@ void drawSaturationTable(StepContext& ctx, const attn::HeadTrace& h) {
     ImGui::TableNextRow();
     if (i == focus) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 236, 210, 255));
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(tokenLabel(ctx.trace.queryTokens, i).c_str());
+    ImGui::TextUnformatted(tokenLabel(ctx.trace.config, ctx.trace.queryTokens, i).c_str());
     ImGui::PushFont(ctx.fonts.mono);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(fmtProbability(r.entropy, 4).c_str());

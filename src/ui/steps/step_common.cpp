@@ -127,7 +127,7 @@ GridSpec indexGrid(const std::string& name, const attn::Matrix& m, int head) {
 
 GridSpec tokenRowsGrid(StepContext& ctx, const std::string& name, const attn::Matrix& m, bool queries, int head) {
   GridSpec g = indexGrid(name, m, head);
-  g.rowLabels = tokenLabels(queries ? ctx.trace.queryTokens : ctx.trace.tokens);
+  g.rowLabels = tokenLabels(ctx.trace.config, queries ? ctx.trace.queryTokens : ctx.trace.tokens);
   g.colLabels = indexLabels(static_cast<int>(m.cols()));
   if (queries || !ctx.trace.config.cross) g.focusRow = ctx.state.config().focus;
   return g;
@@ -135,7 +135,7 @@ GridSpec tokenRowsGrid(StepContext& ctx, const std::string& name, const attn::Ma
 
 GridSpec scoresGrid(StepContext& ctx, const std::string& name, const attn::Matrix& m, int head) {
   GridSpec g = tokenRowsGrid(ctx, name, m, true, head);
-  g.colLabels = tokenLabels(ctx.trace.tokens);
+  g.colLabels = tokenLabels(ctx.trace.config, ctx.trace.tokens);
   return g;
 }
 

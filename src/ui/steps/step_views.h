@@ -74,6 +74,14 @@ struct Gpt2StepView {
   std::vector<double> mlpPre, mlpOut;  // u (1,4d) and m (1,d)
 };
 
+// All heads while a GPT-2 model is open: each block's attention weights as a light Trace (A per head, the mask, the
+// tokens; no other matrix), kept while the run stays (heads.cpp).
+struct Gpt2HeadsRows {
+  const void* run = nullptr;
+  std::string input;  // with the run's address: a new run may reuse the old one's memory
+  std::vector<attn::Trace> layers;
+};
+
 struct StepViews {
   PermutationDemo permutation;  // step 3, Add position
   HeatmapCache heatmaps;        // every matrix grid: one texture per matrix drawn (widgets/heatmap_gl.h)
@@ -82,6 +90,7 @@ struct StepViews {
   LinesView lines;              // side view, Attention lines
   FindHeadView findHead;        // GPT-2: Find the head (gpt2extra)
   Gpt2StepView gpt2Steps;       // GPT-2: layer norm, residual, MLP, next token (gpt2extra)
+  Gpt2HeadsRows gpt2Heads;      // GPT-2: All heads, every block (gpt2view)
 };
 
 }  // namespace ui

@@ -12,6 +12,7 @@
 #include "imgui.h"
 #include "ui/data_notes.h"
 #include "ui/explain.h"
+#include "ui/token_labels.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/toggles.h"
 
@@ -47,15 +48,16 @@ const std::vector<attn::BpeToken>* gpt2Details(StepContext& ctx, const std::stri
 // The hover of a GPT-2 token: id, bytes, and the merges in the order BPE applied them.
 void gpt2Tooltip(const attn::Gpt2Bpe& bpe, const attn::BpeToken& tok) {
   ImGui::BeginTooltip();
-  ImGui::TextUnformatted(trf(Key::TokGpt2Id, tok.text.c_str(), tok.id).c_str());
+  ImGui::TextUnformatted(trf(Key::TokGpt2Id, readableGpt2Token(tok.bytes).c_str(), tok.id).c_str());
   ImGui::TextUnformatted(trf(Key::TokGpt2Bytes, hexBytes(tok.bytes).c_str()).c_str());
   if (tok.merges.empty()) {
     ImGui::TextUnformatted(tr(Key::TokGpt2SingleByte));
   } else {
     ImGui::TextUnformatted(trf(Key::TokGpt2BuiltBy, static_cast<int>(tok.merges.size())).c_str());
     for (const attn::BpeMerge& m : tok.merges)
-      ImGui::TextUnformatted(trf(Key::TokGpt2Merge, bpe.tokenText(m.left).c_str(), bpe.tokenText(m.right).c_str(),
-                                 bpe.tokenText(m.result).c_str(), m.rank, m.result).c_str());
+      ImGui::TextUnformatted(trf(Key::TokGpt2Merge, readableGpt2Token(bpe.tokenBytes(m.left)).c_str(),
+                                 readableGpt2Token(bpe.tokenBytes(m.right)).c_str(),
+                                 readableGpt2Token(bpe.tokenBytes(m.result)).c_str(), m.rank, m.result).c_str());
   }
   ImGui::EndTooltip();
 }
@@ -82,7 +84,8 @@ void tokenChips(StepContext& ctx, const std::vector<attn::Token>& tokens, int fo
         details && !t.special && piece < static_cast<int>(details->size()) ? &(*details)[piece] : nullptr;
     if (!t.special) ++piece;
     const bool missing = glove && !t.special && attn::embeddingRowSource(config, t.text) == attn::RowSource::GloveMissing;
-    const std::string label = missing ? t.text + "*" : t.text;
+    const std::string shown = tokenText(config, t);  // GPT-2's readably ("␣its"), token_labels.h
+    const std::string label = missing ? shown + "*" : shown;
     const std::string id = std::to_string(t.id);
     const std::string bytes = showBytes && detail ? hexBytes(detail->bytes) : "";
     ImGui::PushFont(ctx.fonts.mono);
@@ -128,7 +131,7 @@ const char* tokenizerTitle(attn::TokenizerKind kind) {
   return "";
 }
 
-// GPT-2's notes: its merge table's status, the Ġ convention, the byte view toggle.
+// GPT-2's notes: its merge table's status, how its tokens are shown (␣ for a space), the byte view toggle.
 void gpt2Notes(StepContext& ctx) {
   const std::string& status = ctx.state.data.gpt2Status;
   if (!ctx.trace.config.gpt2) {

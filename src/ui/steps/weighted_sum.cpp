@@ -17,11 +17,11 @@ std::string focusMix(const attn::Trace& t, const attn::HeadTrace& h, int focus) 
   std::vector<int> order(L);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int x, int y) { return h.A(focus, x) > h.A(focus, y); });
-  std::string mix = "o_" + tokenLabel(t.queryTokens, focus) + " = ";
+  std::string mix = "o_" + tokenLabel(t.config, t.queryTokens, focus) + " = ";
   const int shown = std::min(L, 5);
   for (int k = 0; k < shown; ++k) {
     const int j = order[k];
-    mix += (k ? " + " : "") + num(h.A(focus, j), 3) + "·v_" + tokenLabel(t.tokens, j);
+    mix += (k ? " + " : "") + num(h.A(focus, j), 3) + "·v_" + tokenLabel(t.config, t.tokens, j);
   }
   if (L > shown) mix += trf(Key::WeightedSumMore, L - shown);
   return mix;

@@ -29,7 +29,7 @@ LinesHover drawAttentionLines(const attn::Trace& t, const LinesOptions& o, const
   const float em = ImGui::GetFontSize();
   const int Lq = static_cast<int>(t.queryTokens.size()), Lk = static_cast<int>(t.tokens.size());
   const int L = std::max(Lq, Lk);
-  const auto qLabels = tokenLabels(t.queryTokens), kLabels = tokenLabels(t.tokens);
+  const auto qLabels = tokenLabels(t.config, t.queryTokens), kLabels = tokenLabels(t.config, t.tokens);
   const float width = o.width > 0 ? o.width : std::min(ImGui::GetContentRegionAvail().x, 40.0f * em);
   float labelW = 0;
   for (const auto& l : qLabels) labelW = std::max(labelW, ImGui::CalcTextSize(l.c_str()).x);

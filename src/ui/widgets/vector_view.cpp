@@ -74,7 +74,7 @@ void drawAngleArc(ImDrawList* dl, const attn::HeadTrace& h, int query, int key, 
 // "θ(q_i, k_j) = 61.2°" and "q·k = |q||k|cos θ = …" under the drawing.
 void angleCaption(const attn::Trace& t, int query, int key, const Angle& a, const Fonts& fonts) {
   ImGui::PushFont(fonts.body);
-  const std::string caption = "θ(q_" + tokenLabel(t.queryTokens, query) + ", k_" + tokenLabel(t.tokens, key) + ") = " +
+  const std::string caption = "θ(q_" + tokenLabel(t.config, t.queryTokens, query) + ", k_" + tokenLabel(t.config, t.tokens, key) + ") = " +
                               num(a.theta * 180.0 / 3.14159265358979, 3) + "°\nq·k = |q||k|cos θ = " + num(a.qNorm, 3) +
                               " × " + num(a.kNorm, 3) + " × " + num(a.cosTheta, 3) + " = " + num(a.dot, 4);
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(60, 40, 100, 255));
@@ -160,13 +160,13 @@ VectorDrag drawVectorView(const attn::Trace& t, int head, int focus, int key, fl
     return at0;
   };
   const ImVec2 qa = at(q);
-  const std::string qLabel = "q_" + tokenLabel(t.queryTokens, focus);
+  const std::string qLabel = "q_" + tokenLabel(t.config, t.queryTokens, focus);
   const ImVec2 qLabelAt = place(ImVec2(qa.x + 0.5f * em, qa.y + 2), qLabel);
   for (int j = 0; j < L; ++j) {
     const ImVec2 k = at(project(h.K, j));
     const bool marked = j == key;
     arrow(dl, o, k, marked ? IM_COL32(0, 110, 60, 255) : IM_COL32(90, 160, 120, 170), marked ? 2.5f : 1.5f);
-    const std::string label = "k_" + tokenLabel(t.tokens, j);
+    const std::string label = "k_" + tokenLabel(t.config, t.tokens, j);
     dl->AddText(place(ImVec2(k.x + 3, k.y - em), label), IM_COL32(0, 90, 50, 255), label.c_str());
   }
   arrow(dl, o, qa, IM_COL32(200, 90, 0, 255), 3.0f);
