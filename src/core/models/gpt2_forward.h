@@ -27,7 +27,7 @@ struct Gpt2Pieces {
 };
 
 // Pieces the size the page wants (a few ms each in the browser for GPT-2 small at 128 tokens; tests/bench RESULTS).
-inline constexpr Gpt2Pieces kGpt2PagePieces{16, 512};
+inline constexpr Gpt2Pieces kGpt2PagePieces{8, 256};
 
 class Gpt2Forward {
  public:
