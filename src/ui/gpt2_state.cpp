@@ -2,6 +2,7 @@
 #include "ui/gpt2_state.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <optional>
 
@@ -10,6 +11,7 @@
 #include "core/config_fields.h"
 #include "core/errors.h"
 #include "core/limits.h"
+#include "core/models/gpt2_forward.h"
 #include "core/models/gpt2_loader.h"
 #include "core/models/gpt2_trace_json.h"
 #include "core/text/bpe.h"
@@ -33,6 +35,8 @@ using json = nlohmann::json;
 
 Gpt2Opening::Gpt2Opening() = default;
 Gpt2Opening::~Gpt2Opening() = default;
+Gpt2Running::Gpt2Running() = default;
+Gpt2Running::~Gpt2Running() = default;
 
 bool gpt2Busy(AppState& s) {
   const Gpt2Page& page = gpt2Page(s);
@@ -61,8 +65,12 @@ std::string millions(std::int64_t n) {
 
 Gpt2State* shownState(AppState& s) { return s.model ? s.model->gpt2.get() : nullptr; }
 
-// Runs `state.model` on `state.input`: ids, labels and the forward with every block kept. Throws InputError.
-void runInput(Gpt2State& state, const attn::Gpt2Bpe& bpe) {
+double nowMs() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// `state.input` as GPT-2 reads it: ids and labels (the forward not yet run). Throws InputError.
+void tokenizeInput(Gpt2State& state, const attn::Gpt2Bpe& bpe) {
   if (state.input.size() > static_cast<size_t>(attn::limits::kMaxTextBytes))
     throw attn::InputError("the text is " + std::to_string(state.input.size()) + " bytes long; the limit is " +
                            std::to_string(attn::limits::kMaxTextBytes));
@@ -73,11 +81,16 @@ void runInput(Gpt2State& state, const attn::Gpt2Bpe& bpe) {
   if (static_cast<int>(ids.size()) > most)
     throw attn::InputError("the text has " + std::to_string(ids.size()) + " tokens; the page shows at most " +
                            std::to_string(most));
-  state.run = am::runGpt2(*state.model, ids, true);
   state.ids = std::move(ids);
   state.tokens.clear();
   for (int id : state.ids) state.tokens.push_back(bpe.tokenText(id));
   state.input = valid;
+}
+
+// Tokenizes and runs the forward with every block kept, at once. Throws InputError.
+void runInput(Gpt2State& state, const attn::Gpt2Bpe& bpe) {
+  tokenizeInput(state, bpe);
+  state.run = am::runGpt2(*state.model, state.ids, true);
 }
 
 // Shows block `layer` of `next` (already run) in the walkthrough. On a refusal nothing changes.
@@ -118,10 +131,18 @@ void forgetWantedModel(Gpt2Page& page) {
   page.wantedLayer = 0;
 }
 
+// Gpt2State::bestNext[t], computed on first use (one position's softmax over V: the panel's line needs only the
+// last, so a new input's first frame does not pay for all 128).
+const am::TopToken& bestNextToken(const Gpt2State& g, size_t t) {
+  if (g.bestNext.size() != g.ids.size()) g.bestNext.assign(g.ids.size(), am::TopToken{-1, 0});
+  if (g.bestNext[t].id < 0) g.bestNext[t] = am::topTokens(g.run.logits, static_cast<Eigen::Index>(t), 1).at(0);
+  return g.bestNext[t];
+}
+
 json predictionsJson(const Gpt2State& g, const attn::Gpt2Bpe* bpe) {
   json out = json::array();
   for (size_t t = 0; t < g.ids.size(); ++t) {
-    const std::vector<am::TopToken> top = am::topTokens(g.run.logits, static_cast<Eigen::Index>(t), 1);
+    const am::TopToken top[1] = {bestNextToken(g, t)};
     out.push_back({{"position", t},
                    {"input", g.tokens[t]},
                    {"token", bpe ? bpe->tokenText(top[0].id) : std::to_string(top[0].id)},
@@ -129,6 +150,25 @@ json predictionsJson(const Gpt2State& g, const attn::Gpt2Bpe* bpe) {
                    {"probability", top[0].probability}});
   }
   return out;
+}
+
+json gpt2RunningJson(const AppState& s) {
+  if (!s.gpt2 || !s.gpt2->running || !s.gpt2->running->forward) return nullptr;
+  const Gpt2Running& r = *s.gpt2->running;
+  return {{"input", r.next->input},
+          {"tokens", r.next->ids.size()},
+          {"done", r.forward->piecesDone()},
+          {"total", r.forward->piecesTotal()},
+          {"block", r.forward->block()},
+          {"blocks", r.next->model->config.nLayer},
+          {"frames", r.frames}};
+}
+
+json lastRunJson(const AppState& s) {
+  if (!s.gpt2 || s.gpt2->lastRun.frames == 0) return nullptr;
+  const Gpt2RunTimes& t = s.gpt2->lastRun;
+  return {{"tokens", t.tokens}, {"frames", t.frames}, {"total_ms", t.totalMs}, {"max_slice_ms", t.maxSliceMs},
+          {"show_ms", t.showMs}};
 }
 
 }  // namespace
@@ -220,6 +260,7 @@ json gpt2OpeningJson(const AppState& s) {
 std::string openGpt2(AppState& s, std::shared_ptr<const am::Gpt2Model> model, const std::string& name,
                      const std::string& input, int layer) {
   if (!s.data.gpt2) return s.refuse(tr(Key::Gpt2NeedsTokenizer));
+  cancelGpt2Run(s);  // another model (or the same one anew): a run of the one before is of no use
   auto next = std::make_shared<Gpt2State>();
   next->model = std::move(model);
   next->name = name;
@@ -246,18 +287,61 @@ std::string setGpt2Input(AppState& s, const std::string& input) {
   next->name = shown->name;
   next->sha256 = shown->sha256;
   next->input = input;
+  auto running = std::make_unique<Gpt2Running>();
   try {
-    runInput(*next, *s.data.gpt2);
+    tokenizeInput(*next, *s.data.gpt2);
+    running->forward = std::make_unique<am::Gpt2Forward>(*next->model, next->ids, true, false, am::kGpt2PagePieces);
   } catch (const attn::InputError& e) {
     return s.refuse(errorText(e));
   }
-  const int layer = shown->layer;
-  return show(s, std::move(next), layer);
+  running->next = std::move(next);
+  running->layer = shown->layer;
+  running->startedMs = nowMs();
+  Gpt2Page& page = gpt2Page(s);
+  page.running = std::move(running);  // replaces a run under way
+  return advanceGpt2Run(s);  // done at once when it fits in a frame's budget
+}
+
+void cancelGpt2Run(AppState& s) {
+  if (s.gpt2) s.gpt2->running.reset();
+}
+
+std::string advanceGpt2Run(AppState& s) {
+  if (!s.gpt2 || !s.gpt2->running) return "";
+  Gpt2Page& page = *s.gpt2;
+  Gpt2Running& run = *page.running;
+  const Gpt2State* shown = openGpt2State(s);
+  if (!shown || shown->model != run.next->model) {  // closed, or another model opened: the run is of no use
+    page.running.reset();
+    return "";
+  }
+  const double start = nowMs();
+  ++run.frames;
+  // Pieces until the budget is spent (at least one a frame, so a budget of 0 still moves on).
+  if (!run.forward->done()) {
+    while (!run.forward->advance())
+      if (nowMs() - start >= page.frameBudgetMs) break;
+    run.maxSliceMs = std::max(run.maxSliceMs, nowMs() - start);
+    // Showing the new block (its Config, the pipeline's shared stages) gets a frame of its own unless this one
+    // has time to spare (a tiny model's whole run: then at once, inside the call that started it).
+    if (!run.forward->done() || nowMs() - start > 0.25 * page.frameBudgetMs) return "";
+  }
+  std::unique_ptr<Gpt2Running> finished = std::move(page.running);
+  finished->next->run = finished->forward->take();
+  finished->forward.reset();
+  const double showStart = nowMs();
+  const std::string err = show(s, finished->next, finished->layer);  // a refusal keeps what was shown
+  const double end = nowMs();
+  page.lastRun = {static_cast<int>(finished->next->ids.size()), finished->frames, end - finished->startedMs,
+                  finished->maxSliceMs, end - showStart};
+  return err;
 }
 
 std::string showGpt2Layer(AppState& s, int layer) {
   Gpt2State* shown = shownState(s);
   if (!shown) return s.refuse("no GPT-2 model is open");
+  if (s.gpt2 && s.gpt2->running && layer >= 0 && layer < shown->model->config.nLayer)
+    s.gpt2->running->layer = layer;  // the input under way opens on this block too
   if (layer == shown->layer) return "";
   return show(s, s.model->gpt2, layer);  // the same run, another block
 }
@@ -283,7 +367,10 @@ json gpt2ToJson(const AppState& s) {
           {"input", g->input},
           {"tokens", g->tokens},
           {"token_ids", g->ids},
-          {"predictions", predictionsJson(*g, s.data.gpt2.get())}};
+          {"predictions", predictionsJson(*g, s.data.gpt2.get())},
+          {"running", gpt2RunningJson(s)},
+          {"last_run", lastRunJson(s)},
+          {"run_budget_ms", s.gpt2 ? s.gpt2->frameBudgetMs : kGpt2FrameBudgetMs}};
 }
 
 std::string applyGpt2Json(AppState& s, const json& request) {
@@ -291,11 +378,17 @@ std::string applyGpt2Json(AppState& s, const json& request) {
   if (!g) return s.refuse("no GPT-2 model is open");
   static const char* kKnown[] = {"input", "layer", "kind", "name", "sha256", "bytes", "parameters", "n_layer",
                                  "n_head", "n_embd", "n_positions", "config", "layers", "tokens", "token_ids",
-                                 "predictions"};
+                                 "predictions", "running", "last_run", "run_budget_ms"};
   for (auto it = request.begin(); it != request.end(); ++it)
     if (std::find_if(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return it.key() == k; }) ==
         std::end(kKnown))
       return s.refuse("unknown model key \"" + it.key() + "\"");
+  if (request.contains("run_budget_ms")) {
+    const json& budget = request["run_budget_ms"];
+    if (!budget.is_number() || !(budget.get<double>() >= 0) || budget.get<double>() > 10000)
+      return s.refuse("model.run_budget_ms must be a number of milliseconds from 0 to 10000");
+    gpt2Page(s).frameBudgetMs = budget.get<double>();
+  }
   int layer = g->layer;
   if (request.contains("layer")) {
     int64_t clamped = 0;
@@ -308,7 +401,10 @@ std::string applyGpt2Json(AppState& s, const json& request) {
   if (request.contains("input")) {
     if (!request["input"].is_string()) return s.refuse("model.input must be a string");
     const std::string input = request["input"].get<std::string>();
-    if (input != g->input) {
+    const Gpt2Running* running = s.gpt2 ? s.gpt2->running.get() : nullptr;
+    if (input == g->input) {
+      cancelGpt2Run(s);  // the input shown is the one asked for: a newer run would replace it
+    } else if (!running || running->next->input != input) {
       const std::string err = setGpt2Input(s, input);
       if (!err.empty()) return err;
     }
@@ -380,6 +476,22 @@ void drawGpt2OpenControls(AppState& s) {
   helpMarker(tr(Key::Gpt2OpenHelp));
 }
 
+// "Running GPT-2 on the new input: block 5 of 12" and a progress bar, while a new input's forward is under way
+// (the panel above it still shows the input before).
+static void drawGpt2RunProgress(AppState& s) {
+  if (!s.gpt2 || !s.gpt2->running || !s.gpt2->running->forward) return;
+  const am::Gpt2Forward& forward = *s.gpt2->running->forward;
+  const int blocks = s.gpt2->running->next->model->config.nLayer;
+  const std::string line = forward.block() < blocks ? trf(Key::Gpt2RunningBlock, forward.block() + 1, blocks)
+                                                    : std::string(tr(Key::Gpt2RunningOutput));
+  ImGui::TextWrapped("%s", line.c_str());
+  const float fraction = forward.piecesTotal() > 0
+                             ? static_cast<float>(static_cast<double>(forward.piecesDone()) /
+                                                  static_cast<double>(forward.piecesTotal()))
+                             : 0.0f;
+  ImGui::ProgressBar(fraction, ImVec2(-FLT_MIN, 0), trf(Key::Gpt2RunningPercent, static_cast<int>(100 * fraction)).c_str());
+}
+
 void drawGpt2Panel(AppState& s) {
   const Gpt2State& g = *s.model->gpt2;
   const am::Gpt2Config& c = g.model->config;
@@ -389,6 +501,7 @@ void drawGpt2Panel(AppState& s) {
                                millions(g.model->parameterCount()).c_str()).c_str());
   ImGui::PopStyleColor();
   ImGui::TextDisabled("sha256 %s…", g.sha256.substr(0, 16).c_str());
+  drawGpt2RunProgress(s);  // a new input's forward under way
   // The block picker.
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Key::Gpt2BlockLabel));
@@ -418,14 +531,14 @@ void drawGpt2Panel(AppState& s) {
   // What GPT-2 predicts after the last token.
   const Gpt2State& shown = *s.model->gpt2;
   if (!shown.ids.empty() && s.data.gpt2) {
-    const Eigen::Index last = static_cast<Eigen::Index>(shown.ids.size()) - 1;
-    const std::vector<am::TopToken> top = am::topTokens(shown.run.logits, last, 1);
+    const am::TopToken top = bestNextToken(shown, shown.ids.size() - 1);
     const std::string after = readableGpt2Token(s.data.gpt2->tokenBytes(shown.ids.back()));
-    const std::string next = readableGpt2Token(s.data.gpt2->tokenBytes(top[0].id));
-    ImGui::TextWrapped("%s", trf(Key::Gpt2Next, after.c_str(), next.c_str(), num(top[0].probability, 3).c_str()).c_str());
+    const std::string next = readableGpt2Token(s.data.gpt2->tokenBytes(top.id));
+    ImGui::TextWrapped("%s", trf(Key::Gpt2Next, after.c_str(), next.c_str(), num(top.probability, 3).c_str()).c_str());
   }
   if (ImGui::Button(tr(Key::Gpt2Close), ImVec2(std::max(10.0f * em, buttonWidth(tr(Key::Gpt2Close))), 0))) {
-    s.model.reset();  // frees the weights (the walkthrough keeps the block's Config)
+    cancelGpt2Run(s);  // a new input's forward under way stops with it
+    s.model.reset();   // frees the weights (the walkthrough keeps the block's Config)
     s.notice = tr(Key::Gpt2Closed);
   }
 }

@@ -9,6 +9,11 @@
 //   Any refusal (a bad file: the core's one line; too large for the page's memory) drops the reading and keeps
 //   whatever was open before; cancelGpt2Opening() (the Cancel button, attnlab.cancelOpenModel()) too.
 //
+// A new input runs the forward a piece at a time (core/models/gpt2_forward.h) across frames (advanceGpt2Run, once a
+// frame from App::frame, for at most Gpt2Page::frameBudgetMs), with a progress line in the panel; the model shown
+// stays as it is, and usable, until the run is done; a newer input replaces the run; Close (or any other model)
+// cancels it. A run that fits in one budget finishes inside the call that started it (tiny models: synchronous).
+//
 // The open model (Gpt2State): the forward of its input with every block kept (core/models/gpt2.h runGpt2), and the
 // block shown: the walkthrough's Config is gpt2BlockConfig(layer) (X = ln_1's rows, the biases, causal, 1/8), so
 // the current block's Trace is the pipeline's (AppState::trace()), the head shown is AppState::head, and every step,
@@ -24,6 +29,7 @@
 #include "core/models/gpt2.h"
 
 namespace attn::models {
+class Gpt2Forward;
 class Gpt2Loader;
 }
 
@@ -49,6 +55,9 @@ struct Gpt2State {
   attn::models::Gpt2Run run;        // the forward on ids, every block kept (input, ln_1, A, MLP, output), logits
   int layer = 0;                    // the block shown (the head: AppState::head)
   std::string inputBuffer;          // the sentence bar's field (may hold a refused text)
+  // Per position, the most probable next token (softmax over V in double; id −1: not yet): each computed on first
+  // use and kept, so getState() and the panel's line do not redo 50,257 exps a position on every call or frame.
+  mutable std::vector<attn::models::TopToken> bestNext;
 };
 
 // A checkpoint being read.
@@ -61,6 +70,25 @@ struct Gpt2Opening {
   ~Gpt2Opening();
 };
 
+// A new input's forward under way (see the top of this file).
+struct Gpt2Running {
+  std::shared_ptr<Gpt2State> next;                         // the input's state; its run is filled when done
+  std::unique_ptr<attn::models::Gpt2Forward> forward;      // reads next->model (kept alive by `next`)
+  int layer = 0;                                           // the block to show when done (the picker may change it)
+  int frames = 0;                                          // frames (calls of advanceGpt2Run) it has taken so far
+  double startedMs = 0, maxSliceMs = 0;                    // steady clock; the longest slice of forward work
+  Gpt2Running();
+  ~Gpt2Running();
+};
+// What the last finished run took (getState().model.last_run; the benchmark's figures).
+struct Gpt2RunTimes {
+  int tokens = 0, frames = 0;
+  double totalMs = 0, maxSliceMs = 0, showMs = 0;  // start to shown; the longest slice; the block's show at the end
+};
+
+// The time a frame gives a running forward (ms): pieces run until it is spent (each a few ms for GPT-2 small).
+inline constexpr double kGpt2FrameBudgetMs = 12;
+
 // What the page remembers about GPT-2 besides the open model (AppState::gpt2).
 struct Gpt2Page {
   void (*pickFiles)() = nullptr;            // the platform's file picker ("Open model files…"); none: hidden
@@ -68,6 +96,9 @@ struct Gpt2Page {
   std::string wantedName, wantedSha256;     // a link named this model: the panel asks for its files
   std::string wantedInput;                  // … and its input ("": the default) and block, shown when the files
   int wantedLayer = 0;                      // with that sha256 are opened (from the cache or the picker)
+  std::unique_ptr<Gpt2Running> running;     // a new input's forward under way (null: none)
+  double frameBudgetMs = kGpt2FrameBudgetMs;  // setState({model: {run_budget_ms}}); 0: one piece a frame
+  Gpt2RunTimes lastRun;
 };
 Gpt2Page& gpt2Page(AppState& s);  // creates it on first use
 // A checkpoint is being read, or a link asks for a model's files that are not open: the GPT-2 section shows itself.
@@ -90,10 +121,19 @@ nlohmann::json gpt2OpeningJson(const AppState& s);
 std::string openGpt2(AppState& s, std::shared_ptr<const attn::models::Gpt2Model> model, const std::string& name,
                      const std::string& input, int layer);
 const Gpt2State* openGpt2State(const AppState& s);  // null unless a GPT-2 model is shown
-std::string setGpt2Input(AppState& s, const std::string& input);  // re-runs the forward, keeps the layer
+// Starts the forward on `input` (tokenized now: a refused text changes nothing), keeping the layer; it finishes
+// across frames unless it fits in this call's budget. "" or the message.
+std::string setGpt2Input(AppState& s, const std::string& input);
+// Once a frame (App::frame): the running forward's next pieces, for up to Gpt2Page::frameBudgetMs; when it is done
+// the new input's block is shown (a refusal keeps what was shown and sets the error). Cancels a run whose model is
+// no longer the one open. Returns "" or the message of a refused show.
+std::string advanceGpt2Run(AppState& s);
+void cancelGpt2Run(AppState& s);
 std::string showGpt2Layer(AppState& s, int layer);
 // getState().model while GPT-2 is open: {kind: "gpt2", name, sha256, n_layer, n_head, n_embd, n_positions,
-// parameters, layer, layers, input, tokens, token_ids, predictions: [{position, input, token, id, probability}]}.
+// parameters, layer, layers, input, tokens, token_ids, predictions: [{position, input, token, id, probability}],
+// running: null | {input, done, total, block, blocks} (a new input's forward under way; what is shown is the
+// previous input's), last_run: null | {tokens, frames, total_ms, max_slice_ms, show_ms}, run_budget_ms}.
 nlohmann::json gpt2ToJson(const AppState& s);
 // setState({model: {input, layer}}) while GPT-2 is open (model_view's applyModelJson hands it over).
 std::string applyGpt2Json(AppState& s, const nlohmann::json& request);

@@ -256,6 +256,7 @@ void App::frame(const Fonts& fonts) {
   handleKeys(s);
   advancePlay(s);
   advanceTraining(s.train);  // a slice of the Train view's running session (nothing when idle)
+  advanceGpt2Run(s);         // a slice of a new GPT-2 input's forward (gpt2_state.h; nothing when idle)
   // The lazy pipeline's remaining heads, one per frame, once a frame has passed without a change (a dragged
   // slider changes every frame: then only what the step shows is computed).
   s.quietFrame = s.frameTraceVersion == s.traceVersion;

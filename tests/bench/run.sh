@@ -23,6 +23,11 @@
 #      (build/wasm-cli/attnlab_gpt2_bench.js) and onnxruntime-web in ONE node process, ABAB, GPT2_PAIRS pairs per
 #      length (gpt2_bench.mjs; table by gpt2_report.py); then the peak memory of `attnlab generate` on that file,
 #      native and wasm (peak_rss.py). SKIP_GPT2=1 skips it; ONLY_GPT2=1 runs only it.
+#   5b. GPT-2 on the page (issue 29): the built page in headless Chromium opens the 548 MB float32 file of GPT-2
+#      small's shapes (make_gpt2_page.py writes it into $OUT/gpt2-page once, ~1 min; GPT2_REGEN=1 rewrites it) through
+#      the file picker, and times the open to the first step, a head change and a layer change at 32 tokens, and a
+#      new 128-token input run across frames (every frame's time while it runs; gpt2_page_bench.mjs).
+#      SKIP_GPT2_PAGE=1 skips it; ONLY_GPT2_PAGE=1 runs only it (no other section, no native/wasm CLI needed).
 # Build folders default to the README's (make native web); override with env vars:
 #   NATIVE_DIR=build/native WEB_DIR=build/site WASM_CLI_DIR=build/wasm-cli OUT=build/bench REPEATS=7
 #   WEB_BUILD_DIR=build/web (the web build's CMake tree: its libattn_core.a for the A/B)
@@ -32,6 +37,7 @@
 #   TRAIN_STEPS=N (tfjs and torch train only the first N of the dumped steps; default all)  SKIP_TRAIN=1
 #   ONLY_TRAIN=1 (only section 4)
 #   GPT2_LENGTHS=8,32,128  GPT2_PAIRS=15  GPT2_WARMUP=2  GPT2_REGEN=1  SKIP_GPT2=1  ONLY_GPT2=1 (only section 5)
+#   SKIP_GPT2_PAGE=1  ONLY_GPT2_PAGE=1 (only section 5b)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 NATIVE_DIR=${NATIVE_DIR:-build/native}
@@ -52,6 +58,18 @@ GPT2_PAIRS=${GPT2_PAIRS:-15}
 GPT2_WARMUP=${GPT2_WARMUP:-2}
 if [ -n "${ONLY_TRAIN:-}" ] && [ -z "${ONLY_GPT2:-}" ]; then SKIP_GPT2=1; fi  # ONLY_TRAIN: section 4 alone
 if [ -n "${ONLY_GPT2:-}" ]; then ONLY_TRAIN=1 SKIP_TRAIN=1 SKIP_KERNELS=1; fi
+# ---- frames (s34): section 5b alone
+if [ -n "${ONLY_GPT2_PAGE:-}" ]; then
+  [ -f "$WEB_DIR/index.html" ] || { echo "bench: $WEB_DIR/index.html missing; build first (make web)" >&2; exit 1; }
+  echo "# AttnLab bench, GPT-2 on the page only, $(date -u +%FT%TZ) on $(nproc) cores; load: $(uptime | sed 's/.*load average/load average/')"
+  if [ -n "${GPT2_REGEN:-}" ] || [ ! -f "$OUT/gpt2-page/model.safetensors" ]; then
+    "$PY" tests/bench/make_gpt2_page.py "$OUT/gpt2-page" | sed 's/^/# make_gpt2_page: /'
+  fi
+  echo "## GPT-2 on the page ($WEB_DIR, headless Chromium; 548 MB float32 file of GPT-2 small's shapes)"
+  node tests/bench/gpt2_page_bench.mjs --dir "$WEB_DIR" --model "$OUT/gpt2-page"
+  echo "# load after: $(uptime | sed 's/.*load average/load average/')"
+  exit 0
+fi
 needed=("$NATIVE_DIR/attnlab" "$WASM_CLI_DIR/attnlab.js")
 [ -z "${ONLY_GPT2:-}" ] && needed+=("$WASM_CLI_DIR/attnlab_bench.js")
 [ -z "${SKIP_GPT2:-}" ] && needed+=("$WASM_CLI_DIR/attnlab_gpt2_bench.js")
@@ -147,6 +165,16 @@ if [ -z "${SKIP_GPT2:-}" ]; then
   "$PY" tests/bench/peak_rss.py "native" "$NATIVE_DIR/attnlab" generate --model "$gpt2" --text "The dog" --tokens 1
   "$PY" tests/bench/peak_rss.py "wasm (node)" node --no-experimental-fetch "$WASM_CLI_DIR/attnlab.js" generate \
     --model "$gpt2" --text "The dog" --tokens 1
+fi
+
+# ---- 5b. GPT-2 on the page (frames, s34): open, head, layer, a 128-token input across frames (gpt2_page_bench.mjs)
+if [ -z "${SKIP_GPT2_PAGE:-}" ] && [ -z "${SKIP_PAGE:-}" ] && [ -z "${ONLY_TRAIN:-}${ONLY_GPT2:-}" ]; then
+  echo
+  echo "## GPT-2 on the page ($WEB_DIR, headless Chromium; 548 MB float32 file of GPT-2 small's shapes)"
+  if [ -n "${GPT2_REGEN:-}" ] || [ ! -f "$OUT/gpt2-page/model.safetensors" ]; then
+    "$PY" tests/bench/make_gpt2_page.py "$OUT/gpt2-page" | sed 's/^/# make_gpt2_page: /'
+  fi
+  node tests/bench/gpt2_page_bench.mjs --dir "$WEB_DIR" --model "$OUT/gpt2-page"
 fi
 
 # 6. The kernel family's Google Benchmark micro-benchmarks (tests/bench/kernels_bench.cpp; built when Google Benchmark

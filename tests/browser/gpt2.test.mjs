@@ -167,6 +167,58 @@ s.test('the picker opens File objects (setInputFiles); a new input re-runs the f
   return `link ${link.length} characters; screenshot ${shot.path}`;
 });
 
+// ---- frames (s34): a new input's forward runs across frames (src/ui/gpt2_state.h advanceGpt2Run). The test
+// checkpoint's forward fits in one frame's budget (so the setState calls above finish at once); run_budget_ms 0
+// gives one piece a frame, so here the run is visibly under way: the input shown stays until it is done, a newer
+// input replaces the run, the progress line is drawn, and closing the model cancels it.
+s.test('frames: a new input runs across frames with progress; a newer input replaces it; closing cancels it', async () => {
+  check(page && cli, 'needs the model open (first test)');
+  await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 1, run_budget_ms: 0 }, head: 0,
+    step: 'softmax' }), TEXT);
+  let st = await getState(page);
+  check(st.model.input === TEXT && st.model.run_budget_ms === 0 && !st.model.running, `ready: ${JSON.stringify(st.model.running)}`);
+  let error = await page.evaluate(() => window.attnlab.setState({ model: { input: 'The dog' } }));
+  check(error === null, `setState input: ${error}`);
+  st = await getState(page);
+  const r = st.model.running;
+  check(r && r.input === 'The dog' && r.done >= 1 && r.done < r.total && r.blocks === 2,
+    `a run under way: ${JSON.stringify(r)}`);
+  check(st.model.input === TEXT && st.model.tokens.length === cli.tokens.length && st.tokens.length === cli.tokens.length,
+    'the input shown stays until the run is done');
+  mkdirSync(join(repo, 'build/screenshots/gpt2page'), { recursive: true });
+  await page.evaluate(() => window.attnlab.setState({ step: 'tokenize' }));  // one piece a frame: still running
+  await waitFrames(page, 2);
+  const shot = await checkDrawn(page, 'gpt2page/running-dpr1.png');
+  // A newer input replaces the run.
+  error = await page.evaluate(() => window.attnlab.setState({ model: { input: 'A cat sat on the mat' } }));
+  check(error === null, `second input: ${error}`);
+  st = await getState(page);
+  check(st.model.running && st.model.running.input === 'A cat sat on the mat', `replaced: ${JSON.stringify(st.model.running)}`);
+  let frames = 0;
+  for (; frames < 400 && (await getState(page)).model.running; ++frames) await waitFrames(page, 1);
+  st = await getState(page);
+  check(!st.model.running && st.model.input === 'A cat sat on the mat' && st.model.layer === 1,
+    `done after ${frames} polls: input "${st.model.input}", layer ${st.model.layer}`);
+  check(st.model.last_run && st.model.last_run.frames > 10 && st.model.last_run.tokens === st.model.tokens.length,
+    `last_run: ${JSON.stringify(st.model.last_run)}`);
+  check(st.tokens.length === st.model.tokens.length, 'the walkthrough shows the new input');
+  // Closing the model while a run is under way cancels it; the model reopens for the suites after this one.
+  error = await page.evaluate(() => window.attnlab.setState({ model: { input: 'The dog' } }));
+  check(error === null && (await getState(page)).model.running, 'a run under way before closing');
+  error = await page.evaluate(() => window.attnlab.setState({ model: null }));
+  check(error === null, `close: ${error}`);
+  await waitFrames(page, 3);
+  st = await getState(page);
+  check(st.model === null && st.error === '', `closed: model ${JSON.stringify(st.model)}, error "${st.error}"`);
+  const reopened = await openFromBytes(files.weights, files.config);
+  check(reopened === null, `reopen: ${reopened}`);
+  error = await page.evaluate(() => window.attnlab.setState({ model: { run_budget_ms: 12 } }));  // the default again
+  st = await getState(page);
+  check(error === null && st.model.run_budget_ms === 12 && !st.model.running, `reopened: budget ${st.model.run_budget_ms}`);
+  check(problems.length === 0, problems.join('; '));
+  return `${frames} polls to done; screenshot of the run under way ${shot.path}`;
+});
+
 // ---- gpt2dl (s33): the download (tests/browser/gpt2_download.mjs): a stand-in for Hugging Face on the test
 // server serving this suite's checkpoint; the Content-Security-Policy's connect-src. Last: it reloads the page.
 // ---- gpt2extra (s33): the steps GPT-2 adds (src/ui/steps/gpt2_*.cpp) and Find the head (src/ui/find_head.*) ----

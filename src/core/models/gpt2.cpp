@@ -14,33 +14,14 @@
 #include <utility>
 
 #include "core/errors.h"
-#include "core/kernels/attention_kernels.h"
-#include "core/kernels/bias.h"
-#include "core/kernels/gelu.h"
-#include "core/kernels/layer_norm.h"
-#include "core/kernels/products.h"
 #include "core/kernels/softmax.h"
+#include "core/models/gpt2_forward.h"
 #include "core/text/bpe.h"
 
 namespace attn::models {
 
 namespace {
 
-using MF = MatrixT<float>;
-
-// y = x·W + b : (L,in)·(in,out) + (1,out) -> (L,out), the fixed-order product, then the bias.
-MF linear(const ConstRef<float>& x, const MF& W, const MF& b) {
-  MF y = kernels::productFixed<float>(x, W);  // (L,in)·(in,out) -> (L,out)
-  kernels::addBias<float>(y, b);              // (L,out) + (1,out) -> (L,out)
-  return y;
-}
-
-// y = layerNorm(x)·γ + β : (L,d) -> (L,d)
-MF layerNorm(const ConstRef<float>& x, const MF& gamma, const MF& beta, double eps) {
-  MF y(x.rows(), x.cols());
-  kernels::layerNorm<float>(x, gamma, beta, eps, y);
-  return y;
-}
 
 bool isFile(const std::string& path) {
   struct stat info;
@@ -127,66 +108,11 @@ Gpt2Model loadGpt2Files(const Gpt2Files& files) {
 }
 
 Gpt2Run runGpt2(const Gpt2Model& model, const std::vector<int>& ids, bool keepBlocks, bool lastOnly) {
-  const Gpt2Config& c = model.config;
-  const Eigen::Index L = static_cast<Eigen::Index>(ids.size()), d = c.nEmbd, hw = c.headWidth();
-  if (L < 1) throw InputError("the input has no tokens");
-  if (L > c.nPositions)
-    throw InputError("the input has " + std::to_string(L) + " tokens; this model takes at most " +
-                     std::to_string(c.nPositions));
-  for (int id : ids)
-    if (id < 0 || id >= c.vocab) throw InputError("token id " + std::to_string(id) + " is outside the vocabulary");
-  Gpt2Run run;
-  run.ids = ids;
-  // x = wte[ids] + wpe[0..L) : (L,d)
-  MF x(L, d);
-  for (Eigen::Index t = 0; t < L; ++t) x.row(t) = model.wte.row(ids[static_cast<size_t>(t)]) + model.wpe.row(t);
-  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(hw)));  // 1/√64 = 0.125 exactly
-  const float negInf = -std::numeric_limits<float>::infinity();
-  for (const Gpt2Block& b : model.blocks) {
-    Gpt2BlockRun block;
-    if (keepBlocks) block.input = x;
-    MF a = layerNorm(x, b.ln1Gamma, b.ln1Beta, c.layerNormEpsilon);  // a = ln_1(x) : (L,d)
-    const MF qkv = linear(a, b.attnWeight, b.attnBias);               // a·c_attn + b : (L,d)·(d,3d) -> (L,3d)
-    MF concat(L, d);                                                  // [O_1 … O_H] : (L,d)
-    for (int h = 0; h < c.nHead; ++h) {
-      const auto q = qkv.middleCols(h * hw, hw);          // (L,3d) -> (L,hw)
-      const auto k = qkv.middleCols(d + h * hw, hw);      // (L,hw)
-      const auto v = qkv.middleCols(2 * d + h * hw, hw);  // (L,hw)
-      MF A = kernels::scaledScores<float>(q, k, scale);   // (q·kᵀ)/√hw : (L,hw)·(hw,L) -> (L,L)
-      for (Eigen::Index i = 0; i < L; ++i)
-        for (Eigen::Index j = i + 1; j < L; ++j) A(i, j) = negInf;  // causal: query i sees keys 0..i
-      kernels::softmaxRowsInPlace<kernels::DetExp>(A);           // A = softmax rows : (L,L)
-      concat.middleCols(h * hw, hw) = kernels::productFixed<float>(A, v);  // O_h = A·v : (L,L)·(L,hw) -> (L,hw)
-      if (keepBlocks) block.A.push_back(std::move(A));
-    }
-    MF attention = linear(concat, b.attnProjWeight, b.attnProjBias);  // concat·c_proj + b : (L,d)·(d,d) -> (L,d)
-    x += attention;                                                   // residual : (L,d)
-    MF m = layerNorm(x, b.ln2Gamma, b.ln2Beta, c.layerNormEpsilon);   // ln_2(x) : (L,d)
-    MF hidden = linear(m, b.fcWeight, b.fcBias);                      // m·c_fc + b : (L,d)·(d,4d) -> (L,4d)
-    if (c.activation == Gpt2Activation::GeluTanh) kernels::geluTanhInPlace<float>(hidden);
-    else kernels::geluErfInPlace<float>(hidden);
-    x += linear(hidden, b.mlpProjWeight, b.mlpProjBias);              // x += hidden·c_proj + b : (L,4d)·(4d,d) -> (L,d)
-    if (keepBlocks) {
-      block.ln1 = std::move(a);
-      block.attention = std::move(attention);
-      block.ln2 = std::move(m);
-      block.mlpHidden = std::move(hidden);
-      block.output = x;
-      run.blocks.push_back(std::move(block));
-    }
+  // The one forward (gpt2_forward.h), here in pieces of every row at once.
+  Gpt2Forward forward(model, ids, keepBlocks, lastOnly);
+  while (!forward.advance()) {
   }
-  // logits = ln_f(x)·Eᵀ : (L,d)·(d,V) -> (L,V), E = wte (tied) or lm_head; V's rows a chunk at a time.
-  const Eigen::Index first = lastOnly ? L - 1 : 0;
-  run.lnf = layerNorm(x.middleRows(first, L - first), model.lnfGamma, model.lnfBeta, c.layerNormEpsilon);
-  const MF& E = model.outputEmbedding();
-  run.logits.resize(run.lnf.rows(), E.rows());
-  constexpr Eigen::Index kChunk = 2048;
-  for (Eigen::Index v0 = 0; v0 < E.rows(); v0 += kChunk) {
-    const Eigen::Index n = std::min(kChunk, E.rows() - v0);
-    // (L,d)·(n,d)ᵀ -> (L,n): every logit the dot product of a row of ln_f(x) and a row of E, summed in order
-    run.logits.middleCols(v0, n) = kernels::scaledProductFixedTransB<float>(run.lnf, E.middleRows(v0, n), nullptr);
-  }
-  return run;
+  return forward.take();
 }
 
 std::vector<int> generateGpt2(const Gpt2Model& model, std::vector<int> ids, int count) {

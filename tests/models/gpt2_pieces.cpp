@@ -1,0 +1,149 @@
+// GPT-2's forward advanced in pieces (core/models/gpt2_forward.h) has the bits of runGpt2's (every row at once):
+// a random model built in memory (2 blocks, 4 heads, d 128, 40 tokens, a 1000-row vocabulary; wider than 32 rows
+// and 128 columns, so the wasm build's few-row and many-row product paths both run), run with pieces of 1, 5, 16
+// and 40 rows and 7, 64 and 2048 vocabulary rows, every kept matrix and the logits compared byte for byte, with the
+// piece count and the block reported along the way. Also lastOnly and keepBlocks = false, and bad ids refused.
+// A plain program (no GoogleTest) so tests/models/gpt2_pieces_wasm.sh can build the same file with em++ and run it
+// under node: ctests gpt2_forward_pieces (native) and wasm_gpt2_forward_pieces. Prints "ok …" lines; exit 1 on a
+// difference.
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/errors.h"
+#include "core/models/gpt2.h"
+#include "core/models/gpt2_forward.h"
+
+namespace am = attn::models;
+using MF = attn::MatrixT<float>;
+
+namespace {
+
+int failures = 0;
+
+MF randomMatrix(std::mt19937& rng, Eigen::Index rows, Eigen::Index cols, float scale, float offset = 0) {
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  MF m(rows, cols);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = offset + scale * normal(rng);
+  return m;
+}
+
+am::Gpt2Model randomModel() {
+  std::mt19937 rng(29);
+  am::Gpt2Model m;
+  const int d = 128;
+  m.config.nLayer = 2;
+  m.config.nHead = 4;
+  m.config.nEmbd = d;
+  m.config.nPositions = 64;
+  m.config.vocab = 1000;
+  m.wte = randomMatrix(rng, m.config.vocab, d, 0.5f);
+  m.wpe = randomMatrix(rng, m.config.nPositions, d, 0.3f);
+  m.lnfGamma = randomMatrix(rng, 1, d, 0.2f, 1.0f);
+  m.lnfBeta = randomMatrix(rng, 1, d, 0.1f);
+  for (int l = 0; l < m.config.nLayer; ++l) {
+    am::Gpt2Block b;
+    b.ln1Gamma = randomMatrix(rng, 1, d, 0.2f, 1.0f);
+    b.ln1Beta = randomMatrix(rng, 1, d, 0.1f);
+    b.attnWeight = randomMatrix(rng, d, 3 * d, 0.15f);
+    b.attnBias = randomMatrix(rng, 1, 3 * d, 0.3f);
+    b.attnProjWeight = randomMatrix(rng, d, d, 0.05f);
+    b.attnProjBias = randomMatrix(rng, 1, d, 0.1f);
+    b.ln2Gamma = randomMatrix(rng, 1, d, 0.2f, 1.0f);
+    b.ln2Beta = randomMatrix(rng, 1, d, 0.1f);
+    b.fcWeight = randomMatrix(rng, d, 4 * d, 0.1f);
+    b.fcBias = randomMatrix(rng, 1, 4 * d, 0.1f);
+    b.mlpProjWeight = randomMatrix(rng, 4 * d, d, 0.03f);
+    b.mlpProjBias = randomMatrix(rng, 1, d, 0.1f);
+    m.blocks.push_back(std::move(b));
+  }
+  return m;
+}
+
+bool same(const MF& a, const MF& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<size_t>(a.size())) == 0;
+}
+
+void expectSame(const MF& mine, const MF& whole, const std::string& what) {
+  if (same(mine, whole)) return;
+  ++failures;
+  std::printf("FAIL %s differs from runGpt2's (%ldx%ld vs %ldx%ld)\n", what.c_str(), static_cast<long>(mine.rows()),
+              static_cast<long>(mine.cols()), static_cast<long>(whole.rows()), static_cast<long>(whole.cols()));
+}
+
+void compareRuns(const am::Gpt2Run& mine, const am::Gpt2Run& whole, const std::string& label) {
+  expectSame(mine.logits, whole.logits, label + " logits");
+  expectSame(mine.lnf, whole.lnf, label + " ln_f");
+  if (mine.blocks.size() != whole.blocks.size()) {
+    ++failures;
+    std::printf("FAIL %s keeps %zu blocks, runGpt2 %zu\n", label.c_str(), mine.blocks.size(), whole.blocks.size());
+    return;
+  }
+  for (size_t l = 0; l < whole.blocks.size(); ++l) {
+    const am::Gpt2BlockRun &p = mine.blocks[l], &w = whole.blocks[l];
+    const std::string at = label + " block " + std::to_string(l);
+    expectSame(p.input, w.input, at + " input");
+    expectSame(p.ln1, w.ln1, at + " ln_1");
+    expectSame(p.attention, w.attention, at + " attention");
+    expectSame(p.ln2, w.ln2, at + " ln_2");
+    expectSame(p.mlpHidden, w.mlpHidden, at + " MLP hidden");
+    expectSame(p.output, w.output, at + " output");
+    for (size_t h = 0; h < w.A.size(); ++h) expectSame(p.A.at(h), w.A[h], at + " A head " + std::to_string(h));
+  }
+}
+
+}  // namespace
+
+int main() {
+  const am::Gpt2Model model = randomModel();
+  std::vector<int> ids;
+  for (int t = 0; t < 40; ++t) ids.push_back((t * 379 + 11) % model.config.vocab);
+  for (bool lastOnly : {false, true}) {
+    for (bool keep : {true, false}) {
+      const am::Gpt2Run whole = am::runGpt2(model, ids, keep, lastOnly);
+      for (int rows : {1, 5, 16, 40}) {
+        for (int vocabRows : {7, 64, 2048}) {
+          am::Gpt2Forward forward(model, ids, keep, lastOnly, am::Gpt2Pieces{rows, vocabRows});
+          const std::int64_t total = forward.piecesTotal();
+          const std::int64_t rowPieces = (40 + rows - 1) / rows;
+          const std::int64_t expected = 2 * (2 * rowPieces + 4) + (1000 + vocabRows - 1) / vocabRows;
+          std::int64_t steps = 0;
+          int lastBlock = 0;
+          bool blocksInOrder = true;
+          while (!forward.done()) {
+            if (forward.block() < lastBlock || forward.piecesDone() != steps) blocksInOrder = false;
+            lastBlock = forward.block();
+            forward.advance();
+            ++steps;
+          }
+          const std::string label = "rows " + std::to_string(rows) + ", vocabulary rows " + std::to_string(vocabRows) +
+                                    (keep ? ", blocks kept" : "") + (lastOnly ? ", last position" : "");
+          if (total != expected || steps != total || !blocksInOrder || forward.block() != 2) {
+            ++failures;
+            std::printf("FAIL %s: %lld pieces (expected %lld), %lld advances, block %d at the end\n", label.c_str(),
+                        static_cast<long long>(total), static_cast<long long>(expected),
+                        static_cast<long long>(steps), forward.block());
+          }
+          compareRuns(forward.take(), whole, label);
+        }
+      }
+      std::printf("ok pieces of 1/5/16/40 rows and 7/64/2048 vocabulary rows: runGpt2's bits%s%s\n",
+                  keep ? ", every block kept" : "", lastOnly ? ", last position only" : "");
+    }
+  }
+  // Bad ids: refused by the constructor, as runGpt2 refuses them.
+  for (const std::vector<int>& bad : {std::vector<int>{}, std::vector<int>{1000}, std::vector<int>(65, 1)}) {
+    try {
+      am::Gpt2Forward forward(model, bad, true);
+      ++failures;
+      std::printf("FAIL %zu ids with a bad one were not refused\n", bad.size());
+    } catch (const attn::InputError& e) {
+      std::printf("ok refused: %s\n", e.what());
+    }
+  }
+  std::printf("%s\n", failures ? "FAILED" : "all equal");
+  return failures ? 1 : 0;
+}
