@@ -15,7 +15,6 @@
 
 #include "core/errors.h"
 #include "core/kernels/attention_kernels.h"
-#include "core/kernels/bias.h"
 #include "core/kernels/gelu.h"
 #include "core/kernels/layer_norm.h"
 #include "core/kernels/products.h"
@@ -27,13 +26,6 @@ namespace attn::models {
 namespace {
 
 using MF = MatrixT<float>;
-
-// y = x·W + b : (L,in)·(in,out) + (1,out) -> (L,out), the fixed-order product, then the bias.
-MF linear(const ConstRef<float>& x, const MF& W, const MF& b) {
-  MF y = kernels::productFixed<float>(x, W);  // (L,in)·(in,out) -> (L,out)
-  kernels::addBias<float>(y, b);              // (L,out) + (1,out) -> (L,out)
-  return y;
-}
 
 // y = layerNorm(x)·γ + β : (L,d) -> (L,d)
 MF layerNorm(const ConstRef<float>& x, const MF& gamma, const MF& beta, double eps) {
@@ -65,26 +57,27 @@ std::string readSmallFile(const std::string& path) {
 
 }  // namespace
 
-// A block's tensors by their names after "h.N." (Hugging Face's), and the member each is read into.
-const std::array<std::pair<const char*, MatrixT<float> Gpt2Block::*>, 12> kGpt2BlockTensors = {{
-    {"ln_1.weight", &Gpt2Block::ln1Gamma},
-    {"ln_1.bias", &Gpt2Block::ln1Beta},
-    {"attn.c_attn.weight", &Gpt2Block::attnWeight},
-    {"attn.c_attn.bias", &Gpt2Block::attnBias},
-    {"attn.c_proj.weight", &Gpt2Block::attnProjWeight},
-    {"attn.c_proj.bias", &Gpt2Block::attnProjBias},
-    {"ln_2.weight", &Gpt2Block::ln2Gamma},
-    {"ln_2.bias", &Gpt2Block::ln2Beta},
-    {"mlp.c_fc.weight", &Gpt2Block::fcWeight},
-    {"mlp.c_fc.bias", &Gpt2Block::fcBias},
-    {"mlp.c_proj.weight", &Gpt2Block::mlpProjWeight},
-    {"mlp.c_proj.bias", &Gpt2Block::mlpProjBias},
+// A block's tensors by their names after "h.N." (Hugging Face's), and the member each is read into. The linear
+// layers' weights (the x of x·W + b, the linear helper of kernels/packed_weight.h) are packed.
+const std::array<Gpt2BlockTensor, 12> kGpt2BlockTensors = {{
+    {"ln_1.weight", &Gpt2Block::ln1Gamma, nullptr},
+    {"ln_1.bias", &Gpt2Block::ln1Beta, nullptr},
+    {"attn.c_attn.weight", nullptr, &Gpt2Block::attnWeight},
+    {"attn.c_attn.bias", &Gpt2Block::attnBias, nullptr},
+    {"attn.c_proj.weight", nullptr, &Gpt2Block::attnProjWeight},
+    {"attn.c_proj.bias", &Gpt2Block::attnProjBias, nullptr},
+    {"ln_2.weight", &Gpt2Block::ln2Gamma, nullptr},
+    {"ln_2.bias", &Gpt2Block::ln2Beta, nullptr},
+    {"mlp.c_fc.weight", nullptr, &Gpt2Block::fcWeight},
+    {"mlp.c_fc.bias", &Gpt2Block::fcBias, nullptr},
+    {"mlp.c_proj.weight", nullptr, &Gpt2Block::mlpProjWeight},
+    {"mlp.c_proj.bias", &Gpt2Block::mlpProjBias, nullptr},
 }};
 
 int64_t Gpt2Model::parameterCount() const {
   int64_t n = wte.size() + wpe.size() + lnfGamma.size() + lnfBeta.size() + lmHead.size();
   for (const Gpt2Block& b : blocks)
-    for (const auto& [name, member] : kGpt2BlockTensors) n += (b.*member).size();
+    for (const Gpt2BlockTensor& t : kGpt2BlockTensors) n += t.row ? (b.*t.row).size() : (b.*t.packed).size();
   return n;
 }
 
@@ -175,17 +168,11 @@ Gpt2Run runGpt2(const Gpt2Model& model, const std::vector<int>& ids, bool keepBl
       run.blocks.push_back(std::move(block));
     }
   }
-  // logits = ln_f(x)·Eᵀ : (L,d)·(d,V) -> (L,V), E = wte (tied) or lm_head; V's rows a chunk at a time.
+  // logits = ln_f(x)·Eᵀ : (L,d)·(d,V) -> (L,V), E = wte (tied) or lm_head, stored as Eᵀ's panels: every logit the
+  // dot product of a row of ln_f(x) and a row of E, summed in order.
   const Eigen::Index first = lastOnly ? L - 1 : 0;
   run.lnf = layerNorm(x.middleRows(first, L - first), model.lnfGamma, model.lnfBeta, c.layerNormEpsilon);
-  const MF& E = model.outputEmbedding();
-  run.logits.resize(run.lnf.rows(), E.rows());
-  constexpr Eigen::Index kChunk = 2048;
-  for (Eigen::Index v0 = 0; v0 < E.rows(); v0 += kChunk) {
-    const Eigen::Index n = std::min(kChunk, E.rows() - v0);
-    // (L,d)·(n,d)ᵀ -> (L,n): every logit the dot product of a row of ln_f(x) and a row of E, summed in order
-    run.logits.middleCols(v0, n) = kernels::scaledProductFixedTransB<float>(run.lnf, E.middleRows(v0, n), nullptr);
-  }
+  run.logits = kernels::productPacked(run.lnf, model.outputEmbedding().transposed());  // (L,d)·(d,V) -> (L,V)
   return run;
 }
 
@@ -223,7 +210,7 @@ Config gpt2BlockConfig(const Gpt2Model& model, int layer, const Gpt2BlockRun& bl
   c.Wq = b.attnWeight.middleCols(0, d).cast<double>();      // c_attn (d,3d) -> (d,d): columns 0 … d−1
   c.Wk = b.attnWeight.middleCols(d, d).cast<double>();      // columns d … 2d−1
   c.Wv = b.attnWeight.middleCols(2 * d, d).cast<double>();  // columns 2d … 3d−1
-  c.Wo = b.attnProjWeight.cast<double>();                   // attn.c_proj (d,d)
+  c.Wo = b.attnProjWeight.unpacked().cast<double>();        // attn.c_proj (d,d)
   c.biases.bq = b.attnBias.middleCols(0, d).cast<double>();      // (1,3d) -> (1,d)
   c.biases.bk = b.attnBias.middleCols(d, d).cast<double>();
   c.biases.bv = b.attnBias.middleCols(2 * d, d).cast<double>();

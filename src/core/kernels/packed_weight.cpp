@@ -1,0 +1,149 @@
+// A float32 weight stored once in the fixed-order product's panel layout (see packed_weight.h).
+#include "core/kernels/packed_weight.h"
+
+#include <algorithm>
+
+#include "core/kernels/bias.h"
+#include "core/kernels/gemm_f32_wasm.h"
+
+namespace attn::kernels {
+
+#if defined(__wasm_simd128__)
+static_assert(kPanelColumns == kF32Width, "PackedWeight's panels are the ones gemmF32Panel reads");
+#endif
+
+using Index = Eigen::Index;
+
+PackedWeight::PackedWeight(Index rows, Index cols)
+    : rows_(rows), cols_(cols),
+      panels_(static_cast<std::size_t>(storedFloats(static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols))),
+              0.0f) {}
+
+std::uint64_t PackedWeight::storedFloats(std::uint64_t rows, std::uint64_t cols) {
+  const std::uint64_t panels = (cols + kPanelColumns - 1) / kPanelColumns;
+  return panels * rows * kPanelColumns;
+}
+
+PackedWeight PackedWeight::pack(const ConstRef<float>& W) {
+  PackedWeight packed(W.rows(), W.cols());  // (K,N)
+  for (Index k = 0; k < W.rows(); ++k)
+    for (Index j = 0; j < W.cols(); ++j) packed.panels_[packed.at(k, j)] = W(k, j);
+  return packed;
+}
+
+PackedWeight PackedWeight::packTransposed(const ConstRef<float>& E) {
+  PackedWeight packed(E.cols(), E.rows());  // Eᵀ : (N,K) -> (K,N)
+  for (Index v = 0; v < E.rows(); ++v)
+    for (Index k = 0; k < E.cols(); ++k) packed.panels_[packed.at(k, v)] = E(v, k);
+  return packed;
+}
+
+MatrixT<float> PackedWeight::middleCols(Index j0, Index n) const {
+  eigen_assert(j0 >= 0 && n >= 0 && j0 + n <= cols_);
+  MatrixT<float> out(rows_, n);  // (K,N) -> (K,n)
+  for (Index k = 0; k < rows_; ++k)
+    for (Index j = 0; j < n; ++j) out(k, j) = panels_[at(k, j0 + j)];
+  return out;
+}
+
+MatrixT<float> PackedWeight::column(Index j) const {
+  eigen_assert(j >= 0 && j < cols_);
+  MatrixT<float> out(1, rows_);  // W(:, j)ᵀ : (1,K)
+  for (Index k = 0; k < rows_; ++k) out(0, k) = panels_[at(k, j)];
+  return out;
+}
+
+MatrixT<float> PackedWeight::unpacked() const { return middleCols(0, cols_); }
+
+void PackedWeight::setRowMajor(std::uint64_t first, const float* values, std::size_t n) {
+  if (n == 0) return;
+  eigen_assert(cols_ > 0 && first + n <= static_cast<std::uint64_t>(size()));
+  Index k = static_cast<Index>(first / static_cast<std::uint64_t>(cols_));
+  Index j = static_cast<Index>(first % static_cast<std::uint64_t>(cols_));
+  for (std::size_t i = 0; i < n; ++i) {  // along a row of W: 16 contiguous floats, then the next panel
+    panels_[at(k, j)] = values[i];
+    if (++j == cols_) j = 0, ++k;
+  }
+}
+
+void PackedWeight::setTransposedRowMajor(std::uint64_t first, const float* values, std::size_t n) {
+  if (n == 0) return;
+  eigen_assert(rows_ > 0 && first + n <= static_cast<std::uint64_t>(size()));
+  // E (cols_, rows_): element e is E(v, k) with v = e / rows_, k = e mod rows_; it goes to W(k, v).
+  Index v = static_cast<Index>(first / static_cast<std::uint64_t>(rows_));
+  Index k = static_cast<Index>(first % static_cast<std::uint64_t>(rows_));
+  std::size_t offset = at(k, v);
+  for (std::size_t i = 0; i < n; ++i) {  // down column v of W: one float per panel row
+    panels_[offset] = values[i];
+    offset += kPanelColumns;
+    if (++k == rows_) k = 0, ++v, offset = v < cols_ ? at(0, v) : 0;
+  }
+}
+
+MatrixT<float> PackedTransposed::unpacked() const {
+  MatrixT<float> E(rows(), cols());  // (N,K)
+  for (Index v = 0; v < rows(); ++v) E.row(v) = t_.column(v);
+  return E;
+}
+
+namespace {
+
+#if !defined(__wasm_simd128__)
+// C(i … i+R−1, j0 … j0+nj−1) = A(i … i+R−1, :)·panel : (R,K)·(K,16) -> (R,nj). Each entry sums its K terms in order
+// k = 0 … K−1 from +0, one multiply then one add (the innermost loop runs across the panel's 16 columns, each a
+// separate sum, so vectorising it changes no order).
+template <int R>
+void panelRows(Index K, const float* A, Index lda, const float* panel, float* C, Index ldc, Index nj) noexcept {
+  float acc[R][kPanelColumns];
+  for (int r = 0; r < R; ++r)
+    for (Index c = 0; c < kPanelColumns; ++c) acc[r][c] = 0.0f;  // every sum starts at +0
+  for (Index k = 0; k < K; ++k) {
+    const float* __restrict p = panel + k * kPanelColumns;
+    for (int r = 0; r < R; ++r) {
+      const float a = A[r * lda + k];
+      for (Index c = 0; c < kPanelColumns; ++c) acc[r][c] += a * p[c];
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (Index c = 0; c < nj; ++c) C[r * ldc + c] = acc[r][c];
+}
+#endif
+
+}  // namespace
+
+void productPacked(const ConstRef<float>& A, const PackedWeight& W, MutRef<float> C) noexcept {
+  const Index M = A.rows(), K = W.rows(), N = W.cols();
+  eigen_assert(A.cols() == K && C.rows() == M && C.cols() == N);
+  if (M == 0 || N == 0) return;
+  if (K == 0) {
+    C.setZero();  // empty sums: +0
+    return;
+  }
+#if defined(__wasm_simd128__)
+  gemmF32PackedPanels(static_cast<int>(M), A.data(), static_cast<int>(A.outerStride()), static_cast<int>(K),
+                      static_cast<int>(N), W.panels(), C.data(), static_cast<int>(C.outerStride()));
+#else
+  const Index lda = A.outerStride(), ldc = C.outerStride();
+  for (Index j0 = 0; j0 < N; j0 += kPanelColumns) {  // panel by panel: (K,16), read M/2 times from cache
+    const float* panel = W.panels() + j0 * K;
+    const Index nj = std::min(kPanelColumns, N - j0);
+    Index i = 0;
+    for (; i + 2 <= M; i += 2) panelRows<2>(K, A.data() + i * lda, lda, panel, C.data() + i * ldc + j0, ldc, nj);
+    if (i < M) panelRows<1>(K, A.data() + i * lda, lda, panel, C.data() + i * ldc + j0, ldc, nj);
+  }
+#endif
+}
+
+MatrixT<float> productPacked(const ConstRef<float>& A, const PackedWeight& W) {
+  MatrixT<float> C(A.rows(), W.cols());  // (M,N)
+  productPacked(A, W, C);
+  return C;
+}
+
+MatrixT<float> linear(const ConstRef<float>& x, const PackedWeight& W, const ConstRef<float>& b) {
+  MatrixT<float> y = productPacked(x, W);  // (L,in)·(in,out) -> (L,out)
+  addBias<float>(y, b);                    // (L,out) + (1,out) -> (L,out)
+  return y;
+}
+
+}  // namespace attn::kernels
