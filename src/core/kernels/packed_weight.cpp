@@ -14,10 +14,12 @@ static_assert(kPanelColumns == kF32Width, "PackedWeight's panels are the ones ge
 
 using Index = Eigen::Index;
 
-PackedWeight::PackedWeight(Index rows, Index cols)
-    : rows_(rows), cols_(cols),
-      panels_(static_cast<std::size_t>(storedFloats(static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols))),
-              0.0f) {}
+PackedWeight::PackedWeight(Index rows, Index cols) : rows_(rows), cols_(cols) {
+  panels_.resize(static_cast<std::size_t>(storedFloats(static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols))));
+  if (const Index used = cols % kPanelColumns; used > 0)  // the last panel's columns past N: zeros
+    for (Index k = 0; k < rows; ++k)
+      for (Index c = used; c < kPanelColumns; ++c) panels_[at(k, cols - used + c)] = 0.0f;
+}
 
 std::uint64_t PackedWeight::storedFloats(std::uint64_t rows, std::uint64_t cols) {
   const std::uint64_t panels = (cols + kPanelColumns - 1) / kPanelColumns;
@@ -60,9 +62,16 @@ void PackedWeight::setRowMajor(std::uint64_t first, const float* values, std::si
   eigen_assert(cols_ > 0 && first + n <= static_cast<std::uint64_t>(size()));
   Index k = static_cast<Index>(first / static_cast<std::uint64_t>(cols_));
   Index j = static_cast<Index>(first % static_cast<std::uint64_t>(cols_));
-  for (std::size_t i = 0; i < n; ++i) {  // along a row of W: 16 contiguous floats, then the next panel
-    panels_[at(k, j)] = values[i];
-    if (++j == cols_) j = 0, ++k;
+  std::size_t offset = at(k, j);
+  const std::size_t nextPanel = static_cast<std::size_t>(rows_ - 1) * kPanelColumns + 1;  // at(k, j+1) − at(k, j), j+1 ≡ 0 mod 16
+  for (std::size_t i = 0; i < n; ++i) {  // along a row of W: 16 contiguous floats, then the next panel's row k
+    panels_[offset] = values[i];
+    if (++j == cols_) {
+      j = 0, ++k;
+      offset = k < rows_ ? at(k, 0) : 0;
+    } else {
+      offset += j % kPanelColumns == 0 ? nextPanel : 1;
+    }
   }
 }
 

@@ -16,6 +16,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
+#include <utility>
 #include <vector>
 
 #include "core/matrix.h"
@@ -27,7 +30,9 @@ constexpr Eigen::Index kPanelColumns = 16;  // the panel's width (gemm_f32_wasm.
 class PackedWeight {
  public:
   PackedWeight() = default;
-  PackedWeight(Eigen::Index rows, Eigen::Index cols);  // W (rows,cols) of zeros, to be filled by setRowMajor
+  // W (rows,cols) to be filled by setRowMajor / setTransposedRowMajor, every element once (as a loader does); only the
+  // last panel's padding is zeroed here (not the whole weight: a 154 MB memset the values overwrite at once).
+  PackedWeight(Eigen::Index rows, Eigen::Index cols);
   static PackedWeight pack(const ConstRef<float>& W);              // W (K,N)
   static PackedWeight packTransposed(const ConstRef<float>& E);    // W = Eᵀ : E (N,K) -> (K,N)
 
@@ -55,15 +60,34 @@ class PackedWeight {
     return static_cast<std::size_t>(j / kPanelColumns) * static_cast<std::size_t>(rows_) * kPanelColumns +
            static_cast<std::size_t>(k) * kPanelColumns + static_cast<std::size_t>(j % kPanelColumns);
   }
+  // An allocator whose resize leaves floats uninitialised (the constructor writes the padding, the filler the rest).
+  template <typename T>
+  struct Uninitialised : std::allocator<T> {
+    template <typename U>
+    struct rebind {
+      using other = Uninitialised<U>;
+    };
+    Uninitialised() = default;
+    template <typename U>
+    Uninitialised(const Uninitialised<U>&) noexcept {}
+    template <typename U>
+    void construct(U* p) noexcept {
+      ::new (static_cast<void*>(p)) U;
+    }
+    template <typename U, typename... Args>
+    void construct(U* p, Args&&... args) {
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+  };
   Eigen::Index rows_ = 0, cols_ = 0;
-  std::vector<float> panels_;
+  std::vector<float, Uninitialised<float>> panels_;
 };
 
 // E (N,K) used as x·Eᵀ, stored once as Eᵀ's panels; reads like E: rows() = N, row(v) = E(v,:).
 class PackedTransposed {
  public:
   PackedTransposed() = default;
-  PackedTransposed(Eigen::Index rows, Eigen::Index cols) : t_(cols, rows) {}  // E (rows,cols) of zeros
+  PackedTransposed(Eigen::Index rows, Eigen::Index cols) : t_(cols, rows) {}  // E (rows,cols), to be filled
   explicit PackedTransposed(const ConstRef<float>& E) : t_(PackedWeight::packTransposed(E)) {}
 
   Eigen::Index rows() const { return t_.cols(); }
