@@ -62,6 +62,16 @@ inline int comparePackedProducts(const std::function<void(const std::string&)>& 
         // A·Eᵀ: what GPT-2's logits were computed with before (scaledProductFixedTransB, no scale).
         const MatrixT<float> wantT = kernels::scaledProductFixedTransB<float>(A, E, nullptr);  // (M,K)·(N,K)ᵀ -> (M,N)
         check(sameFloatBits(kernels::productPacked(A, packedE.transposed()), wantT), "A·Eᵀ " + shape);
+        // A range of columns (the logits a vocabulary chunk at a time): aligned or not to the 16-column panels.
+        for (int j0 : {0, 3, 16, 17}) {
+          for (int n : {1, 7, 16, 20, N - j0}) {
+            if (j0 + n > N || n < 1) continue;
+            MatrixT<float> part = MatrixT<float>::Constant(M, n, 99.0f);
+            kernels::productPackedColumns(A, packedE.transposed(), j0, part);
+            check(sameFloatBits(part, wantT.middleCols(j0, n)),
+                  "A·Eᵀ columns " + std::to_string(j0) + "+" + std::to_string(n) + " " + shape);
+          }
+        }
         // A block of a larger matrix (row stride > K), as GPT-2's ln_f of the last row is.
         MatrixT<float> wide = packedCaseMatrix(rng, M + 1, K + 3);
         wide.block(1, 2, M, K) = A;

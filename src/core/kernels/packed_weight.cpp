@@ -120,6 +120,23 @@ void panelRows(Index K, const float* A, Index lda, const float* panel, float* C,
 
 }  // namespace
 
+namespace {
+
+// C(:, 0 … nj−1) = A·(one panel's first nj columns) : (M,K)·(K,nj) -> (M,nj), C with row stride ldc.
+void panelProduct(const ConstRef<float>& A, const float* panel, Index K, Index nj, float* C, Index ldc) noexcept {
+  const Index M = A.rows(), lda = A.outerStride();
+#if defined(__wasm_simd128__)
+  gemmF32PackedPanels(static_cast<int>(M), A.data(), static_cast<int>(lda), static_cast<int>(K), static_cast<int>(nj),
+                      panel, C, static_cast<int>(ldc));  // N = nj <= 16: this one panel
+#else
+  Index i = 0;  // the panel read M/2 times from cache
+  for (; i + 2 <= M; i += 2) panelRows<2>(K, A.data() + i * lda, lda, panel, C + i * ldc, ldc, nj);
+  if (i < M) panelRows<1>(K, A.data() + i * lda, lda, panel, C + i * ldc, ldc, nj);
+#endif
+}
+
+}  // namespace
+
 void productPacked(const ConstRef<float>& A, const PackedWeight& W, MutRef<float> C) noexcept {
   const Index M = A.rows(), K = W.rows(), N = W.cols();
   eigen_assert(A.cols() == K && C.rows() == M && C.cols() == N);
@@ -128,19 +145,31 @@ void productPacked(const ConstRef<float>& A, const PackedWeight& W, MutRef<float
     C.setZero();  // empty sums: +0
     return;
   }
-#if defined(__wasm_simd128__)
-  gemmF32PackedPanels(static_cast<int>(M), A.data(), static_cast<int>(A.outerStride()), static_cast<int>(K),
-                      static_cast<int>(N), W.panels(), C.data(), static_cast<int>(C.outerStride()));
-#else
-  const Index lda = A.outerStride(), ldc = C.outerStride();
-  for (Index j0 = 0; j0 < N; j0 += kPanelColumns) {  // panel by panel: (K,16), read M/2 times from cache
-    const float* panel = W.panels() + j0 * K;
-    const Index nj = std::min(kPanelColumns, N - j0);
-    Index i = 0;
-    for (; i + 2 <= M; i += 2) panelRows<2>(K, A.data() + i * lda, lda, panel, C.data() + i * ldc + j0, ldc, nj);
-    if (i < M) panelRows<1>(K, A.data() + i * lda, lda, panel, C.data() + i * ldc + j0, ldc, nj);
+  for (Index j0 = 0; j0 < N; j0 += kPanelColumns)  // panel by panel: (K,16)
+    panelProduct(A, W.panels() + j0 * K, K, std::min(kPanelColumns, N - j0), C.data() + j0, C.outerStride());
+}
+
+void productPackedColumns(const ConstRef<float>& A, const PackedWeight& W, Index j0, MutRef<float> C) {
+  const Index M = A.rows(), K = W.rows(), N = W.cols(), n = C.cols();
+  eigen_assert(A.cols() == K && C.rows() == M && j0 >= 0 && j0 + n <= N);
+  if (M == 0 || n == 0) return;
+  if (K == 0) {
+    C.setZero();
+    return;
   }
-#endif
+  MatrixT<float> partial;  // (M,16): a panel only partly inside the range, computed whole, then its columns copied
+  for (Index p0 = j0 / kPanelColumns * kPanelColumns; p0 < j0 + n; p0 += kPanelColumns) {
+    const Index valid = std::min(kPanelColumns, N - p0);  // the panel's columns p0 … p0+valid−1
+    const Index from = std::max(j0, p0), to = std::min(j0 + n, p0 + valid);  // its columns in the range
+    const float* panel = W.panels() + p0 * K;
+    if (from == p0 && to == p0 + valid) {
+      panelProduct(A, panel, K, valid, C.data() + (from - j0), C.outerStride());
+    } else {
+      partial.resize(M, kPanelColumns);
+      panelProduct(A, panel, K, valid, partial.data(), partial.outerStride());
+      C.middleCols(from - j0, to - from) = partial.middleCols(from - p0, to - from);
+    }
+  }
 }
 
 MatrixT<float> productPacked(const ConstRef<float>& A, const PackedWeight& W) {

@@ -111,6 +111,9 @@ class PackedTransposed {
 void productPacked(const ConstRef<float>& A, const PackedWeight& W, MutRef<float> C) noexcept;
 // The same, returned.
 MatrixT<float> productPacked(const ConstRef<float>& A, const PackedWeight& W);
+// C = A·W(:, j0 … j0+n−1) : (M,K)·(K,n) -> (M,n), C already (M,n): a range of columns (e.g. the logits a vocabulary
+// chunk at a time), any j0 and n; each entry has productPacked's (and so productFixed's) bits.
+void productPackedColumns(const ConstRef<float>& A, const PackedWeight& W, Eigen::Index j0, MutRef<float> C);
 
 // y = x·W + b : (L,in)·(in,out) + (1,out) -> (L,out): the packed product, then the bias (addBias: one add per entry).
 MatrixT<float> linear(const ConstRef<float>& x, const PackedWeight& W, const ConstRef<float>& b);

@@ -58,7 +58,7 @@ std::string readSmallFile(const std::string& path) {
 }  // namespace
 
 // A block's tensors by their names after "h.N." (Hugging Face's), and the member each is read into. The linear
-// layers' weights (the x of x·W + b, the linear helper of kernels/packed_weight.h) are packed.
+// layers' weights (the W of x·W + b: kernels::linear in packed_weight.h) are packed.
 const std::array<Gpt2BlockTensor, 12> kGpt2BlockTensors = {{
     {"ln_1.weight", &Gpt2Block::ln1Gamma, nullptr},
     {"ln_1.bias", &Gpt2Block::ln1Beta, nullptr},
