@@ -263,15 +263,20 @@ inline PackedF32 packF32(const float* B, int ldb, int K, int N) {
   return packed;
 }
 
-// C = A·B from B's packed panels: (M,K)·(K,N) -> (M,N); the same sums in the same order as gemmF32Simd.
-inline void gemmF32Packed(int M, const float* A, int lda, const PackedF32& B, float* C, int ldc) {
-  const int K = B.K, N = B.N;
+// C = A·B from B's (K,N) panels, laid out as packF32 lays them (also core/kernels/packed_weight.h's PackedWeight):
+// (M,K)·(K,N) -> (M,N); the same sums in the same order as gemmF32Simd. K > 0 (with K = 0 nothing is written).
+inline void gemmF32PackedPanels(int M, const float* A, int lda, int K, int N, const float* panels, float* C, int ldc) {
   for (int j0 = 0; j0 < N; j0 += kF32Width) {
-    const float* column = B.panels.data() + static_cast<size_t>(j0) * static_cast<size_t>(K);  // (K,16)
+    const float* column = panels + static_cast<size_t>(j0) * static_cast<size_t>(K);  // (K,16)
     for (int k0 = 0; k0 < K; k0 += kF32DepthBlock)
       gemmF32Panel(M, k0, std::min(kF32DepthBlock, K - k0), A, lda, column + static_cast<size_t>(k0) * kF32Width, C,
                    ldc, j0, std::min(kF32Width, N - j0), nullptr);
   }
+}
+
+// C = A·B from B's packed panels: (M,K)·(K,N) -> (M,N); the same sums in the same order as gemmF32Simd.
+inline void gemmF32Packed(int M, const float* A, int lda, const PackedF32& B, float* C, int ldc) {
+  gemmF32PackedPanels(M, A, lda, B.K, B.N, B.panels.data(), C, ldc);
 }
 
 }  // namespace attn::kernels

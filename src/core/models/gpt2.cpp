@@ -46,26 +46,27 @@ std::string readSmallFile(const std::string& path) {
 
 }  // namespace
 
-// A block's tensors by their names after "h.N." (Hugging Face's), and the member each is read into.
-const std::array<std::pair<const char*, MatrixT<float> Gpt2Block::*>, 12> kGpt2BlockTensors = {{
-    {"ln_1.weight", &Gpt2Block::ln1Gamma},
-    {"ln_1.bias", &Gpt2Block::ln1Beta},
-    {"attn.c_attn.weight", &Gpt2Block::attnWeight},
-    {"attn.c_attn.bias", &Gpt2Block::attnBias},
-    {"attn.c_proj.weight", &Gpt2Block::attnProjWeight},
-    {"attn.c_proj.bias", &Gpt2Block::attnProjBias},
-    {"ln_2.weight", &Gpt2Block::ln2Gamma},
-    {"ln_2.bias", &Gpt2Block::ln2Beta},
-    {"mlp.c_fc.weight", &Gpt2Block::fcWeight},
-    {"mlp.c_fc.bias", &Gpt2Block::fcBias},
-    {"mlp.c_proj.weight", &Gpt2Block::mlpProjWeight},
-    {"mlp.c_proj.bias", &Gpt2Block::mlpProjBias},
+// A block's tensors by their names after "h.N." (Hugging Face's), and the member each is read into. The linear
+// layers' weights (the W of x·W + b: kernels::linear in packed_weight.h) are packed.
+const std::array<Gpt2BlockTensor, 12> kGpt2BlockTensors = {{
+    {"ln_1.weight", &Gpt2Block::ln1Gamma, nullptr},
+    {"ln_1.bias", &Gpt2Block::ln1Beta, nullptr},
+    {"attn.c_attn.weight", nullptr, &Gpt2Block::attnWeight},
+    {"attn.c_attn.bias", &Gpt2Block::attnBias, nullptr},
+    {"attn.c_proj.weight", nullptr, &Gpt2Block::attnProjWeight},
+    {"attn.c_proj.bias", &Gpt2Block::attnProjBias, nullptr},
+    {"ln_2.weight", &Gpt2Block::ln2Gamma, nullptr},
+    {"ln_2.bias", &Gpt2Block::ln2Beta, nullptr},
+    {"mlp.c_fc.weight", nullptr, &Gpt2Block::fcWeight},
+    {"mlp.c_fc.bias", &Gpt2Block::fcBias, nullptr},
+    {"mlp.c_proj.weight", nullptr, &Gpt2Block::mlpProjWeight},
+    {"mlp.c_proj.bias", &Gpt2Block::mlpProjBias, nullptr},
 }};
 
 int64_t Gpt2Model::parameterCount() const {
   int64_t n = wte.size() + wpe.size() + lnfGamma.size() + lnfBeta.size() + lmHead.size();
   for (const Gpt2Block& b : blocks)
-    for (const auto& [name, member] : kGpt2BlockTensors) n += (b.*member).size();
+    for (const Gpt2BlockTensor& t : kGpt2BlockTensors) n += t.row ? (b.*t.row).size() : (b.*t.packed).size();
   return n;
 }
 
@@ -149,7 +150,7 @@ Config gpt2BlockConfig(const Gpt2Model& model, int layer, const Gpt2BlockRun& bl
   c.Wq = b.attnWeight.middleCols(0, d).cast<double>();      // c_attn (d,3d) -> (d,d): columns 0 … d−1
   c.Wk = b.attnWeight.middleCols(d, d).cast<double>();      // columns d … 2d−1
   c.Wv = b.attnWeight.middleCols(2 * d, d).cast<double>();  // columns 2d … 3d−1
-  c.Wo = b.attnProjWeight.cast<double>();                   // attn.c_proj (d,d)
+  c.Wo = b.attnProjWeight.unpacked().cast<double>();        // attn.c_proj (d,d)
   c.biases.bq = b.attnBias.middleCols(0, d).cast<double>();      // (1,3d) -> (1,d)
   c.biases.bk = b.attnBias.middleCols(d, d).cast<double>();
   c.biases.bv = b.attnBias.middleCols(2 * d, d).cast<double>();

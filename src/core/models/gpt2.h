@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/kernels/packed_weight.h"
 #include "core/matrix.h"
 #include "core/models/gpt2_config.h"
 #include "core/models/safetensors.h"
@@ -32,30 +33,42 @@ class Gpt2Bpe;
 
 namespace attn::models {
 
-// One block's weights, float32, each stored once (as the file holds it, converted).
+// One block's weights, float32, each stored once: the four weight matrices in the panel layout the product reads
+// (kernels::PackedWeight: packed as the file's bytes arrive, never repacked; W(k,j), middleCols and unpacked() read
+// them), the biases and layer norms as rows.
 struct Gpt2Block {
-  MatrixT<float> ln1Gamma, ln1Beta;            // (1,d)
-  MatrixT<float> attnWeight, attnBias;         // c_attn: (d,3d), (1,3d) — Q | K | V column blocks
-  MatrixT<float> attnProjWeight, attnProjBias; // attn.c_proj: (d,d), (1,d)
-  MatrixT<float> ln2Gamma, ln2Beta;            // (1,d)
-  MatrixT<float> fcWeight, fcBias;             // mlp.c_fc: (d,4d), (1,4d)
-  MatrixT<float> mlpProjWeight, mlpProjBias;   // mlp.c_proj: (4d,d), (1,d)
+  MatrixT<float> ln1Gamma, ln1Beta;                  // (1,d)
+  kernels::PackedWeight attnWeight;                  // c_attn: (d,3d) — Q | K | V column blocks
+  MatrixT<float> attnBias;                           // (1,3d)
+  kernels::PackedWeight attnProjWeight;              // attn.c_proj: (d,d)
+  MatrixT<float> attnProjBias;                       // (1,d)
+  MatrixT<float> ln2Gamma, ln2Beta;                  // (1,d)
+  kernels::PackedWeight fcWeight;                    // mlp.c_fc: (d,4d)
+  MatrixT<float> fcBias;                             // (1,4d)
+  kernels::PackedWeight mlpProjWeight;               // mlp.c_proj: (4d,d)
+  MatrixT<float> mlpProjBias;                        // (1,d)
 };
 
-// A block's tensors by their names after "h.N." (Hugging Face's) and the member each is read into (gpt2.cpp).
-extern const std::array<std::pair<const char*, MatrixT<float> Gpt2Block::*>, 12> kGpt2BlockTensors;
+// A block's tensors by their names after "h.N." (Hugging Face's) and the member each is read into (gpt2.cpp): a
+// row (`row`) or a packed weight (`packed`), the other null.
+struct Gpt2BlockTensor {
+  const char* name;
+  MatrixT<float> Gpt2Block::*row;
+  kernels::PackedWeight Gpt2Block::*packed;
+};
+extern const std::array<Gpt2BlockTensor, 12> kGpt2BlockTensors;
 
 struct Gpt2Model {
   Gpt2Config config;
   std::string keyPrefix;     // "" or "transformer."
   std::string sha256;        // of the file, as read
   std::uint64_t fileBytes = 0;
-  MatrixT<float> wte;        // (V,d) token embeddings, also the output layer (tied)
+  kernels::PackedTransposed wte;  // (V,d) token embeddings (row(id)), also the output layer (tied): stored as wteᵀ's panels
   MatrixT<float> wpe;        // (n_positions,d) learned position embeddings
   std::vector<Gpt2Block> blocks;
   MatrixT<float> lnfGamma, lnfBeta;  // (1,d)
-  MatrixT<float> lmHead;     // (V,d) when the file stores its own lm_head.weight; empty: tied to wte
-  const MatrixT<float>& outputEmbedding() const { return lmHead.size() > 0 ? lmHead : wte; }
+  kernels::PackedTransposed lmHead;  // (V,d) when the file stores its own lm_head.weight; empty: tied to wte
+  const kernels::PackedTransposed& outputEmbedding() const { return lmHead.size() > 0 ? lmHead : wte; }
   int64_t parameterCount() const;
 };
 

@@ -124,7 +124,7 @@ void Gpt2Forward::mlpPiece() {
 
 // Vocabulary rows [at, at+n) of the logits (ln_f with the first piece).
 void Gpt2Forward::logitsPiece() {
-  const MF& E = model_.outputEmbedding();
+  const kernels::PackedTransposed& E = model_.outputEmbedding();  // stored as Eᵀ's panels
   if (at_ == 0) {
     // ln_f(x) : (L,d), or its last row only; the logits (L,V) or (1,V)
     const Eigen::Index first = lastOnly_ ? L_ - 1 : 0;
@@ -133,8 +133,8 @@ void Gpt2Forward::logitsPiece() {
     run_.logits.resize(run_.lnf.rows(), E.rows());
   }
   const Eigen::Index n = std::min<Eigen::Index>(pieces_.vocabRows, E.rows() - at_);
-  // (L,d)·(n,d)ᵀ -> (L,n): every logit the dot product of a row of ln_f(x) and a row of E, summed in order
-  run_.logits.middleCols(at_, n) = kernels::scaledProductFixedTransB<float>(run_.lnf, E.middleRows(at_, n), nullptr);
+  // (L,d)·(d,n) -> (L,n): every logit the dot product of a row of ln_f(x) and a row of E, summed in order
+  kernels::productPackedColumns(run_.lnf, E.transposed(), at_, run_.logits.middleCols(at_, n));
 }
 
 void Gpt2Forward::next() {

@@ -2,7 +2,9 @@
 // gpt2.h pushes a ByteStream through the same loader): safetensors' push reader (safetensors.h) with GPT-2's tensor
 // names. Once the header is read the config is completed and checked against the shapes (gpt2_config.h), the
 // `onConfig` hook may refuse the model before any weight is read (e.g. the page's memory), and each tensor GPT-2
-// uses is converted into its float32 slot as its bytes arrive (the h.N.attn.bias buffers and other keys read past).
+// uses is converted into its float32 slot as its bytes arrive (the h.N.attn.bias buffers and other keys read past):
+// the weight matrices straight into their packed panels (kernels::PackedWeight; wte and lm_head as their transposes'),
+// so no tensor is ever held twice.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -34,11 +36,19 @@ class Gpt2Loader {
   const Gpt2Config& config() const { return model_.config; }  // complete once headerRead()
 
  private:
+  // Where a tensor goes in model_: one of the three.
+  struct Slot {
+    MatrixT<float>* row = nullptr;                  // a bias, a layer norm's γ or β, wpe: as stored
+    kernels::PackedWeight* packed = nullptr;        // a block's weight W of x·W + b: W's panels
+    kernels::PackedTransposed* transposed = nullptr;  // wte, lm_head (V,d): the panels of its transpose
+    std::uint64_t floatsStored(const TensorInfo& t) const;
+  };
   void onHeader(const std::map<std::string, TensorInfo>& tensors);
+  SafetensorsPush::ValuesSink place(const TensorInfo& t);
   Gpt2Model model_;
   std::optional<Gpt2Config> given_;
   ConfigHook onConfig_;
-  std::map<std::string, MatrixT<float>*> slots_;  // tensor name -> where it goes in model_
+  std::map<std::string, Slot> slots_;  // tensor name -> where it goes in model_
   SafetensorsPush push_;
 };
 

@@ -4,18 +4,15 @@
 #pragma once
 #include "core/kernels/bias.h"
 #include "core/kernels/layer_norm.h"
-#include "core/kernels/products.h"
+#include "core/kernels/packed_weight.h"
 #include "core/matrix.h"
 
 namespace attn::models {
 
-// y = x·W + b : (L,in)·(in,out) + (1,out) -> (L,out), the fixed-order product, then the bias. Each row of y depends
-// on the same row of x only (its sums run over k in order), so rows computed a chunk at a time have the same bits.
-inline MatrixT<float> linear(const ConstRef<float>& x, const MatrixT<float>& W, const MatrixT<float>& b) {
-  MatrixT<float> y = kernels::productFixed<float>(x, W);  // (L,in)·(in,out) -> (L,out)
-  kernels::addBias<float>(y, b);                          // (L,out) + (1,out) -> (L,out)
-  return y;
-}
+// y = x·W + b : (L,in)·(in,out) + (1,out) -> (L,out): kernels::linear on a weight stored once in the packed panel
+// layout (core/kernels/packed_weight.h). Each row of y depends on the same row of x only (its sums run over k in
+// order), so rows computed a chunk at a time have the same bits.
+using kernels::linear;
 
 // y = layerNorm(x)·γ + β : (L,d) -> (L,d), row by row.
 inline MatrixT<float> layerNorm(const ConstRef<float>& x, const MatrixT<float>& gamma, const MatrixT<float>& beta,

@@ -253,13 +253,15 @@ std::size_t SafetensorsPush::pushData(const unsigned char* p, std::size_t n) {
     if (info->end == info->begin) {  // an empty tensor takes no bytes (and may sit anywhere)
       ++next_;
       nextTensor();
-      if (want_ && want_(*info) && take_) take_(*info, MatrixT<float>(info->rows(), info->cols()));
+      if (want_ && want_(*info) && !(place_ && place_(*info)) && take_)
+        take_(*info, MatrixT<float>(info->rows(), info->cols()));
       return 0;
     }
     current_ = info;
     keep_ = want_ && want_(*info);
     if (keep_) {
-      matrix_ = MatrixT<float>(info->rows(), info->cols());  // (shape[0], product of the rest)
+      sink_ = place_ ? place_(*info) : ValuesSink();
+      if (!sink_) matrix_ = MatrixT<float>(info->rows(), info->cols());  // (shape[0], product of the rest)
       element_ = 0;
       carried_ = 0;
     }
@@ -269,7 +271,15 @@ std::size_t SafetensorsPush::pushData(const unsigned char* p, std::size_t n) {
   const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(n, end - position_));
   if (keep_) {
     const int width = dtypeBytes(info.dtype);
-    float* out = matrix_.data();
+    // Where the values go: the matrix, or (placed) a run handed to the sink when full and at the end of this piece.
+    constexpr std::size_t kRun = 4096;
+    float run[kRun];
+    std::size_t inRun = 0;
+    const auto flush = [&] {
+      if (inRun > 0) sink_(element_ - inRun, run, inRun);
+      inRun = 0;
+    };
+    float* out = sink_ ? nullptr : matrix_.data();
     auto convert = [&](const unsigned char* e, std::uint64_t byteOfFile) {
       float value;
       if (info.dtype == Dtype::F32) {
@@ -283,7 +293,13 @@ std::size_t SafetensorsPush::pushData(const unsigned char* p, std::size_t n) {
       if (!std::isfinite(value))
         bad("tensor " + quoted(info.name) + " has " + (std::isnan(value) ? "NaN" : "an infinity") + " at element " +
             std::to_string(element_) + " (byte " + std::to_string(byteOfFile) + " of the file)");
-      out[element_++] = value;
+      if (out) {
+        out[element_++] = value;
+      } else {
+        run[inRun++] = value;
+        ++element_;
+        if (inRun == kRun) flush();
+      }
     };
     std::size_t b = 0;
     if (carried_ > 0) {  // finish the element split across pushes
@@ -295,14 +311,16 @@ std::size_t SafetensorsPush::pushData(const unsigned char* p, std::size_t n) {
     }
     for (; b + static_cast<std::size_t>(width) <= take; b += static_cast<std::size_t>(width)) convert(p + b, position_ + b);
     while (b < take) carry_[carried_++] = p[b++];
+    if (!out) flush();
   }
   if (position_ + take == end) {  // the tensor is complete
     const TensorInfo* done = current_;
     const bool kept = keep_;
     ++next_;
     nextTensor();
-    if (kept && take_) take_(*done, std::move(matrix_));
+    if (kept && !sink_ && take_) take_(*done, std::move(matrix_));
     matrix_ = MatrixT<float>();
+    sink_ = ValuesSink();
   }
   return take;
 }

@@ -95,10 +95,19 @@ class SafetensorsPush {
   using HeaderHandler = std::function<void(const std::map<std::string, TensorInfo>&)>;
   using WantHandler = std::function<bool(const TensorInfo&)>;
   using TakeHandler = std::function<void(const TensorInfo&, MatrixT<float>&&)>;
+  // A kept tensor's values as they arrive, in the file's (row-major) order: values[0 … n) are elements first …
+  // first+n−1. For a caller that stores a tensor in its own layout (GPT-2's packed weights) without a second copy.
+  using ValuesSink = std::function<void(std::uint64_t first, const float* values, std::size_t n)>;
+  // Called once as a kept tensor begins (before its first value): a sink for its values, or an empty function for a
+  // matrix handed to `take` as before.
+  using PlaceHandler = std::function<ValuesSink(const TensorInfo&)>;
   // fileBytes: the whole file's length, known before reading (a file's size, a Blob's).
   explicit SafetensorsPush(std::uint64_t fileBytes, HeaderHandler onHeader = {});
   // Which tensors become matrices and where they go; set before the data's bytes arrive (none set: none kept).
   void setTensorHandlers(WantHandler want, TakeHandler take);
+  // Tensors for which `place` gives a sink are handed over value run by value run (every check as before, `take`
+  // not called for them); set before the data's bytes arrive.
+  void setPlaceHandler(PlaceHandler place) { place_ = std::move(place); }
 
   void push(const void* data, std::size_t n);
   std::string finish();  // the sha256 of every byte pushed, as hex
@@ -125,6 +134,7 @@ class SafetensorsPush {
   HeaderHandler onHeader_;
   WantHandler want_;
   TakeHandler take_;
+  PlaceHandler place_;
   Sha256 sha_;
   std::map<std::string, TensorInfo> tensors_;
   std::vector<const TensorInfo*> order_;  // by data offset
@@ -132,6 +142,7 @@ class SafetensorsPush {
   const TensorInfo* current_ = nullptr;   // the tensor whose bytes are arriving (null: before it, a gap)
   bool keep_ = false;                     // the current tensor becomes a matrix
   MatrixT<float> matrix_;                 // (rows, cols) being filled
+  ValuesSink sink_;                       // or, when placed, where the current tensor's values go
   std::uint64_t element_ = 0;             // next element of matrix_
   unsigned char carry_[4] = {};           // an element split across two pushes
   int carried_ = 0;
