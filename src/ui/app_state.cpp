@@ -70,6 +70,8 @@ std::string AppState::apply(attn::Config requested, const std::string& noticeTex
 
 void AppState::applySame(const std::string& noticeText) {
   ++traceVersion;
+  textBuffer = config().text;
+  queryBuffer = config().queryText;
   error.clear();
   notice = noticeText;
   pinned = CellRef{};

@@ -253,6 +253,7 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
     return s.refuse(std::string("setState: ") + e.what());
   }
 
+  if (!r.config && !s.pipeline.hasTrace()) r.config = s.config();  // no trace yet: the first apply makes one
   std::optional<attn::Config> before;  // kept to restore only when the request changes the Config
   if (r.config) before = s.config();
   const int headBefore = s.head;
