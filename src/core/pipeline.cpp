@@ -46,6 +46,21 @@ const Trace& Pipeline::update(const Config& config) {
 }
 
 void Pipeline::updateLazily(const Config& config) {
+  runStaleStages(config);  // throws before anything changes
+  trace_.config = config;
+  // The focus (the query row a walkthrough follows) always names a query.
+  trace_.config.focus = std::clamp(trace_.config.focus, 0, std::max(static_cast<int>(trace_.queryTokens.size()) - 1, 0));
+  rebuildNotes();
+}
+
+void Pipeline::updateLazily(Config&& config) {
+  runStaleStages(config);  // throws before anything changes (config is left as it was)
+  trace_.config = std::move(config);
+  trace_.config.focus = std::clamp(trace_.config.focus, 0, std::max(static_cast<int>(trace_.queryTokens.size()) - 1, 0));
+  rebuildNotes();
+}
+
+void Pipeline::runStaleStages(const Config& config) {
   validate(config);  // throws before anything changes
   const Stage first = valid_ ? firstChangedStage(trace_.config, config) : Stage::Tokenize;
   // Tokenize checks the budget itself (it is the first to know the lengths); later stages use the known lengths.
@@ -96,12 +111,9 @@ void Pipeline::updateLazily(const Config& config) {
     stageMs_[at(stage)] = msSince(start);
     ++runs_[at(stage)];
   }
-  trace_.config = config;
-  // The focus (the query row a walkthrough follows) always names a query.
-  trace_.config.focus = std::clamp(config.focus, 0, std::max(static_cast<int>(trace_.queryTokens.size()) - 1, 0));
   valid_ = true;
   lastFirst_ = first;
-  rebuildNotes();
+  ++configUpdates_;
 }
 
 void Pipeline::completeHead(int i, Stage through) const {

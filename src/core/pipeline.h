@@ -34,6 +34,8 @@ class Pipeline {
   const Trace& update(const Config& config);
   // The same checks and the same shared stages as update(), the per-head and Combine work left for later.
   void updateLazily(const Config& config);
+  // The same, taking the Config instead of copying it (a GPT-2 block's is four 768 × 768 double matrices).
+  void updateLazily(Config&& config);
   // The complete trace (computing whatever is still pending).
   const Trace& trace() const;
   // The trace with head `head` (every head when head < 0) computed through `through` (Project … WeightedSum;
@@ -50,6 +52,9 @@ class Pipeline {
   // makes it stale, whether its per-head work then runs at once or lazily.
   const std::array<uint64_t, static_cast<int>(Stage::Count)>& stageRuns() const { return runs_; }
   Stage lastFirstStage() const { return lastFirst_; }  // earliest stage the last update() ran (Count = none)
+  // How many times an update replaced the trace's Config (tests: a change that needs none, e.g. the head shown,
+  // must not copy or validate the whole Config again).
+  uint64_t configUpdates() const { return configUpdates_; }
   // Milliseconds spent in each stage by the last update that ran a stage and every lazy completion since (0 for the
   // stages it did not run).
   const std::array<double, static_cast<int>(Stage::Count)>& stageMs() const { return stageMs_; }
@@ -61,6 +66,7 @@ class Pipeline {
     bool qk = false, v = false, slices = false;
     Stage next = Stage::Score;
   };
+  void runStaleStages(const Config& config);  // validate, then the shared stages the change makes stale
   void completeHead(int head, Stage through) const;
   void completeCombine() const;
   bool completeSlices() const;  // every head's weight slices; false when there were none to copy
@@ -73,6 +79,7 @@ class Pipeline {
   std::array<uint64_t, static_cast<int>(Stage::Count)> runs_{};
   mutable std::array<double, static_cast<int>(Stage::Count)> stageMs_{};
   Stage lastFirst_ = Stage::Count;
+  uint64_t configUpdates_ = 0;
   // Notes each stage produced in its last run (the Softmax's per head); Trace::notes is their concatenation in
   // stage order, heads in order.
   std::array<std::vector<std::string>, static_cast<int>(Stage::Count)> stageNotes_{};

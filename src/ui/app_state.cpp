@@ -19,9 +19,8 @@ namespace {
 
 // The config, named after its preset only while it still is that preset (the focus aside): a changed setting leaves
 // the preset, and the presets menu no longer claims it.
-attn::Config withPresetName(const attn::Config& next) {
+attn::Config withPresetName(attn::Config next) {
   if (next.preset.empty()) return next;
-  attn::Config out = next;
   const attn::Preset* p = attn::findPreset(next.preset);
   attn::Config comparable = next;
   if (p) {
@@ -29,23 +28,26 @@ attn::Config withPresetName(const attn::Config& next) {
     comparable.glove = p->config.glove;  // loaded data files are attached to every Config (data_files.h)
     comparable.gpt2 = p->config.gpt2;
   }
-  if (!p || comparable != p->config) out.preset.clear();
-  return out;
+  if (!p || comparable != p->config) next.preset.clear();
+  return next;
 }
 
 }  // namespace
 
-std::string AppState::apply(const attn::Config& requested, const std::string& noticeText) {
+std::string AppState::apply(attn::Config requested, const std::string& noticeText) {
   try {
-    attn::Config next = withPresetName(leavingModel(*this, requested));  // a model's own parts leave with it
+    // A model's own parts leave with it. Moved, not copied: a GPT-2 block's Config holds four 768 × 768 matrices.
+    attn::Config next = withPresetName(leavingModel(*this, std::move(requested)));
     attachLoadedData(data, next);  // the GloVe / GPT-2 files loaded so far (data_files.h)
     const attn::Config& before = config();
     const bool gloveBefore = pipeline.hasTrace() && needsGlove(before), gpt2Before = pipeline.hasTrace() && needsGpt2(before);
     const bool textsChanged = !pipeline.hasTrace() || next.text != before.text || next.queryText != before.queryText ||
                               next.compareText != before.compareText || next.cross != before.cross;
+    // Compared with the Config shown now, before the update replaces it (the model's block, while one is open).
+    const bool modelStays = showsOpenModel(*this, next);
     // Throws InputError and keeps the previous trace; clamps the focus into the queries. Each head's numbers are
     // computed when a step first shows them (drawStepArea), the rest in the frames after (App::frame).
-    pipeline.updateLazily(next);
+    pipeline.updateLazily(std::move(next));
     head = std::clamp(head, 0, config().heads - 1);
     ++traceVersion;
     if (textsChanged) ++textsVersion;
@@ -53,7 +55,7 @@ std::string AppState::apply(const attn::Config& requested, const std::string& no
     queryBuffer = config().queryText;
     error.clear();
     notice = noticeText;
-    keepOrCloseModel(*this);  // a trained model stays open only while its block is what the walkthrough shows
+    if (!modelStays) closeLeftModel(*this);  // a model stays open only while its block is what the walkthrough shows
     // A pinned cell may no longer exist in the new shapes.
     pinned = CellRef{};
     hoveredShown = CellRef{};
@@ -66,6 +68,16 @@ std::string AppState::apply(const attn::Config& requested, const std::string& no
   return error;
 }
 
+void AppState::applySame(const std::string& noticeText) {
+  ++traceVersion;
+  textBuffer = config().text;
+  queryBuffer = config().queryText;
+  error.clear();
+  notice = noticeText;
+  pinned = CellRef{};
+  hoveredShown = CellRef{};
+}
+
 std::string AppState::change(const std::function<void(attn::Config&)>& edit, const std::string& noticeText) {
   attn::Config next = config();
   try {
@@ -73,7 +85,7 @@ std::string AppState::change(const std::function<void(attn::Config&)>& edit, con
   } catch (const attn::InputError& e) {
     return refuse(errorText(e));
   }
-  return apply(next, noticeText);
+  return apply(std::move(next), noticeText);
 }
 
 std::string AppState::refuse(const std::string& message) { return error = message; }

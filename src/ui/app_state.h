@@ -121,8 +121,11 @@ struct AppState {
   // The one apply path. Recomputes incrementally from `next`; on success the focus is clamped into the queries,
   // the head into the heads, the text fields show the config's texts, the pin is dropped (its shape may be gone),
   // `notice` becomes the given one and the error clears. On bad input nothing changes but `error`. Returns "" or
-  // the error.
-  std::string apply(const attn::Config& next, const std::string& notice = "");
+  // the error. `next` is taken by value and moved on (pass std::move(config) to hand over a large one uncopied).
+  std::string apply(attn::Config next, const std::string& notice = "");
+  // What apply(config(), notice) does when nothing of the Config changes (setState with only the head, step, pin…),
+  // without copying, validating or comparing the Config: the notice, the error cleared, the pin dropped.
+  void applySame(const std::string& notice);
   // apply() of edit(config()): `edit` may throw attn::InputError for a refused change (e.g. "d_model is not
   // divisible by heads"), which becomes the error the same way.
   std::string change(const std::function<void(attn::Config&)>& edit, const std::string& notice = "");

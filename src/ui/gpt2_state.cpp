@@ -17,6 +17,7 @@
 #include "core/text/bpe.h"
 #include "core/text/tokenizer.h"
 #include "imgui.h"
+#include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO
 #include "ui/app_state.h"
 #include "ui/controls.h"
 #include "ui/explain.h"  // num
@@ -93,16 +94,18 @@ void runInput(Gpt2State& state, const attn::Gpt2Bpe& bpe) {
   state.run = am::runGpt2(*state.model, state.ids, true);
 }
 
-// Shows block `layer` of `next` (already run) in the walkthrough. On a refusal nothing changes.
-std::string show(AppState& s, std::shared_ptr<Gpt2State> next, int layer) {
+// Shows block `layer` of `next` (already run) in the walkthrough; `prepared`: that block's Config, already cast
+// (moved in, not copied; null: cast here). On a refusal nothing changes.
+std::string show(AppState& s, std::shared_ptr<Gpt2State> next, int layer, std::unique_ptr<attn::Config> prepared = {}) {
   const int layers = static_cast<int>(next->run.blocks.size());
   if (layer < 0 || layer >= layers) return s.refuse("layer must be 0.." + std::to_string(layers - 1));
-  attn::Config config =
-      am::gpt2BlockConfig(*next->model, layer, next->run.blocks[static_cast<size_t>(layer)], next->input, s.data.gpt2);
+  attn::Config config = prepared ? std::move(*prepared)
+                                 : am::gpt2BlockConfig(*next->model, layer, next->run.blocks[static_cast<size_t>(layer)],
+                                                       next->input, s.data.gpt2);
   if (s.model && s.model->gpt2 && s.config().focus < static_cast<int>(next->ids.size()))
     config.focus = s.config().focus;  // keep the focus token on new inputs (else the first: the CLI's Config)
   const int head = s.head;
-  const std::string err = applyModelBlockConfig(s, config);
+  const std::string err = applyModelBlockConfig(s, std::move(config));  // moved: 19 MB at GPT-2 small
   if (!err.empty()) return err;
   next->layer = layer;
   next->inputBuffer = next->input;
@@ -111,7 +114,6 @@ std::string show(AppState& s, std::shared_ptr<Gpt2State> next, int layer) {
   open->origin = "gpt2: " + open->gpt2->name;
   open->input = open->gpt2->input;
   open->layer = layer;
-  open->shown = s.config();
   s.model = std::move(open);
   s.head = std::min(head, s.config().heads - 1);
   return "";
@@ -322,15 +324,34 @@ std::string advanceGpt2Run(AppState& s) {
     while (!run.forward->advance())
       if (nowMs() - start >= page.frameBudgetMs) break;
     run.maxSliceMs = std::max(run.maxSliceMs, nowMs() - start);
-    // Showing the new block (its Config, the pipeline's shared stages) gets a frame of its own unless this one
-    // has time to spare (a tiny model's whole run: then at once, inside the call that started it).
+    // The Config's cast starts in the next frame unless this one has time to spare (a tiny model's whole run: then
+    // at once, inside the call that started it).
     if (!run.forward->done() || nowMs() - start > 0.25 * page.frameBudgetMs) return "";
   }
+  // The block's Config, a part at a time (W_q, W_k, W_v, W_o: 768 × 768 each at GPT-2 small) within the budget; a
+  // block picked meanwhile starts it over.
+  if (!run.config) run.next->run = run.forward->take();  // the forward's result (its progress stays readable)
+  if (!run.config || run.configLayer != run.layer) {
+    if (run.layer < 0 || run.layer >= static_cast<int>(run.next->run.blocks.size())) run.layer = 0;
+    run.config = std::make_unique<attn::Config>();
+    run.configLayer = run.layer;
+    run.configParts = 0;
+  }
+  const double castStart = nowMs();
+  while (run.configParts < am::kGpt2BlockConfigParts) {
+    am::fillGpt2BlockConfig(*run.next->model, run.configLayer,
+                            run.next->run.blocks[static_cast<size_t>(run.configLayer)], run.next->input,
+                            s.data.gpt2, run.configParts++, run.config.get());
+    if (nowMs() - start >= page.frameBudgetMs) break;
+  }
+  run.maxSliceMs = std::max(run.maxSliceMs, nowMs() - castStart);
+  // Showing it (the pipeline's checks and shared stages) gets a frame of its own unless this one has time to spare.
+  if (run.configParts < am::kGpt2BlockConfigParts || nowMs() - start > 0.25 * page.frameBudgetMs) return "";
   std::unique_ptr<Gpt2Running> finished = std::move(page.running);
-  finished->next->run = finished->forward->take();
   finished->forward.reset();
   const double showStart = nowMs();
-  const std::string err = show(s, finished->next, finished->layer);  // a refusal keeps what was shown
+  // A refusal keeps what was shown.
+  const std::string err = show(s, finished->next, finished->configLayer, std::move(finished->config));
   const double end = nowMs();
   page.lastRun = {static_cast<int>(finished->next->ids.size()), finished->frames, end - finished->startedMs,
                   finished->maxSliceMs, end - showStart};
@@ -370,7 +391,9 @@ json gpt2ToJson(const AppState& s) {
           {"predictions", predictionsJson(*g, s.data.gpt2.get())},
           {"running", gpt2RunningJson(s)},
           {"last_run", lastRunJson(s)},
-          {"run_budget_ms", s.gpt2 ? s.gpt2->frameBudgetMs : kGpt2FrameBudgetMs}};
+          {"run_budget_ms", s.gpt2 ? s.gpt2->frameBudgetMs : kGpt2FrameBudgetMs},
+          // How many times the walkthrough's Config has been replaced (tests: a head change replaces none).
+          {"config_updates", s.pipeline.configUpdates()}};
 }
 
 std::string applyGpt2Json(AppState& s, const json& request) {
@@ -378,7 +401,7 @@ std::string applyGpt2Json(AppState& s, const json& request) {
   if (!g) return s.refuse("no GPT-2 model is open");
   static const char* kKnown[] = {"input", "layer", "kind", "name", "sha256", "bytes", "parameters", "n_layer",
                                  "n_head", "n_embd", "n_positions", "config", "layers", "tokens", "token_ids",
-                                 "predictions", "running", "last_run", "run_budget_ms"};
+                                 "predictions", "running", "last_run", "run_budget_ms", "config_updates"};
   for (auto it = request.begin(); it != request.end(); ++it)
     if (std::find_if(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return it.key() == k; }) ==
         std::end(kKnown))
@@ -476,20 +499,53 @@ void drawGpt2OpenControls(AppState& s) {
   helpMarker(tr(Key::Gpt2OpenHelp));
 }
 
-// "Running GPT-2 on the new input: block 5 of 12" and a progress bar, while a new input's forward is under way
-// (the panel above it still shows the input before).
+// How far a new input's run is: 0 … 1 over the forward's pieces and then the Config's parts.
+static float gpt2RunFraction(const Gpt2Running& run) {
+  const am::Gpt2Forward& forward = *run.forward;
+  const double total = static_cast<double>(forward.piecesTotal()) + am::kGpt2BlockConfigParts + 1;  // + the show
+  return static_cast<float>((static_cast<double>(forward.piecesDone()) + run.configParts) / total);
+}
+
+bool gpt2RunUnderWay(const AppState& s) { return s.gpt2 && s.gpt2->running && s.gpt2->running->forward; }
+
+// "Running GPT-2 on the new input: block 5 of 12" (then "Preparing block 5 for the walkthrough") and a progress bar,
+// while a new input's forward is under way (the panel above it still shows the input before).
 static void drawGpt2RunProgress(AppState& s) {
-  if (!s.gpt2 || !s.gpt2->running || !s.gpt2->running->forward) return;
-  const am::Gpt2Forward& forward = *s.gpt2->running->forward;
-  const int blocks = s.gpt2->running->next->model->config.nLayer;
-  const std::string line = forward.block() < blocks ? trf(Key::Gpt2RunningBlock, forward.block() + 1, blocks)
-                                                    : std::string(tr(Key::Gpt2RunningOutput));
+  if (!gpt2RunUnderWay(s)) return;
+  const Gpt2Running& run = *s.gpt2->running;
+  const am::Gpt2Forward& forward = *run.forward;
+  const int blocks = run.next->model->config.nLayer;
+  const std::string line = run.config                 ? trf(Key::Gpt2RunPreparing, run.configLayer + 1)
+                           : forward.block() < blocks ? trf(Key::Gpt2RunningBlock, forward.block() + 1, blocks)
+                                                      : std::string(tr(Key::Gpt2RunningOutput));
   ImGui::TextWrapped("%s", line.c_str());
-  const float fraction = forward.piecesTotal() > 0
-                             ? static_cast<float>(static_cast<double>(forward.piecesDone()) /
-                                                  static_cast<double>(forward.piecesTotal()))
-                             : 0.0f;
+  const float fraction = gpt2RunFraction(run);
   ImGui::ProgressBar(fraction, ImVec2(-FLT_MIN, 0), trf(Key::Gpt2RunningPercent, static_cast<int>(100 * fraction)).c_str());
+}
+
+void drawGpt2RunLine(AppState& s, float height) {
+  if (!gpt2RunUnderWay(s)) return;
+  const Gpt2Running& run = *s.gpt2->running;
+  const am::Gpt2Forward& forward = *run.forward;
+  const int blocks = run.next->model->config.nLayer;
+  const float fraction = gpt2RunFraction(run);
+  const int percent = static_cast<int>(100 * fraction);
+  const std::string text = run.config                 ? trf(Key::Gpt2RunPreparing, run.configLayer + 1)
+                           : forward.block() < blocks ? trf(Key::Gpt2RunBarBlock, forward.block() + 1, blocks, percent)
+                                                      : trf(Key::Gpt2RunBarOutput, percent);
+  const float width = ImGui::GetContentRegionAvail().x;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::ProgressBar(fraction, ImVec2(width, height), ellipsize(text, width - ImGui::GetStyle().FramePadding.x * 2).c_str());
+  // A tap opens the drawer, where the model panel says the same with its block and head pickers and Close.
+  const ImVec2 after = ImGui::GetCursorScreenPos();
+  ImGui::SetCursorScreenPos(at);
+  if (ImGui::InvisibleButton("gpt2-run-line", ImVec2(width, height))) s.drawerOpen = true;
+  {
+    ImGuiContext& g = *ImGui::GetCurrentContext();  // the macro reads `g`
+    (void)g;
+    IMGUI_TEST_ENGINE_ITEM_INFO(ImGui::GetItemID(), "gpt2-run-line", 0);  // named for tests (an invisible button is not)
+  }
+  ImGui::SetCursorScreenPos(after);
 }
 
 void drawGpt2Panel(AppState& s) {

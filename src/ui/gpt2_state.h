@@ -10,7 +10,8 @@
 //   whatever was open before; cancelGpt2Opening() (the Cancel button, attnlab.cancelOpenModel()) too.
 //
 // A new input runs the forward a piece at a time (core/models/gpt2_forward.h) across frames (advanceGpt2Run, once a
-// frame from App::frame, for at most Gpt2Page::frameBudgetMs), with a progress line in the panel; the model shown
+// frame from App::frame, for at most Gpt2Page::frameBudgetMs), then casts the block's Config a part at a time, then
+// shows it in a frame of its own, with a progress line in the panel (and on a phone above the grid); the model shown
 // stays as it is, and usable, until the run is done; a newer input replaces the run; Close (or any other model)
 // cancels it. A run that fits in one budget finishes inside the call that started it (tiny models: synchronous).
 //
@@ -26,6 +27,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/config.h"
 #include "core/models/gpt2.h"
 
 namespace attn::models {
@@ -75,6 +77,10 @@ struct Gpt2Running {
   std::shared_ptr<Gpt2State> next;                         // the input's state; its run is filled when done
   std::unique_ptr<attn::models::Gpt2Forward> forward;      // reads next->model (kept alive by `next`)
   int layer = 0;                                           // the block to show when done (the picker may change it)
+  // When the forward is done, the block's walkthrough Config is cast from float a part at a time
+  // (fillGpt2BlockConfig), in the frames after, and moved into the walkthrough in a frame of its own.
+  std::unique_ptr<attn::Config> config;                    // null until the forward is done
+  int configLayer = -1, configParts = 0;                   // the block it is cast for; parts cast so far
   int frames = 0;                                          // frames (calls of advanceGpt2Run) it has taken so far
   double startedMs = 0, maxSliceMs = 0;                    // steady clock; the longest slice of forward work
   Gpt2Running();
@@ -133,7 +139,8 @@ std::string showGpt2Layer(AppState& s, int layer);
 // getState().model while GPT-2 is open: {kind: "gpt2", name, sha256, n_layer, n_head, n_embd, n_positions,
 // parameters, layer, layers, input, tokens, token_ids, predictions: [{position, input, token, id, probability}],
 // running: null | {input, done, total, block, blocks} (a new input's forward under way; what is shown is the
-// previous input's), last_run: null | {tokens, frames, total_ms, max_slice_ms, show_ms}, run_budget_ms}.
+// previous input's), last_run: null | {tokens, frames, total_ms, max_slice_ms, show_ms}, run_budget_ms,
+// config_updates: how many times the walkthrough's Config has been replaced (a head change by setState: none)}.
 nlohmann::json gpt2ToJson(const AppState& s);
 // setState({model: {input, layer}}) while GPT-2 is open (model_view's applyModelJson hands it over).
 std::string applyGpt2Json(AppState& s, const nlohmann::json& request);
@@ -150,5 +157,10 @@ std::string applyGpt2Link(AppState& s, const nlohmann::json& link);
 void drawGpt2OpenControls(AppState& s);  // "Open model files…" and, while reading, the progress and Cancel
 void drawGpt2Panel(AppState& s);         // what is open, the block and head pickers, the next token, Close
 void drawGpt2Input(AppState& s, float width);
+// A new input's forward is under way (the narrow layout then shows drawGpt2RunLine above its sticky bar).
+bool gpt2RunUnderWay(const AppState& s);
+// One line, the full width: a progress bar reading "GPT-2 on the new input: block 5 of 12 · 40%" (the phone's
+// sticky bar: the panel's progress is in the closed drawer there).
+void drawGpt2RunLine(AppState& s, float height);
 
 }  // namespace ui

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -40,14 +41,18 @@ std::string originText(const std::string& origin) {
   return origin;
 }
 
-// The Config to compare with what is shown: the focus (a click on a token) and the attached data files aside.
-attn::Config comparable(const attn::Config& c, const attn::Config& reference) {
-  attn::Config out = c;
-  out.focus = reference.focus;
-  out.glove = reference.glove;
-  out.gpt2 = reference.gpt2;
-  out.preset = reference.preset;
-  return out;
+// a and b the same but for what a click or a loaded data file changes: the focus, the attached GloVe / GPT-2 files and
+// the preset's name. Row by row of the Config table, in place (no copy of either: a GPT-2 block is 19 MB).
+bool sameBlock(const attn::Config& a, const attn::Config& b) {
+  const auto aside = [](const char* member) {
+    return std::strcmp(member, "focus") == 0 || std::strcmp(member, "glove") == 0 || std::strcmp(member, "gpt2") == 0 ||
+           std::strcmp(member, "preset") == 0;
+  };
+  for (const attn::ConfigField& f : attn::configFields())
+    if (!aside(f.member) && !f.change.same(a, b)) return false;
+  for (const attn::ConfigMember& m : attn::configMembers())
+    if (!aside(m.member) && !m.change.same(a, b)) return false;
+  return true;
 }
 
 struct ModelInputs {
@@ -76,10 +81,10 @@ ModelInputs tokenize(const atr::SavedModel& m, const std::string& source, const 
 // Applies block `layer` of `next` (already traced) and makes it the open model. On error nothing changes.
 }  // namespace
 
-std::string applyModelBlockConfig(AppState& s, const attn::Config& config) {
+std::string applyModelBlockConfig(AppState& s, attn::Config config) {
   const std::shared_ptr<OpenModel> before = s.model;
   s.model.reset();  // apply() must not close the model it is opening
-  const std::string err = s.apply(config, "");
+  const std::string err = s.apply(std::move(config), "");
   if (!err.empty()) s.model = before;  // refused: the model shown before stays
   return err;
 }
@@ -91,10 +96,9 @@ std::string show(AppState& s, OpenModel next, int layer) {
     return s.refuse("layer must be 0.." + std::to_string(next.trace.layers.size() - 1));
   attn::Config config = next.trace.layers[static_cast<size_t>(layer)].trace.config;
   if (s.model && s.model->layer == layer) config.focus = s.config().focus;  // keep the focus token on new inputs
-  const std::string err = applyModelBlockConfig(s, config);
+  const std::string err = applyModelBlockConfig(s, std::move(config));
   if (!err.empty()) return err;
   next.layer = layer;
-  next.shown = s.config();
   s.model = std::make_shared<OpenModel>(std::move(next));
   s.model->inputBuffer = s.model->input;
   s.model->sourceBuffer = s.model->source;
@@ -162,20 +166,24 @@ std::string showModelLayer(AppState& s, int layer) {
   return show(s, *s.model, layer);
 }
 
-void keepOrCloseModel(AppState& s) {
+// While a model is open, s.config() is its block (every apply that changes more than sameBlock's aside closes it),
+// so the block needs no copy of its own to be compared with.
+bool showsOpenModel(const AppState& s, const attn::Config& next) {
+  return !s.model || sameBlock(next, s.config());
+}
+
+void closeLeftModel(AppState& s) {
   if (!s.model) return;
-  if (comparable(s.config(), s.model->shown) == s.model->shown) return;
   s.model.reset();
   s.notice = leftModelNotice(s.config());  // what the walkthrough shows now, said from its weights' origin
 }
 
-attn::Config leavingModel(const AppState& s, const attn::Config& requested) {
-  if (!s.model || comparable(requested, s.model->shown) == s.model->shown) return requested;
-  attn::Config out = requested;
-  out.vocabulary.clear();
-  out.queryVocabulary.clear();
-  out.positions.reset();
-  return out;
+attn::Config leavingModel(const AppState& s, attn::Config requested) {
+  if (showsOpenModel(s, requested)) return requested;
+  requested.vocabulary.clear();
+  requested.queryVocabulary.clear();
+  requested.positions.reset();
+  return requested;
 }
 
 float openInWalkthroughButtonWidth() {

@@ -29,7 +29,6 @@ struct OpenModel {
   std::string input;              // decoder (or only) input, e.g. "3 1 4 1 5 9 2 6" or "<bos> le chat noir dort"
   int layer = 0;                  // index into trace.layers
   attn::train::ModelTrace trace;  // the model on source/input
-  attn::Config shown;             // the Config applied for `layer` (focus aside)
   std::string sourceBuffer, inputBuffer;  // the sentence bar's fields (may hold a refused text)
 };
 
@@ -48,13 +47,18 @@ const attn::train::TrainedPreset* trainedPresetShown(const AppState& s);
 std::string showModelLayer(AppState& s, int layer);
 // Applies a block's walkthrough Config while a model (trained or GPT-2) is being shown: the open model is set aside so
 // apply() does not close it, and put back when the Config is refused (the message is returned); "" on success.
-std::string applyModelBlockConfig(AppState& s, const attn::Config& config);
-// Whether the walkthrough still shows the open model's block; closes it (and says so) when not. apply() calls it.
-void keepOrCloseModel(AppState& s);
+// `config` is moved into the walkthrough (pass std::move(config): a GPT-2 block's is 19 MB of doubles).
+std::string applyModelBlockConfig(AppState& s, attn::Config config);
+// Whether `next` still shows the open model's block (true when none is open): the Config shown now (s.config(),
+// which is the model's block while one is open) and `next` the same but for the focus, the attached data files and
+// the preset's name. Compares in place, copying nothing. apply() asks before it updates.
+bool showsOpenModel(const AppState& s, const attn::Config& next);
+// Closes the open model the walkthrough no longer shows, saying what it shows now. apply() calls it.
+void closeLeftModel(AppState& s);
 // `requested` as apply() should compute it: when a model is open and `requested` is not its block any more (a
 // setting changed), without the model's own vocabulary and positions, which would refuse another size or make
 // ids of a model no longer shown. apply() calls it first.
-attn::Config leavingModel(const AppState& s, const attn::Config& requested);
+attn::Config leavingModel(const AppState& s, attn::Config requested);
 
 // The Train view's "Open in walkthrough" button (the session's first held-out example as the input).
 void drawOpenInWalkthroughButton(AppState& s);

@@ -7,6 +7,7 @@
 #include "imgui.h"
 #include "ui/app_state.h"
 #include "ui/controls.h"
+#include "ui/gpt2_state.h"
 #include "ui/i18n/i18n.h"
 #include "ui/inspector.h"
 #include "ui/model_view.h"
@@ -36,7 +37,9 @@ void drawerHeader(AppState& s, const Fonts& fonts) {
 
 float stickyBarHeight(const AppState& s) {
   const ImGuiStyle& style = ImGui::GetStyle();
-  return s.layout.controlHeight() + 2.0f * style.ItemSpacing.y + 1.0f;  // + the separator above it
+  // + the separator above it; + a line while GPT-2 runs on a new input (the panel's progress is in the drawer)
+  const float runLine = gpt2RunUnderWay(s) ? ImGui::GetFrameHeight() + style.ItemSpacing.y : 0.0f;
+  return s.layout.controlHeight() + 2.0f * style.ItemSpacing.y + 1.0f + runLine;
 }
 
 void drawStickyBar(AppState& s, const Fonts& fonts) {
@@ -44,6 +47,7 @@ void drawStickyBar(AppState& s, const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
   const float buttonW = 5.5f * em, h = s.layout.controlHeight();
   ImGui::Separator();
+  drawGpt2RunLine(s, ImGui::GetFrameHeight());  // "GPT-2 on the new input: block 5 of 12 · 40%" while it runs
   ImGui::BeginDisabled(s.step == 0);
   if (ImGui::Button(tr(Key::NavBack), ImVec2(buttonW, h))) goToStep(s, s.step - 1);
   ImGui::EndDisabled();

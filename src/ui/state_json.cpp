@@ -132,7 +132,9 @@ int tokenIndex(const std::vector<attn::Token>& tokens, const std::string& text) 
 
 // Everything setState asks for, read and checked before anything is applied.
 struct StateRequest {
-  attn::Config config;
+  // The Config asked for; none when the request names no Config key (only the head, step, pin, model…): then the
+  // Config is neither copied nor applied again (a GPT-2 block's is 19 MB; a head change must not pay for it).
+  std::optional<attn::Config> config;
   std::string notice;
   int step = 0;
   bool stepGiven = false;
@@ -148,6 +150,7 @@ struct StateRequest {
   std::optional<Lang> lang;                     // "lang": "en" | "zh" (i18n.h)
   std::string focusToken;  // focus given as a token text ("" = by index or absent)
   bool focusByIndex = false;
+  int focusIndex = 0;  // the focus given by index (config->focus before apply() clamps it)
 };
 
 StateRequest readRequest(const AppState& s, const json& j) {
@@ -161,19 +164,22 @@ StateRequest readRequest(const AppState& s, const json& j) {
   if (j.contains("train")) r.train = j.at("train");
   if (j.contains("model")) r.model = j.at("model");
   if (j.contains("find_head") && !j.at("find_head").is_null()) r.findHead = j.at("find_head");
-  r.config = requestedConfig(s, j, &r.notice);
+  bool configGiven = false;
+  for (auto it = j.begin(); it != j.end(); ++it) configGiven |= attn::findConfigField(it.key()) != nullptr;
+  if (configGiven) r.config = requestedConfig(s, j, &r.notice);
   r.step = requestedStep(s, j);
   r.stepGiven = j.contains("step");
   if (j.contains("focus")) {
     const json& v = j.at("focus");
     if (v.is_string()) r.focusToken = v.get<std::string>();
-    else r.config.focus = attn::readIntValue(v, "focus"), r.focusByIndex = true;
-    if (r.config.focus < 0) throw attn::InputError("focus must be 0 or more");
+    else r.config->focus = r.focusIndex = attn::readIntValue(v, "focus"), r.focusByIndex = true;
+    if (r.config->focus < 0) throw attn::InputError("focus must be 0 or more");
   }
   if (j.contains("head")) {
     const int head = attn::readIntValue(j.at("head"), "head");
-    if (head < 0 || (r.config.heads >= 1 && head >= r.config.heads))  // heads out of range: apply() says so
-      throw attn::InputError("head must be between 0 and " + std::to_string(r.config.heads - 1));
+    const int heads = r.config ? r.config->heads : s.config().heads;
+    if (head < 0 || (heads >= 1 && head >= heads))  // heads out of range: apply() says so
+      throw attn::InputError("head must be between 0 and " + std::to_string(heads - 1));
     r.head = head;
   }
   r.playing = j.contains("playing") ? attn::readBoolValue(j.at("playing"), "playing") : s.playing;
@@ -247,21 +253,26 @@ std::string applyStateJson(AppState& s, const std::string& partialJson) {
     return s.refuse(std::string("setState: ") + e.what());
   }
 
-  const attn::Config before = s.config();
+  if (!r.config && !s.pipeline.hasTrace()) r.config = s.config();  // no trace yet: the first apply makes one
+  std::optional<attn::Config> before;  // kept to restore only when the request changes the Config
+  if (r.config) before = s.config();
   const int headBefore = s.head;
   const CellRef pinnedBefore = s.pinned;
   const std::string noticeBefore = s.notice;
   auto restore = [&](const std::string& message) {  // put everything back as it was, then say why
-    s.apply(before, noticeBefore);
+    if (before) s.apply(std::move(*before), noticeBefore);
+    else s.applySame(noticeBefore);
     s.head = headBefore;
     s.pinned = pinnedBefore;
     return s.refuse(message);
   };
-  if (!s.apply(r.config, r.notice.empty() ? s.notice : r.notice).empty()) return s.error;
+  const std::string notice = r.notice.empty() ? s.notice : r.notice;
+  if (!r.config) s.applySame(notice);
+  else if (!s.apply(std::move(*r.config), notice).empty()) return s.error;
   const std::vector<attn::Token>& queries = s.traceThrough(attn::Stage::Tokenize).queryTokens;
   const int rows = static_cast<int>(queries.size());
-  if (r.focusByIndex && r.config.focus >= rows)  // the pipeline clamps; a request beyond is refused
-    return restore("focus " + std::to_string(r.config.focus) + " is out of range (the sentence has " +
+  if (r.focusByIndex && r.focusIndex >= rows)  // the pipeline clamps; a request beyond is refused
+    return restore("focus " + std::to_string(r.focusIndex) + " is out of range (the sentence has " +
                    std::to_string(rows) + " tokens)");
   if (!r.focusToken.empty()) {
     const int found = tokenIndex(queries, r.focusToken);

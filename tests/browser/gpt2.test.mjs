@@ -18,7 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { argValue, check, checkDrawn, clickItem, findItem, getState, repo, suite, waitFrames, webDir } from './harness.mjs';
+import { argValue, check, checkDrawn, clickItem, findItem, getState, items, repo, suite, waitFrames, webDir } from './harness.mjs';
 import { cspChecks, downloadChecks, mockHuggingFace } from './gpt2_download.mjs';
 
 const wasmCli = resolve(repo, argValue('--wasm-cli', process.env.ATTNLAB_WASM_CLI || 'build/wasm-cli/attnlab.js'));
@@ -217,6 +217,65 @@ s.test('frames: a new input runs across frames with progress; a newer input repl
   check(error === null && st.model.run_budget_ms === 12 && !st.model.running, `reopened: budget ${st.model.run_budget_ms}`);
   check(problems.length === 0, problems.join('; '));
   return `${frames} polls to done; screenshot of the run under way ${shot.path}`;
+});
+
+// ---- frames2 (s34): a head change by setState replaces no Config (a GPT-2 block's is 19 MB of doubles: copying,
+// validating and comparing it took 40-80 ms a head change); on a phone a run under way shows its progress line
+// above the sticky bar (the model panel is in the closed drawer there), in English and Chinese; a tap opens the drawer.
+s.test('frames2: a head change replaces no Config; on a phone a run shows its line above the sticky bar (EN, ZH)', async () => {
+  check(page && cli, 'needs the model open (first test)');
+  await page.evaluate(() => window.attnlab.setState({ model: { layer: 1 }, head: 0, step: 'softmax' }));
+  let st = await getState(page);
+  const updates = st.model.config_updates;
+  check(Number.isInteger(updates), `getState().model.config_updates: ${updates}`);
+  const before = JSON.stringify(await page.evaluate(() => window.attnlab.trace()));
+  let error = await page.evaluate(() => window.attnlab.setState({ head: 1 }));
+  await waitFrames(page, 2);
+  st = await getState(page);
+  check(error === null && st.head === 1 && st.model.layer === 1, `head change: ${error}, head ${st.head}`);
+  check(st.model.config_updates === updates, `a head change replaced the Config ${st.model.config_updates - updates} time(s)`);
+  check(JSON.stringify(await page.evaluate(() => window.attnlab.trace())) === before, 'the trace is the same after a head change');
+  check(JSON.stringify(await page.evaluate(() => window.attnlab.trace())) === JSON.stringify(cli.layers[1].trace),
+    'the trace is still the CLI\'s layers[1].trace');
+  // A phone: the run's line above Back / Next while one piece runs a frame.
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const shots = [];
+  try {
+    for (const lang of ['en', 'zh']) {
+      await page.evaluate((l) => window.attnlab.setState({ lang: l, model: { run_budget_ms: 0 } }), lang);
+      await waitFrames(page, 3);
+      check(!(await items(page)).some((i) => i.label === 'gpt2-run-line'), 'no run line while nothing runs');
+      error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t } }),
+        lang === 'en' ? 'The dog' : 'A cat sat on the mat');
+      check(error === null && (await getState(page)).model.running, `a run under way: ${error}`);
+      await waitFrames(page, 2);
+      const all = await items(page);
+      const line = all.find((i) => i.label === 'gpt2-run-line');
+      const next = all.find((i) => i.label === 'Next ▶' || i.label === '下一步 ▶');
+      check(line && line.visible && line.y > 844 * 0.7 && line.y + line.height <= 844 && line.width > 300,
+        `${lang}: the run line at the bottom: ${JSON.stringify(line)}`);
+      check(next && line.y + line.height <= next.y + 1, `${lang}: the line above Next: ${JSON.stringify(next)}`);
+      shots.push((await checkDrawn(page, `gpt2page/running-phone-${lang}.png`)).path);
+      if (lang === 'en') {  // a tap on the line opens the drawer with the model panel
+        await clickItem(page, line);
+        await waitFrames(page, 2);
+        check((await getState(page)).layout.drawer === true, 'a tap on the line opens the drawer');
+        await clickItem(page, await findItem(page, (i) => i.label === '✕ Close', 'the drawer\'s Close'));
+        await waitFrames(page, 2);
+        check((await getState(page)).layout.drawer === false, 'the drawer closes');
+      }
+      await page.evaluate(() => window.attnlab.setState({ model: { run_budget_ms: 12 } }));  // the rest at once
+      for (let f = 0; f < 100 && (await getState(page)).model.running; ++f) await waitFrames(page, 1);
+    }
+  } finally {
+    await page.evaluate(() => window.attnlab.setState({ lang: 'en', model: { run_budget_ms: 12, input: 'The Law will never be perfect, but its application should be just' } }));
+    await page.setViewportSize(viewport);
+    await waitFrames(page, 3);
+  }
+  st = await getState(page);
+  check(!st.model.running && st.model.input === TEXT, `back to the sentence: ${st.model.input}`);
+  return `config_updates stayed ${updates}; ${shots.join(', ')}`;
 });
 
 // ---- gpt2dl (s33): the download (tests/browser/gpt2_download.mjs): a stand-in for Hugging Face on the test

@@ -39,7 +39,7 @@ am::Gpt2Model randomModel() {
   m.config.nEmbd = d;
   m.config.nPositions = 64;
   m.config.vocab = 1000;
-  m.wte = attn::kernels::PackedTransposed(randomMatrix(rng, m.config.vocab, d, 0.5f));
+  m.wte = attn::kernels::PackedTransposed(randomMatrix(rng, m.config.vocab, d, 0.5f));  // stored packed
   m.wpe = randomMatrix(rng, m.config.nPositions, d, 0.3f);
   m.lnfGamma = randomMatrix(rng, 1, d, 0.2f, 1.0f);
   m.lnfBeta = randomMatrix(rng, 1, d, 0.1f);
@@ -47,7 +47,7 @@ am::Gpt2Model randomModel() {
     am::Gpt2Block b;
     b.ln1Gamma = randomMatrix(rng, 1, d, 0.2f, 1.0f);
     b.ln1Beta = randomMatrix(rng, 1, d, 0.1f);
-    b.attnWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, 3 * d, 0.15f));
+    b.attnWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, 3 * d, 0.15f));  // the linear weights: packed
     b.attnBias = randomMatrix(rng, 1, 3 * d, 0.3f);
     b.attnProjWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, d, 0.05f));
     b.attnProjBias = randomMatrix(rng, 1, d, 0.1f);

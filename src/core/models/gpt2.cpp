@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 
 #include "core/errors.h"
@@ -133,29 +134,40 @@ std::vector<int> generateGpt2(const Gpt2Model& model, std::vector<int> ids, int 
 
 Config gpt2BlockConfig(const Gpt2Model& model, int layer, const Gpt2BlockRun& block, const std::string& text,
                        std::shared_ptr<const Gpt2Bpe> bpe) {
+  Config c;
+  for (int part = 0; part < kGpt2BlockConfigParts; ++part) fillGpt2BlockConfig(model, layer, block, text, bpe, part, &c);
+  return c;
+}
+
+void fillGpt2BlockConfig(const Gpt2Model& model, int layer, const Gpt2BlockRun& block, const std::string& text,
+                         const std::shared_ptr<const Gpt2Bpe>& bpe, int part, Config* out) {
   const Gpt2Config& mc = model.config;
   const Gpt2Block& b = model.blocks.at(static_cast<size_t>(layer));
   const Eigen::Index d = mc.nEmbd;
-  Config c;
-  c.text = text;
-  c.tokenizer = TokenizerKind::Gpt2;
-  c.gpt2 = std::move(bpe);
-  c.dModel = mc.nEmbd;
-  c.heads = mc.nHead;
-  c.dK = c.dV = mc.headWidth();
-  c.positional = false;  // wpe is already in the rows
-  c.mask = MaskKind::Causal;
-  c.scaleKind = ScaleKind::InvSqrtDk;  // 1/√64 = 1/8
-  c.X = block.ln1.cast<double>();      // (L,d): ln_1 of the residual stream
-  c.Wq = b.attnWeight.middleCols(0, d).cast<double>();      // c_attn (d,3d) -> (d,d): columns 0 … d−1
-  c.Wk = b.attnWeight.middleCols(d, d).cast<double>();      // columns d … 2d−1
-  c.Wv = b.attnWeight.middleCols(2 * d, d).cast<double>();  // columns 2d … 3d−1
-  c.Wo = b.attnProjWeight.unpacked().cast<double>();        // attn.c_proj (d,d)
-  c.biases.bq = b.attnBias.middleCols(0, d).cast<double>();      // (1,3d) -> (1,d)
-  c.biases.bk = b.attnBias.middleCols(d, d).cast<double>();
-  c.biases.bv = b.attnBias.middleCols(2 * d, d).cast<double>();
-  c.biases.bo = b.attnProjBias.cast<double>();                   // (1,d)
-  return c;
+  Config& c = *out;
+  switch (part) {
+    case 0:
+      c.text = text;
+      c.tokenizer = TokenizerKind::Gpt2;
+      c.gpt2 = bpe;
+      c.dModel = mc.nEmbd;
+      c.heads = mc.nHead;
+      c.dK = c.dV = mc.headWidth();
+      c.positional = false;  // wpe is already in the rows
+      c.mask = MaskKind::Causal;
+      c.scaleKind = ScaleKind::InvSqrtDk;  // 1/√64 = 1/8
+      c.X = block.ln1.cast<double>();      // (L,d): ln_1 of the residual stream
+      c.biases.bq = b.attnBias.middleCols(0, d).cast<double>();      // (1,3d) -> (1,d)
+      c.biases.bk = b.attnBias.middleCols(d, d).cast<double>();
+      c.biases.bv = b.attnBias.middleCols(2 * d, d).cast<double>();
+      c.biases.bo = b.attnProjBias.cast<double>();                   // (1,d)
+      break;
+    case 1: c.Wq = b.attnWeight.middleCols(0, d).cast<double>(); break;      // c_attn (d,3d) -> (d,d): columns 0 … d−1
+    case 2: c.Wk = b.attnWeight.middleCols(d, d).cast<double>(); break;      // columns d … 2d−1
+    case 3: c.Wv = b.attnWeight.middleCols(2 * d, d).cast<double>(); break;  // columns 2d … 3d−1
+    case 4: c.Wo = b.attnProjWeight.unpacked().cast<double>(); break;        // attn.c_proj (d,d)
+    default: throw std::out_of_range("fillGpt2BlockConfig: part " + std::to_string(part));
+  }
 }
 
 std::vector<TopToken> topTokens(const MatrixT<float>& logits, Eigen::Index row, int k) {

@@ -115,6 +115,12 @@ std::vector<int> generateGpt2(const Gpt2Model& model, std::vector<int> ids, int 
 // 1/√d_k, positional encoding off (wpe is already in the rows), tokenizer gpt2 with `text` labelling the rows.
 Config gpt2BlockConfig(const Gpt2Model& model, int layer, const Gpt2BlockRun& block, const std::string& text,
                        std::shared_ptr<const Gpt2Bpe> bpe);
+// gpt2BlockConfig a part at a time, for a caller that spreads the cast over frames (the page: at d = 768 it is four
+// 768 × 768 matrices, 19 MB of doubles): part 0 the settings, X and the four biases; parts 1 … 4 W_q, W_k, W_v, W_o.
+// Every part once, in any order, gives gpt2BlockConfig's Config (which is this, part 0 … 4).
+inline constexpr int kGpt2BlockConfigParts = 5;
+void fillGpt2BlockConfig(const Gpt2Model& model, int layer, const Gpt2BlockRun& block, const std::string& text,
+                         const std::shared_ptr<const Gpt2Bpe>& bpe, int part, Config* c);
 
 struct TopToken {
   int id = 0;
