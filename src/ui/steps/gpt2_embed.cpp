@@ -23,7 +23,7 @@ const Gpt2State* shownGpt2(const AppState& s) {
 
 // wte[ids] : (L,d), one row per token (the rows of the checkpoint's table, in double for the grid).
 attn::Matrix tokenRows(const Gpt2State& g) {
-  const attn::MatrixT<float>& wte = g.model->wte;
+  const auto& wte = g.model->wte;  // (V,d), stored packed (kernels::PackedTransposed): row(id) unpacks one row
   attn::Matrix rows(static_cast<Eigen::Index>(g.run.ids.size()), wte.cols());  // (L,d)
   for (size_t i = 0; i < g.run.ids.size(); ++i) rows.row(static_cast<Eigen::Index>(i)) = wte.row(g.run.ids[i]).cast<double>();
   return rows;
