@@ -238,7 +238,7 @@ void drawStepList(AppState& state) {
     if (!stepShown(state, i)) continue;
     if (i == firstSideView() || i == firstGpt2Step()) ImGui::Separator();  // the ten steps, side views, GPT-2's
     if (ImGui::Selectable(all[i].label(), state.step == i)) goToStep(state, i);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", all[i].title());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", stepTitle(state, i));
   }
 }
 

@@ -260,7 +260,9 @@ std::string softmaxTerms(const Cell& c, const attn::Matrix& S, double mx) {
     const int j = open[static_cast<size_t>(idx)];
     if (!show[j]) continue;
     if (shown > 0 && idx != lastIdx + 1) s << ", …";
-    s << (shown ? ", " : " ") << tokenLabel(c.t.config, keys, j) << " " << num(std::exp(S(row, j) - mx));
+    // Each key's label quoted (“,” 0.1784): a "," token would otherwise read as the list's own comma.
+    s << (shown ? ", " : " ") << trf(Key::ExplainTermToken, tokenLabel(c.t.config, keys, j).c_str()) << " "
+      << num(std::exp(S(row, j) - mx));
     ++shown;
     lastIdx = idx;
   }

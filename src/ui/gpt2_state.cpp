@@ -17,7 +17,7 @@
 #include "core/text/bpe.h"
 #include "core/text/tokenizer.h"
 #include "imgui.h"
-#include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO
+#include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO: the pickers named for tests
 #include "ui/app_state.h"
 #include "ui/controls.h"
 #include "ui/explain.h"  // num
@@ -548,6 +548,21 @@ void drawGpt2RunLine(AppState& s, float height) {
   ImGui::SetCursorScreenPos(after);
 }
 
+// Dear ImGui 1.86's combo reports no label to the item hooks: name the last item (the combo just drawn), so tests,
+// attnlab.items() and frameStats().navItem find the pickers (as check_panel.cpp's nameCombo does).
+// `id`: ImGui::GetID of the combo's label, taken before BeginCombo (an open combo's popup has its own ID stack).
+static void nameGpt2Combo(ImGuiID id, const char* name) {
+  ImGuiContext& g = *ImGui::GetCurrentContext();  // the macro reads `g`
+  IMGUI_TEST_ENGINE_ITEM_INFO(id, name, 0);
+  (void)g;
+  (void)id;
+  (void)name;
+}
+
+// A picker's list entries: as tall as a frame in the narrow layout (its touch style makes that a finger's 44 CSS
+// px), a line of text elsewhere.
+static ImVec2 pickerItemSize(const AppState& s) { return ImVec2(0, s.layout.narrow ? ImGui::GetFrameHeight() : 0); }
+
 void drawGpt2Panel(AppState& s) {
   const Gpt2State& g = *s.model->gpt2;
   const am::Gpt2Config& c = g.model->config;
@@ -564,9 +579,12 @@ void drawGpt2Panel(AppState& s) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-3.0f * em);
   const int layer = g.layer;
-  if (ImGui::BeginCombo("##gpt2-layer", trf(Key::Gpt2BlockItem, layer + 1, c.nLayer, layer).c_str())) {
+  const ImGuiID blockId = ImGui::GetID("##gpt2-layer");
+  const bool blockOpen = ImGui::BeginCombo("##gpt2-layer", trf(Key::Gpt2BlockItem, layer + 1, c.nLayer, layer).c_str());
+  nameGpt2Combo(blockId, "gpt2 block picker");
+  if (blockOpen) {
     for (int l = 0; l < c.nLayer; ++l)
-      if (ImGui::Selectable(trf(Key::Gpt2BlockItem, l + 1, c.nLayer, l).c_str(), l == layer) && l != layer) {
+      if (ImGui::Selectable(trf(Key::Gpt2BlockItem, l + 1, c.nLayer, l).c_str(), l == layer, 0, pickerItemSize(s)) && l != layer) {
         showGpt2Layer(s, l);
         break;  // s.model changed
       }
@@ -579,9 +597,12 @@ void drawGpt2Panel(AppState& s) {
   ImGui::TextUnformatted(tr(Key::Gpt2HeadLabel));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-3.0f * em);
-  if (ImGui::BeginCombo("##gpt2-head", trf(Key::Gpt2HeadItem, s.head + 1, c.nHead).c_str())) {
+  const ImGuiID headId = ImGui::GetID("##gpt2-head");
+  const bool headOpen = ImGui::BeginCombo("##gpt2-head", trf(Key::Gpt2HeadItem, s.head + 1, c.nHead).c_str());
+  nameGpt2Combo(headId, "gpt2 head picker");
+  if (headOpen) {
     for (int h = 0; h < c.nHead; ++h)
-      if (ImGui::Selectable(trf(Key::Gpt2HeadItem, h + 1, c.nHead).c_str(), h == s.head)) s.head = h;
+      if (ImGui::Selectable(trf(Key::Gpt2HeadItem, h + 1, c.nHead).c_str(), h == s.head, 0, pickerItemSize(s))) s.head = h;
     ImGui::EndCombo();
   }
   // What GPT-2 predicts after the last token.
@@ -606,8 +627,13 @@ void drawGpt2Input(AppState& s, float width) {
     ImGui::TextUnformatted(tr(Key::ModelInput));
     ImGui::SameLine();
   }
-  if (!inputString("##gpt2-input", &g.inputBuffer, width, tr(Key::Gpt2InputHint))) return;
+  // Runs on Enter or on leaving the field, not on every key: each key would start a forward of the whole model
+  // (across frames, so the page stays smooth, but 12 ms of every frame goes to runs that the next key throws away),
+  // and a finished run of a half-typed word ("The La") replaces the tokens, the focus and Find the head's pair.
+  if (!inputStringCommitted("##gpt2-input", &g.inputBuffer, width, tr(Key::Gpt2InputHint))) return;
   const std::string typed = g.inputBuffer;
+  const Gpt2Page& page = gpt2Page(s);
+  if (typed == (page.running && page.running->next ? page.running->next->input : g.input)) return;  // nothing new
   if (!setGpt2Input(s, typed).empty() && s.model && s.model->gpt2) s.model->gpt2->inputBuffer = typed;
 }
 

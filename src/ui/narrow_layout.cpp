@@ -60,7 +60,7 @@ void drawStickyBar(AppState& s, const Fonts& fonts) {
   const float room = right - buttonW - gap - left.x;
   const float headingPx = fonts.heading->FontSize;
   ImGui::PushFont(fonts.heading);
-  const std::string title = ellipsize(all[s.step].title(), std::max(room, em));
+  const std::string title = ellipsize(stepTitle(s, s.step), std::max(room, em));
   const ImVec2 size = ImGui::CalcTextSize(title.c_str());
   ImGui::PopFont();
   ImGui::GetWindowDrawList()->AddText(fonts.heading, headingPx,

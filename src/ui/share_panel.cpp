@@ -11,6 +11,7 @@
 #include "ui/i18n/i18n.h"
 #include "ui/export.h"
 #include "ui/figure.h"
+#include "ui/gpt2_state.h"  // the lean trace of a GPT-2 block
 #include "ui/steps/step.h"
 #include "ui/url_state.h"
 #include "ui/i18n/error_text.h"
@@ -111,9 +112,13 @@ void drawSharePanel(AppState& s) {
   drawLinkCopiedOverButton(s);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShareCopyTooltip));
   const float half = (w - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+  // With GPT-2 open: the block's lean trace, as attnlab.trace() and the CLI's `trace --model` write it (without
+  // W_q … W_o: at GPT-2 small the full schema writes 4 × 768×768 weights twice, ~90 MB of text for 13 tokens).
+  const bool gpt2 = openGpt2State(s) != nullptr;
   if (ImGui::Button(tr(Key::ShareTraceJson), ImVec2(half, 0)) && s.pipeline.hasTrace())
-    handler("download", "attnlab-trace.json", "application/json", attn::traceToJson(s.trace(), -1));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShareTraceTooltip));
+    handler("download", "attnlab-trace.json", "application/json", gpt2 ? gpt2TraceJson(s) : attn::traceToJson(s.trace(), -1));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", gpt2 ? wrapAtSpaces(tr(Key::ShareTraceTooltipGpt2), 24 * em).c_str() : tr(Key::ShareTraceTooltip));
   ImGui::SameLine();
   if (ImGui::Button(tr(Key::ShareConfigJson), ImVec2(half, 0)))
     handler("download", "attnlab-config.json", "application/json", attn::configToJson(s.config(), 2));

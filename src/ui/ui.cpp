@@ -87,7 +87,7 @@ void drawNavigation(AppState& s, const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
   const float availW = ImGui::GetContentRegionAvail().x;  // SameLine(x) below is relative to the group's left
   ImGui::PushFont(fonts.heading);
-  ImGui::TextUnformatted(all[s.step].title());
+  ImGui::TextUnformatted(stepTitle(s, s.step));
   const float titleW = ImGui::GetItemRectSize().x;
   ImGui::PopFont();
   ImGui::SameLine(std::max(availW - 17.5f * em, titleW + em));

@@ -18,7 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { argValue, check, checkDrawn, clickItem, findItem, getState, items, repo, suite, waitFrames, webDir } from './harness.mjs';
+import { argValue, check, checkDrawn, clickItem, clickTextField, findItem, getState, items, repo, suite, waitFrames, webDir } from './harness.mjs';
 import { cspChecks, downloadChecks, mockHuggingFace } from './gpt2_download.mjs';
 
 const wasmCli = resolve(repo, argValue('--wasm-cli', process.env.ATTNLAB_WASM_CLI || 'build/wasm-cli/attnlab.js'));
@@ -450,6 +450,153 @@ s.test('gpt2view: a link\'s input and block are shown when its files are opened 
   error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 0 }, step: 'tokenize' }), TEXT);
   check(error === null, `back: ${error}`);
   check(problems.length === 0, problems.join('; '));
+});
+
+// ---- gpt2view2 (s34): All heads with 12 blocks × 12 heads (a second generated checkpoint, d 48), the model panel
+// on a phone (390×844: ≡ Menu, the block picker by tap) and by keyboard (the pickers named "gpt2 block picker" /
+// "gpt2 head picker" for attnlab.items() and frameStats().navItem), the input run on Enter, the Share panel's lean
+// Trace JSON. Screenshots in build/screenshots/gpt2view2/.
+async function pressKey(page, key) {  // one press seen by one frame (as checkpage.test.mjs)
+  await page.keyboard.down(key);
+  await waitFrames(page, 1);
+  await page.keyboard.up(key);
+  await waitFrames(page, 2);
+}
+const navItem = () => page.evaluate(() => window.attnlab.frameStats().navItem);
+async function arrowsTo(label, most = 40) {  // ↓ until the cursor is on `label`, ↑ once it stops moving
+  const passed = [];
+  let up = false;
+  for (let k = 0; k < most; k++) {
+    const now = await navItem();
+    if (now === label) return;
+    if (passed.length >= 2 && passed[passed.length - 1] === now && passed[passed.length - 2] === now) up = !up;
+    passed.push(now);
+    await pressKey(page, up ? 'ArrowUp' : 'ArrowDown');
+  }
+  check(false, `the arrows never reached "${label}": ${passed.join(' → ')}`);
+}
+
+s.test('gpt2view2: All heads of 12 blocks × 12 heads: each block\'s 12 maps on one line, a click opens block and head', async () => {
+  check(page && files, 'needs the page and the checkpoint (first test)');
+  const dir = join(work, 'twelve');
+  mkdirSync(dir, { recursive: true });
+  execFileSync('/usr/bin/python3', [join(repo, 'tests/browser/gpt2_files.py'), '--out', dir, '--layers', '12',
+    '--heads', '12', '--d', '48', '--positions', '64'], { stdio: 'inherit' });
+  const opened = await openFromBytes(readFileSync(join(dir, 'model.safetensors')), readFileSync(join(dir, 'config.json')));
+  check(opened === null, `the 12 × 12 checkpoint: ${opened}`);
+  let error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 3 }, head: 4, step: 'heads', focus: 8 }), TEXT);
+  check(error === null, `setState: ${error}`);
+  await waitFrames(page, 3);
+  const maps = (await page.evaluate(() => window.attnlab.items())).filter((i) => /^heads map \d+ \d+$/.test(i.label));
+  const block0 = maps.filter((i) => i.label.startsWith('heads map 0 '));
+  check(block0.length === 12 && block0.every((i) => Math.abs(i.y - block0[0].y) < 1),
+    `block 1's maps on one line: ${block0.map((i) => `${i.label}@${Math.round(i.x)},${Math.round(i.y)}`).join(' ')}`);
+  check(block0.every((i) => i.width >= 40 && i.x + i.width <= 1280), `map sizes ${block0.map((i) => i.width).join(',')}`);
+  const said = await page.evaluate(() => window.attnlab.announcement());
+  mkdirSync(join(repo, 'build/screenshots/gpt2view2'), { recursive: true });
+  await checkDrawn(page, 'gpt2view2/heads-12x12-dpr1.png');
+  // A click on block 2's head 7 opens it at the softmax step.
+  const target = maps.find((i) => i.label === 'heads map 1 6');
+  check(target && target.visible, `block 2 head 7's map: ${JSON.stringify(target)}`);
+  await clickItem(page, target);
+  await waitFrames(page, 3);
+  const st = await getState(page);
+  check(st.model.layer === 1 && st.head === 6 && st.step.id === 'softmax', `the click opened layer ${st.model.layer} head ${st.head} at ${st.step.id}`);
+  check(problems.length === 0, problems.join('; '));
+  return `${maps.length} maps; ${said.length} characters said`;
+});
+
+s.test('gpt2view2: the model panel on a phone (tap the block picker, choose a block) and by keyboard (block picker, Close)', async () => {
+  const reopened = await openFromBytes(files.weights, files.config);  // the suite's 2 × 2 checkpoint again
+  check(reopened === null, `reopen: ${reopened}`);
+  let error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 0 }, head: 0, step: 'tokenize' }), TEXT);
+  check(error === null, `setState: ${error}`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await waitFrames(page, 4);
+  try {
+    check((await getState(page)).layout.narrow === true, 'not narrow at 390 × 844');
+    await clickItem(page, await findItem(page, (i) => /Menu$/.test(i.label), '"≡ Menu"'));
+    await waitFrames(page, 2);
+    let picker = await findItem(page, (i) => i.label === 'gpt2 block picker', 'the block picker in the drawer');
+    for (let k = 0; k < 12 && (!picker.visible || picker.y + picker.height > 780); k++) {  // scroll the drawer to it
+      await page.mouse.move(195, 500);
+      await page.mouse.wheel(0, 120);
+      await waitFrames(page, 2);
+      picker = await findItem(page, (i) => i.label === 'gpt2 block picker', 'the block picker in the drawer');
+    }
+    check(picker.visible && picker.height >= 40, `the block picker: ${JSON.stringify(picker)} (a finger needs 44 px)`);
+    await clickItem(page, picker);
+    await waitFrames(page, 2);
+    await checkDrawn(page, 'gpt2view2/phone-block-picker-open.png');
+    const entry = await findItem(page, (i) => i.label === '2 of 2 (h.1)', 'block 2 in the open list');
+    check(entry.height >= 40, `the list's entries are ${entry.height} px tall (a finger needs 44)`);
+    await clickItem(page, entry);
+    await waitFrames(page, 2);
+    const st = await getState(page);
+    check(st.model.layer === 1, `a tap on block 2 in the list: layer ${st.model.layer}`);
+    await checkDrawn(page, 'gpt2view2/phone-drawer-block2.png');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await waitFrames(page, 4);
+  }
+  // By keyboard: from the language switch the arrows reach the block picker; Space opens it, ↑ and Space pick
+  // block 1; the arrows go on to Close, Space closes the model.
+  error = await page.evaluate(() => window.attnlab.setState({ step: 'tokenize' }));
+  check(error === null && !(await getState(page)).layout.narrow, `wide again: ${error}`);
+  await clickItem(page, await findItem(page, (i) => i.label === 'English', '"English"'));
+  await pressKey(page, 'Tab');  // controls mode (Esc would leave it again, unless Tab went into a text field)
+  if (await page.evaluate(() => /text-field/.test(document.activeElement.className))) await pressKey(page, 'Escape');
+  await arrowsTo('gpt2 block picker');
+  await pressKey(page, 'Space');
+  let cursor = await navItem();
+  for (let k = 0; k < 4 && cursor !== '1 of 2 (h.0)'; k++) {
+    await pressKey(page, 'ArrowUp');
+    cursor = await navItem();
+  }
+  check(cursor === '1 of 2 (h.0)', `the open list's cursor: "${cursor}"`);
+  await pressKey(page, 'Space');
+  check((await getState(page)).model.layer === 0, 'Space on "1 of 2" did not pick block 1');
+  await arrowsTo('Close GPT-2');
+  await pressKey(page, 'Space');
+  const closed = await getState(page);
+  check(closed.model === null, `Space on Close GPT-2: model ${JSON.stringify(closed.model).slice(0, 80)}`);
+  const again = await openFromBytes(files.weights, files.config);
+  check(again === null, `reopen: ${again}`);
+  check(problems.length === 0, problems.join('; '));
+});
+
+s.test('gpt2view2: the input runs on Enter, not on every key; Trace JSON on GPT-2 is the lean trace()', async () => {
+  let error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 1 }, step: 'tokenize' }), 'The dog');
+  check(error === null, `setState: ${error}`);
+  await waitFrames(page, 2);
+  await clickTextField(page, '##gpt2-input');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' barks', { delay: 20 });
+  await waitFrames(page, 3);
+  let st = await getState(page);
+  check(st.model.input === 'The dog' && !st.model.running && st.tokens.length === 2,
+    `while typing: input "${st.model.input}", running ${JSON.stringify(st.model.running)}`);
+  await page.keyboard.press('Enter');
+  await waitFrames(page, 3);
+  st = await getState(page);
+  check(st.model.input === 'The dog barks' && st.model.layer === 1, `after Enter: input "${st.model.input}", layer ${st.model.layer}`);
+  // The Share panel's Trace JSON: the block's lean trace, as trace() (no W_q … W_o).
+  await page.setViewportSize({ width: 1280, height: 1600 });  // the sidebar's room for the Share panel
+  await waitFrames(page, 4);
+  await clickItem(page, await findItem(page, (i) => i.label === 'Share & export', '"Share & export" header'));
+  await waitFrames(page, 2);
+  const wait = page.waitForEvent('download', { timeout: 20000 });
+  await clickItem(page, await findItem(page, (i) => i.label === 'Trace JSON', '"Trace JSON"'));
+  const download = await wait;
+  const text = readFileSync(await download.path()).toString();
+  const mine = await page.evaluate(() => JSON.stringify(window.attnlab.trace()));
+  check(JSON.stringify(JSON.parse(text)) === mine, `Trace JSON (${text.length} bytes) is not trace() (${mine.length})`);
+  check(!('W_q' in JSON.parse(text)), 'Trace JSON holds W_q');
+  await clickItem(page, await findItem(page, (i) => i.label === 'Share & export', '"Share & export" header'));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitFrames(page, 4);
+  check(problems.length === 0, problems.join('; '));
+  return `Trace JSON ${text.length} bytes`;
 });
 
 s.test('Content-Security-Policy: connect-src allows exactly huggingface.co and *.hf.co', async (ctx) => {

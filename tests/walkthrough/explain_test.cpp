@@ -35,6 +35,16 @@ TEST(Explain, ProjectionScaleSoftmaxOutput) {
   EXPECT_NE(out.find(ui::num(t.heads[0].O(1, 0))), std::string::npos) << out;
 }
 
+// gpt2view2 (s34): the softmax's list of terms quotes each key, so a "," token does not read as ", , 0.1784"
+// (fails before: the labels were bare).
+TEST(Explain, SoftmaxTermsQuoteTheirTokens) {
+  attn::Trace t = quickFox();
+  t.tokens[2].text = ",";  // a label only: the numbers stay the preset's
+  const std::string weight = ui::explainCell(t, {"A", 0, 1, 2});
+  EXPECT_NE(weight.find("“,” "), std::string::npos) << weight;
+  EXPECT_EQ(weight.find(", , "), std::string::npos) << weight;
+}
+
 TEST(Explain, OutOfRangeCellIsEmpty) {
   const attn::Trace t = quickFox();
   EXPECT_EQ(ui::explainCell(t, {"S", 0, 9, 0}), "");

@@ -78,7 +78,12 @@ bool drawGpt2EmbedStep(StepContext& ctx) {
   // E = wte[ids] = onehot(ids)·wte : (L,V)·(V,d) -> (L,d)
   const attn::Matrix rows = tokenRows(*g);
   GridSpec e = gpt2RowsGrid(ctx, "wte[ids]", rows, *g);
-  for (size_t i = 0; i < e.rowLabels.size(); ++i) e.rowLabels[i] += " (" + std::to_string(g->run.ids[i]) + ")";
+  // "␣applica… (3586)": the token shortened, never its id (the grid cuts a row label at 7 em, matrix_grid.cpp).
+  const float labelRoom = 6.9f * ImGui::GetFontSize();
+  for (size_t i = 0; i < e.rowLabels.size(); ++i) {
+    const std::string id = " (" + std::to_string(g->run.ids[i]) + ")";
+    e.rowLabels[i] = ellipsize(e.rowLabels[i], labelRoom - ImGui::CalcTextSize(id.c_str()).x) + id;
+  }
   drawEquation(ctx, {e},
                trf(Key::Gpt2EmbedRowsFormula, static_cast<int>(rows.rows()), static_cast<int>(g->model->wte.rows()),
                    c.nEmbd, shape(rows).c_str()));

@@ -64,7 +64,7 @@ std::vector<HeadsRow> headsRows(StepContext& ctx) {
     const std::vector<attn::Trace>& layers = gpt2LayerRows(ctx, *g);
     const int n = static_cast<int>(layers.size());
     std::vector<HeadsRow> rows;
-    for (int l = 0; l < n; ++l) rows.push_back({trf(Key::Gpt2BlockItem, l + 1, n, l), &layers[static_cast<size_t>(l)], l});
+    for (int l = 0; l < n; ++l) rows.push_back({trf(Key::HeadsGpt2Block, l + 1, l), &layers[static_cast<size_t>(l)], l});
     return rows;
   }
   if (s.model && s.model->trace.layers.size() > 1) {
@@ -96,21 +96,24 @@ void openHead(StepContext& ctx, const HeadsRow& r, int head) {
 }
 
 // One map: the head's A as a heatmap (0 … its largest weight), a border in the head's colour (thick when current),
-// "head N" above and "focus → strongest key" below. Returns true when clicked.
-bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool current) {
+// "head N" above (just "N" when `headWord` is false: the maps are narrower than "head 12") and, below, the word the focus token attends to most
+// and its weight. `twoLines`: the word and the weight on lines of their own (the small maps of a model's layers,
+// where "→ word 0.94" would leave no room for the word); the word is shortened to the map's width and said in full
+// in a tooltip over it (hover, or a tap on a phone). Returns true when the map is clicked.
+bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool current, bool twoLines, bool headWord) {
   const attn::Trace& t = *r.trace;
   const attn::HeadTrace& h = t.heads[static_cast<size_t>(head)];
   const float em = ImGui::GetFontSize();
+  const float marker = 0.6f * em;  // room left of the map for the focus row's ▶
+  const float width = side + marker;  // the map's column: what its captions may fill
   const int focus = std::min(ctx.state.config().focus, static_cast<int>(h.A.rows()) - 1);
   ImGui::BeginGroup();
-  char caption[48];
-  std::snprintf(caption, sizeof caption, "head %d", head + 1);
+  const std::string caption = headWord ? trf(Key::HeadsMapHead, head + 1) : std::to_string(head + 1);
   ImGui::PushStyleColor(ImGuiCol_Text, headColor(head));
-  ImGui::TextUnformatted(caption);
+  ImGui::TextUnformatted(caption.c_str());
   ImGui::PopStyleColor();
   char label[48];
   std::snprintf(label, sizeof label, "heads map %d %d", r.layer, head);  // "heads map <layer> <head>"
-  const float marker = 0.6f * em;  // room left of the map for the focus row's ▶
   ImGui::SetCursorScreenPos(ImVec2(ImGui::GetCursorScreenPos().x + marker, ImGui::GetCursorScreenPos().y));
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   // Cells keep the matrix's aspect: a map of L_q × L_kv inside side × side.
@@ -151,13 +154,27 @@ bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool
   }
   // Which word the focus token attends to most in this head.
   const int best = strongestKey(h.A, focus);
-  // "→ word 0.35": the word shortened if need be, never the number.
   if (best < 0) {
     ImGui::TextUnformatted(tr(Key::HeadsAllMasked));
   } else {
-    const std::string weight = " " + num(h.A(focus, best), 2);
-    const float room = side + marker - ImGui::CalcTextSize(("→ " + weight).c_str()).x;
-    ImGui::TextUnformatted(("→ " + ellipsize(tokenLabel(t.config, t.tokens, best), room) + weight).c_str());
+    const std::string word = tokenLabel(t.config, t.tokens, best), weight = num(h.A(focus, best), 2);
+    const ImVec2 c0 = ImGui::GetCursorScreenPos();
+    std::string shown;
+    if (twoLines) {
+      shown = ellipsize(word, width);  // "→" left out: the note above the maps says what the word is
+      ImGui::TextUnformatted(shown.c_str());
+      ImGui::TextDisabled("%s", weight.c_str());
+    } else {
+      // "→ word 0.35": the word shortened if need be, never the number.
+      const float room = width - ImGui::CalcTextSize(("→  " + weight).c_str()).x;
+      shown = ellipsize(word, room);
+      ImGui::TextUnformatted(("→ " + shown + " " + weight).c_str());
+    }
+    const ImVec2 c1(c0.x + width, ImGui::GetCursorScreenPos().y);
+    // The word in full over a shortened caption (hover; on a phone the tap leaves the pointer there).
+    if (shown != word && ImGui::IsMouseHoveringRect(c0, c1) && ImGui::IsWindowHovered())
+      ImGui::SetTooltip("%s", trf(Key::HeadsCaptionFull, tokenLabel(t.config, t.queryTokens, focus).c_str(), word.c_str(),
+                                  weight.c_str()).c_str());
   }
   ImGui::EndGroup();
   return clicked;
@@ -171,17 +188,24 @@ void drawHeadsStep(StepContext& ctx) {
   int shownHeads = 0;  // every map of every row: what the sentence about their weights speaks of
   for (const HeadsRow& r : rows) shownHeads += static_cast<int>(r.trace->heads.size());
   noteLine(openGpt2State(ctx.state) ? tr(Key::HeadsOriginGpt2) : headsOriginSentence(ctx.trace.config, shownHeads));
-  const float em = ImGui::GetFontSize(), gap = 1.2f * em;
+  const float em = ImGui::GetFontSize();
   const float avail = ImGui::GetContentRegionAvail().x;
   int maxHeads = 1;
   for (const HeadsRow& r : rows) maxHeads = std::max(maxHeads, static_cast<int>(r.trace->heads.size()));
-  // Up to 8 maps on a row when they fit at 6 em or more (a model's layers: 12 at 4 em, GPT-2's 12 heads on one
-  // line); at most 12 em each.
-  const bool layered = rows.size() > 1;
-  const float smallest = layered ? 4.0f * em : 6.0f * em;
-  const int perRow = std::clamp(static_cast<int>((avail + gap) / (smallest + gap)), 1, std::min(maxHeads, layered ? 12 : 8));
   const float marker = 0.6f * em;  // drawHeadMap's room for the focus marker
-  const float side = std::clamp((avail + gap) / perRow - gap - marker, layered ? 3.0f * em : 4.0f * em, (layered ? 8.0f : 12.0f) * em);
+  // One head per map, side by side. A model's layers (GPT-2: 12 blocks × 12 heads): all of a block's heads on one
+  // line when each map gets 2.5 em or more (12 at 1280 px), else the fewest lines of equal length (6 + 6 on a
+  // phone, never 11 + 1); at most 8 em each. The walkthrough's own heads: up to 8 a line at 6 em or more, at most
+  // 12 em each.
+  const bool layered = rows.size() > 1;
+  const float gap = layered ? 0.4f * em : 1.2f * em;
+  const float smallest = layered ? 2.5f * em : 6.0f * em;
+  const int fit = std::clamp(static_cast<int>((avail + gap) / (smallest + marker + gap)), 1, layered ? maxHeads : std::min(maxHeads, 8));
+  const int lines = (maxHeads + fit - 1) / fit;
+  const int perRow = layered ? (maxHeads + lines - 1) / lines : fit;
+  const float side = std::clamp((avail + gap) / perRow - gap - marker, layered ? 2.0f * em : 4.0f * em, (layered ? 8.0f : 12.0f) * em);
+  // "head 12" over every map when the widest fits, else "12" over every map (never some of each).
+  const bool headWord = ImGui::CalcTextSize(trf(Key::HeadsMapHead, maxHeads).c_str()).x <= side + marker;
   noteLine(trf(Key::HeadsNote, tokenLabel(ctx.trace.config, ctx.trace.queryTokens, ctx.state.config().focus).c_str()));
   drawWeightScalePicker(ctx.state);
   {
@@ -194,13 +218,13 @@ void drawHeadsStep(StepContext& ctx) {
   for (const HeadsRow& r : rows) {
     if (!r.name.empty()) {
       ImGui::Spacing();
-      ImGui::TextUnformatted(r.name.c_str());
+      ImGui::TextUnformatted(r.name.c_str());  // the block ("Block 3 (h.2)") or the model's layer
     }
     const int heads = static_cast<int>(r.trace->heads.size());
     for (int h = 0; h < heads; ++h) {
       if (h % perRow) ImGui::SameLine(0, gap);
       const bool current = h == s.head && (!s.model || r.layer == s.model->layer);
-      if (drawHeadMap(ctx, r, h, side, current)) {
+      if (drawHeadMap(ctx, r, h, side, current, layered, headWord)) {
         openHead(ctx, r, h);
         return;  // the trace may have changed (another layer): draw it next frame
       }

@@ -51,6 +51,9 @@ inline int firstSideView() { return lastComputationStep() + 1; }
 bool stepShown(const AppState& state, int index);
 int firstGpt2Step();
 int lastShownStep(const AppState& state);
+// Step `index`'s title as shown now: GPT-2's own formulas in Embed and Add position while GPT-2 is open
+// ("x = wte[id] + wpe[i]", not "X = E + PE"), else StepInfo::title().
+const char* stepTitle(const AppState& state, int index);
 
 // Step draw functions (one file each).
 void drawTokenizeStep(StepContext&);

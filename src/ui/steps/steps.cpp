@@ -46,6 +46,17 @@ bool stepShown(const AppState& state, int index) {
   return !all[index].gpt2Only || openGpt2State(state) != nullptr;
 }
 
+const char* stepTitle(const AppState& state, int index) {
+  const auto& all = steps();
+  if (index < 0 || index >= static_cast<int>(all.size())) return "";
+  if (openGpt2State(state)) {
+    const std::string id = all[index].id;
+    if (id == "embed") return tr(Key::StepEmbedTitleGpt2);
+    if (id == "position") return tr(Key::StepPositionTitleGpt2);
+  }
+  return all[index].title();
+}
+
 int firstGpt2Step() { return stepIndexOf("gpt2-layer-norm"); }
 
 int lastShownStep(const AppState& state) {

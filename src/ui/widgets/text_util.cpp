@@ -227,4 +227,22 @@ bool inputCommitted(const char* label, char* buffer, std::size_t size, float wid
   return enter || (editedOnPage && commit);
 }
 
+// gpt2view2 (s34): a std::string field that applies on Enter or on leaving it (the GPT-2 input: each run is a forward
+// of the whole model, and a half-typed word is not an input anyone meant).
+bool inputStringCommitted(const char* label, std::string* value, float width, const char* hint) {
+  const ImGuiID id = ImGui::GetID(label);
+  std::string typedOnPage;
+  bool commit = false;
+  const bool editedOnPage = takeOverlayEdit(id, &typedOnPage, &commit);
+  if (editedOnPage) *value = typedOnPage;
+  ImGui::SetNextItemWidth(width);
+  const ImGuiInputTextFlags flags = ImGuiInputTextFlags_CallbackResize;
+  if (hint) ImGui::InputTextWithHint(label, hint, value->data(), value->capacity() + 1, flags, resizeCallback, value);
+  else ImGui::InputText(label, value->data(), value->capacity() + 1, flags, resizeCallback, value);
+  // A single-line field lets go on Enter as on a click elsewhere: both are "deactivated after an edit".
+  const bool left = ImGui::IsItemDeactivatedAfterEdit();
+  recordTextField(id, label, hint, *value, true);
+  return left || (editedOnPage && commit);
+}
+
 }  // namespace ui

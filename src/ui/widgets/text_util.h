@@ -31,5 +31,8 @@ bool inputString(const char* label, std::string* value, float width, const char*
 bool inputChars(const char* label, char* buffer, std::size_t size, float width, const char* hint = nullptr);
 // ImGui::InputText over a char buffer that applies on Enter; true on Enter (or when the page's input commits).
 bool inputCommitted(const char* label, char* buffer, std::size_t size, float width);
+// inputString that applies on Enter or on leaving the field: true then (and when the page's input commits), not
+// while typing.
+bool inputStringCommitted(const char* label, std::string* value, float width, const char* hint = nullptr);
 
 }  // namespace ui
