@@ -169,6 +169,19 @@ export async function setState(page, partial) {
   const error = await page.evaluate((p) => window.attnlab.setState(p), partial);
   check(error === null, `setState(${JSON.stringify(partial)}) returned ${JSON.stringify(error)}`);
   await waitFrames(page, 2);
+  await waitDataLoaded(page);
+}
+
+// Waits while a data file the state asked for (GloVe vectors, GPT-2's merges) is still arriving: its rows replace
+// the stand-in rows when it lands, so a state read before then is not the state the test means (a preset with GloVe
+// on a loaded machine took longer than two frames). At most 30 s; then the caller's checks say what they see.
+export async function waitDataLoaded(page) {
+  const deadline = Date.now() + 30000;
+  while (Date.now() < deadline) {
+    const data = await page.evaluate(() => window.attnlab.getState().data || {});
+    if (!Object.values(data).some((v) => v === 'loading')) return;
+    await waitFrames(page, 2);
+  }
 }
 
 export async function screenshotCanvas(page, name) {
