@@ -176,6 +176,9 @@ try {
     frames_cpu_over_50ms: run.frames.filter((x) => x.cpu > 50).length,
     frames_over_50ms: run.frames.filter((x) => x.interval > 50).length,
     last_run: s.model.last_run,
+    // the long intervals, by frame index (0 = the first frame after setState): where in the run they fall
+    long_intervals: run.frames.map((x, i) => ({ i, interval: Math.round(x.interval), cpu: x.cpu }))
+                              .filter((x) => x.interval > 100),
   };
   const r = result.input128;
   console.log(`new ${r.tokens}-token input: setState ${f(r.setState_ms)} ms, then ${r.frames} frames to the new input ` +
@@ -183,6 +186,29 @@ try {
               `max ${f(r.max_frame_cpu_ms)} ms, ${r.frames_cpu_over_50ms} over 50 ms; ` +
               `animation-frame interval median ${f(r.median_interval_ms)}, max ${f(r.max_interval_ms)} ms, ` +
               `${r.frames_over_50ms} over 50 ms; the page's last_run ${JSON.stringify(r.last_run)}; load ${load()}`);
+  result.getState128_ms = await page.evaluate(() => {
+    const t0 = performance.now();
+    window.attnlab.getState();
+    return performance.now() - t0;
+  });
+  console.log(`getState() at ${r.tokens} tokens: ${f(result.getState128_ms)} ms`);
+  // The same page idle at 128 tokens (no run): the animation-frame interval the renderer itself sets here. Headless
+  // Chromium draws WebGL in software (SwiftShader), so a long interval with light frames is the drawing, not the run.
+  const idle = await page.evaluate(async () => {
+    window.__rec.frames = [];
+    window.__rec.on = true;
+    await new Promise((r) => setTimeout(r, 3000));
+    window.__rec.on = false;
+    return window.__rec.frames;
+  });
+  result.idle128 = { frames: idle.length, median_interval_ms: median(idle.map((x) => x.interval)),
+                     max_interval_ms: Math.max(...idle.map((x) => x.interval)),
+                     median_frame_cpu_ms: median(idle.map((x) => x.cpu)),
+                     max_frame_cpu_ms: Math.max(...idle.map((x) => x.cpu)) };
+  const q = result.idle128;
+  console.log(`idle at ${r.tokens} tokens (no run, 3 s): ${q.frames} frames, animation-frame interval median ` +
+              `${f(q.median_interval_ms)}, max ${f(q.max_interval_ms)} ms; frame CPU median ${f(q.median_frame_cpu_ms)}, ` +
+              `max ${f(q.max_frame_cpu_ms)} ms; load ${load()}`);
   result.load_after = load();
   console.log(JSON.stringify(result));
   await context.close();
