@@ -15,7 +15,7 @@
 // requestAnimationFrame recorder installed in the page. Prints one line per figure and a JSON line at the end.
 //   node tests/bench/gpt2_page_bench.mjs [--dir build/site] [--model build/bench/gpt2-page] [--changes 8]
 import { chromium } from 'playwright-core';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repo, argValue, CHROMIUM_ARGS, waitReady } from '../browser/harness.mjs';
@@ -35,6 +35,32 @@ const SENTENCE = 'The Law will never be perfect, but its application should be j
   'majority of American governments have passed new laws since 2009 making the registration or voting process more ' +
   'difficult. Give me a second, please. I came second in the exam. My dog chases after the thief. ';
 const TEXT = SENTENCE.repeat(3);
+
+// Resident memory (VmRSS, MB) of the Chromium this script launched: its processes are this node process's
+// descendants; the renderer is the largest --type=renderer one (the page's), the GPU process --type=gpu-process.
+function chromiumMemory() {
+  const procs = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ');
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${name}/status`, 'utf8'));
+      procs.set(Number(name), { ppid, cmd, mb: rss ? Number(rss[1]) / 1024 : 0 });
+    } catch (e) { /* the process ended meanwhile */ }
+  }
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, p] of procs) if (!mine.has(pid) && mine.has(p.ppid)) { mine.add(pid); grew = true; }
+  }
+  const chromium = [...mine].map((pid) => procs.get(pid)).filter((p) => p && /chrom/i.test(p.cmd));
+  const of = (type) => Math.max(0, ...chromium.filter((p) => p.cmd.includes(`--type=${type}`)).map((p) => p.mb));
+  return { renderer: of('renderer'), gpu: of('gpu-process'),
+           browser: Math.max(0, ...chromium.filter((p) => !p.cmd.includes('--type=')).map((p) => p.mb)),
+           total: chromium.reduce((a, p) => a + p.mb, 0) };
+}
 
 const { server, url } = await startServer({ root: dir });
 const profile = mkdtempSync(join(tmpdir(), 'attnlab-gpt2-bench-'));
@@ -61,6 +87,24 @@ try {
     };
     requestAnimationFrame(tick);
   });
+  // The page idle for 3 s (no run): the animation-frame interval the renderer itself sets here. Headless Chromium
+  // draws WebGL in software (SwiftShader), so a long interval with light frames is the drawing, not the page's work.
+  const idleFrames = async () => {
+    const idle = await page.evaluate(async () => {
+      window.__rec.frames = [];
+      window.__rec.on = true;
+      await new Promise((r) => setTimeout(r, 3000));
+      window.__rec.on = false;
+      return window.__rec.frames;
+    });
+    return { frames: idle.length, median_interval_ms: median(idle.map((x) => x.interval)),
+             max_interval_ms: Math.max(...idle.map((x) => x.interval)),
+             median_frame_cpu_ms: median(idle.map((x) => x.cpu)), max_frame_cpu_ms: Math.max(...idle.map((x) => x.cpu)) };
+  };
+  const printIdle = (tokens, q) => console.log(
+    `idle at ${tokens} tokens (no run, 3 s): ${q.frames} frames, animation-frame interval median ` +
+    `${f(q.median_interval_ms)}, max ${f(q.max_interval_ms)} ms; frame CPU median ${f(q.median_frame_cpu_ms)}, ` +
+    `max ${f(q.max_frame_cpu_ms)} ms; load ${load()}`);
   const nextFrame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const state = () => page.evaluate(() => window.attnlab.getState());
   const waitRun = async () => {
@@ -102,8 +146,12 @@ try {
   result.open_page_ms = await page.evaluate(() => window.attnlab.lastOpenModelMs);
   let s = await state();
   result.heap_mb = await page.evaluate(() => (typeof Module !== 'undefined' && Module.HEAPU8 ? Module.HEAPU8.length / 1e6 : null));
+  result.processes_mb = chromiumMemory();
   console.log(`open (548 MB, picker -> first step drawn): ${result.open_ms} ms wall; the page's lastOpenModelMs ` +
               `${result.open_page_ms} ms; ${s.model.tokens.length} tokens; wasm heap ${f(result.heap_mb)} MB; load ${load()}`);
+  console.log(`memory with the model open (resident, /proc VmRSS): renderer ${f(result.processes_mb.renderer)} MB, ` +
+              `GPU process ${f(result.processes_mb.gpu)} MB, browser ${f(result.processes_mb.browser)} MB, all Chromium ` +
+              `processes ${f(result.processes_mb.total)} MB`);
 
   // ---- 32 tokens
   await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 0 }, head: 0, step: 'softmax' }), text32);
@@ -148,8 +196,10 @@ try {
               `${f(result.layer.setState_ms)} ms + next frame ${f(result.layer.frame_ms)} ms CPU; drawn after ` +
               `${f(result.layer.shown_ms)} ms (max ${f(result.layer.shown_max_ms)}); load ${load()}`);
 
-  // ---- a new 128-token input, across frames
+  // ---- a new 128-token input, across frames (first the page idle at 32 tokens: the view shown while it runs)
   await nextFrame();
+  result.idle32 = await idleFrames();
+  printIdle(result.tokens32, result.idle32);
   const run = await page.evaluate(async (t) => {
     window.__rec.frames = [];
     window.__rec.on = true;
@@ -194,21 +244,8 @@ try {
   console.log(`getState() at ${r.tokens} tokens: ${f(result.getState128_ms)} ms`);
   // The same page idle at 128 tokens (no run): the animation-frame interval the renderer itself sets here. Headless
   // Chromium draws WebGL in software (SwiftShader), so a long interval with light frames is the drawing, not the run.
-  const idle = await page.evaluate(async () => {
-    window.__rec.frames = [];
-    window.__rec.on = true;
-    await new Promise((r) => setTimeout(r, 3000));
-    window.__rec.on = false;
-    return window.__rec.frames;
-  });
-  result.idle128 = { frames: idle.length, median_interval_ms: median(idle.map((x) => x.interval)),
-                     max_interval_ms: Math.max(...idle.map((x) => x.interval)),
-                     median_frame_cpu_ms: median(idle.map((x) => x.cpu)),
-                     max_frame_cpu_ms: Math.max(...idle.map((x) => x.cpu)) };
-  const q = result.idle128;
-  console.log(`idle at ${r.tokens} tokens (no run, 3 s): ${q.frames} frames, animation-frame interval median ` +
-              `${f(q.median_interval_ms)}, max ${f(q.max_interval_ms)} ms; frame CPU median ${f(q.median_frame_cpu_ms)}, ` +
-              `max ${f(q.max_frame_cpu_ms)} ms; load ${load()}`);
+  result.idle128 = await idleFrames();
+  printIdle(r.tokens, result.idle128);
   result.load_after = load();
   console.log(JSON.stringify(result));
   await context.close();
