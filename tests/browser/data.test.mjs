@@ -261,7 +261,7 @@ for (const dpr of [1, 2]) {
   });
 }
 
-test('standalone file from disk: GloVe says it has no data files (seeded rows); GPT-2 tokens work (merges inlined)', async () => {
+test('standalone file from disk: GloVe says it has no data files (seeded rows); GPT-2 tokens work (merges inlined); a checkpoint opens', async () => {
   const file = join(webDir, 'attnlab-standalone.html');
   check(existsSync(file), `${file} missing`);
   const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -284,8 +284,20 @@ test('standalone file from disk: GloVe says it has no data files (seeded rows); 
     await waitData(page, 'gpt2', 'ready');
     const g = await getState(page);
     check(JSON.stringify(g.token_ids) === JSON.stringify(encode(text)), `GPT-2 ids from file:// ${JSON.stringify(g.token_ids)}`);
+    // Issue 29: a checkpoint opens from the file:// page too ("Open model files…": the hidden #model-files input),
+    // a tiny generated one (tests/browser/gpt2_files.py: random weights, the real vocabulary, distilgpt2's names).
+    const dir = resolve(repo, 'build/tests/gpt2-standalone');
+    execFileSync('/usr/bin/python3', [join(repo, 'tests/browser/gpt2_files.py'), '--out', dir, '--layers', '1',
+      '--heads', '2', '--d', '16', '--positions', '32', '--prefix', 'transformer.'], { stdio: 'inherit' });
+    await page.setInputFiles('#model-files', [join(dir, 'config.json'), join(dir, 'model.safetensors')]);
+    const opened = await page.evaluate(() => window.attnlab.lastOpenModel());
+    check(opened === null, `opening a checkpoint from file://: ${opened}`);
+    const m = (await getState(page)).model;
+    check(m && m.kind === 'gpt2' && m.n_layer === 1 && m.tokens.length === g.tokens.length,
+      `the model from file://: ${JSON.stringify(m && { kind: m.kind, n_layer: m.n_layer, tokens: m.tokens })}`);
     check(problems.length === 0, problems.join('\n'));
-    return `${s.data.glove.slice(0, 50)}…; GPT-2: ${g.tokens.length} tokens (${g.tokens.slice(0, 4).join(' ')} …)`;
+    return `${s.data.glove.slice(0, 50)}…; GPT-2: ${g.tokens.length} tokens (${g.tokens.slice(0, 4).join(' ')} …); ` +
+           `a checkpoint opened from file:// (${m.n_layer} block, ${m.tokens.length} tokens)`;
   } finally {
     await context.close();
   }
