@@ -261,7 +261,7 @@ for (const dpr of [1, 2]) {
   });
 }
 
-test('standalone file from disk: GloVe says it has no data files (seeded rows); GPT-2 tokens work (merges inlined); a checkpoint opens', async () => {
+test('standalone file from disk: GloVe says it has no data files (seeded rows); GPT-2 tokens work (merges inlined); a checkpoint opens by the picker and by a drop', async () => {
   const file = join(webDir, 'attnlab-standalone.html');
   check(existsSync(file), `${file} missing`);
   const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -295,9 +295,26 @@ test('standalone file from disk: GloVe says it has no data files (seeded rows); 
     const m = (await getState(page)).model;
     check(m && m.kind === 'gpt2' && m.n_layer === 1 && m.tokens.length === g.tokens.length,
       `the model from file://: ${JSON.stringify(m && { kind: m.kind, n_layer: m.n_layer, tokens: m.tokens })}`);
+    // … and by dropping the two files on the page (a 2-block one, so the drop's model is told apart).
+    const dir2 = resolve(repo, 'build/tests/gpt2-standalone-2');
+    execFileSync('/usr/bin/python3', [join(repo, 'tests/browser/gpt2_files.py'), '--out', dir2, '--layers', '2',
+      '--heads', '2', '--d', '16', '--positions', '32'], { stdio: 'inherit' });
+    const b64 = (f) => readFileSync(join(dir2, f)).toString('base64');
+    const dropped = await page.evaluate(async ([w, c]) => {
+      const bytes = (x) => Uint8Array.from(atob(x), (ch) => ch.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes(w)], 'model.safetensors'));
+      dt.items.add(new File([bytes(c)], 'config.json'));
+      const ev = new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true });
+      document.getElementById('canvas').dispatchEvent(ev);
+      return { prevented: ev.defaultPrevented, message: await window.attnlab.lastOpenModel() };
+    }, [b64('model.safetensors'), b64('config.json')]);
+    const m2 = (await getState(page)).model;
+    check(dropped.prevented && dropped.message === null && m2.n_layer === 2 && m2.sha256 !== m.sha256,
+      `a drop of the two files: ${JSON.stringify(dropped)}, n_layer ${m2.n_layer}`);
     check(problems.length === 0, problems.join('\n'));
     return `${s.data.glove.slice(0, 50)}…; GPT-2: ${g.tokens.length} tokens (${g.tokens.slice(0, 4).join(' ')} …); ` +
-           `a checkpoint opened from file:// (${m.n_layer} block, ${m.tokens.length} tokens)`;
+           `checkpoints opened from file:// by the picker (${m.n_layer} block) and by a drop (${m2.n_layer} blocks)`;
   } finally {
     await context.close();
   }
