@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/text/bpe.h"
+#include "core/weights.h"
 #include "ui/app_state.h"
 #include "ui/gpt2_state.h"
 #include "ui/i18n/i18n.h"
@@ -164,6 +165,10 @@ TEST_F(Gpt2OpenLimits, DistilGpt2sLayoutOpens) {
   EXPECT_EQ(model["predictions"].size(), 13u);
   EXPECT_EQ(ui::showGpt2Layer(state, 5), "");  // the last of its six blocks
   EXPECT_EQ(ui::gpt2ToJson(state)["layer"], 5);
+  // The block's W_q … W_o are the checkpoint's: learned in training (a pinned W_q cell said "given explicitly (a
+  // Config JSON file or setState), not drawn from the seed").
+  EXPECT_EQ(attn::attentionWeightsOrigin(state.pipeline.config()), attn::WeightOrigin::Trained);
+  EXPECT_EQ(attn::weightOrigin(state.pipeline.config(), "W_q", 0, 0), attn::WeightOrigin::Trained);
 }
 
 TEST_F(Gpt2OpenLimits, Gpt2MediumIsRefusedAtItsHeaderWithTheSizesAndTheOpenModelStays) {

@@ -156,6 +156,7 @@ void fillGpt2BlockConfig(const Gpt2Model& model, int layer, const Gpt2BlockRun& 
       c.positional = false;  // wpe is already in the rows
       c.mask = MaskKind::Causal;
       c.scaleKind = ScaleKind::InvSqrtDk;  // 1/√64 = 1/8
+      c.explicitWeightsOrigin = WeightOrigin::Trained;  // the checkpoint's weights: the sentences say "learned"
       c.X = block.ln1.cast<double>();      // (L,d): ln_1 of the residual stream
       c.biases.bq = b.attnBias.middleCols(0, d).cast<double>();      // (1,3d) -> (1,d)
       c.biases.bk = b.attnBias.middleCols(d, d).cast<double>();
