@@ -38,12 +38,17 @@ const std::vector<FindHeadExample>& findHeadExamples() {
 
 namespace {
 
-// The first token whose text is `word`, with or without GPT-2's leading space; -1 when none.
+// Where `word` (with or without GPT-2's leading space) first stands in the input, as one token or as consecutive
+// tokens (" chases" is "␣ch" "ases"): the position of its last token, the one that has read the whole word; -1 when
+// the input does not hold it.
 int findToken(const AppState& s, const Gpt2State& g, const std::string& word) {
   if (word.empty() || !s.data.gpt2) return -1;
   for (size_t i = 0; i < g.run.ids.size(); ++i) {
-    const std::string& bytes = s.data.gpt2->tokenBytes(g.run.ids[i]);
-    if (bytes == word || bytes == " " + word) return static_cast<int>(i);
+    std::string joined;
+    for (size_t j = i; j < g.run.ids.size() && joined.size() <= word.size(); ++j) {
+      joined += s.data.gpt2->tokenBytes(g.run.ids[j]);
+      if (joined == word || joined == " " + word) return static_cast<int>(j);
+    }
   }
   return -1;
 }

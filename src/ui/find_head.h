@@ -8,8 +8,8 @@
 // Page API: getState().find_head = {query, key, query_token, key_token, ignore_first, top: [{layer, head, weight}]
 // (the five largest), sinks: {over_half, heads, mean, even (the first token's share if every query spread its
 // weight evenly), sentence}} or null without a GPT-2 model;
-// setState({find_head: {query, key, ignore_first}}) — query/key a position (0-based) or a token's text (its first
-// occurrence); a key after the query, or a position outside the input, is refused with the state kept.
+// setState({find_head: {query, key, ignore_first}}) — query/key a position (0-based) or a word of the input (its
+// first occurrence; a word of several tokens, " chases" = "␣ch" "ases", stands for its last token); a key after the query, or a position outside the input, is refused with the state kept.
 #pragma once
 #include <string>
 #include <vector>

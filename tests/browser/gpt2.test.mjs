@@ -639,6 +639,16 @@ s.test('look29: a click on a GPT-2 grid\'s row moves the focus and pins nothing;
   for (let i = 1; i <= rows; i++) even += 1 / (i + 1) / rows;
   check(Math.abs(sinks.even - even) < 1e-12 && sinks.sentence.includes(`${Math.round(100 * even)}%`) &&
     sinks.sentence.includes(`${cli.tokens.length} tokens`), `sinks: ${JSON.stringify(sinks)} (even weights: ${even})`);
+  // A word of several tokens (" chases" is "␣ch" "ases") stands for its last token: the dog example's pair was
+  // refused by setState and its click showed "." → "␣dog" under the note about "chases".
+  let error = await page.evaluate(() => window.attnlab.setState({ model: { input: 'My dog chases after the thief.' } }));
+  for (let f = 0; f < 100 && (await getState(page)).model.running; ++f) await waitFrames(page, 1);
+  error = error || await page.evaluate(() => window.attnlab.setState({ find_head: { query: 'chases', key: 'dog' } }));
+  const fh = (await getState(page)).find_head;
+  check(error === null && fh.query === 3 && fh.key === 1 && fh.query_token === 'ases' && fh.key_token === ' dog',
+    `find_head "chases" → "dog": ${error}, ${JSON.stringify(fh).slice(0, 160)}`);
+  await page.evaluate((t) => window.attnlab.setState({ model: { input: t } }), TEXT);
+  for (let f = 0; f < 100 && (await getState(page)).model.running; ++f) await waitFrames(page, 1);
   check(problems.length === 0, problems.join('; '));
   return `even weights give the first token ${(100 * even).toFixed(1)}%`;
 });
