@@ -23,32 +23,32 @@ namespace ui {
 using nlohmann::json;
 namespace am = attn::models;
 
+const std::vector<FindHeadExample>& findHeadExamples() {
+  static const std::vector<FindHeadExample> examples = {
+      {"The Law will never be perfect, but its application should be just", "its", "Law", Key::FindHeadNoteLaw},
+      {"It is in this spirit that a majority of American governments have passed new laws since 2009 making the "
+       "registration or voting process more difficult.",
+       "difficult", "making", Key::FindHeadNoteSpirit},
+      {"Give me a second, please.", "second", "Give", Key::FindHeadNoteSecond},
+      {"I came second in the exam.", "second", "came", Key::FindHeadNoteSecond},
+      {"My dog chases after the thief.", "chases", "dog", Key::FindHeadNoteDog},
+  };
+  return examples;
+}
+
 namespace {
 
-// The paper's sentences, each with the query and key set when it is chosen (a token's text without its leading
-// space) and a note where a left-to-right model cannot do what the paper's figure shows.
-struct Example {
-  const char* text;
-  const char* query;
-  const char* key;
-  Key note;  // Key::Count: none
-};
-const Example kExamples[] = {
-    {"The Law will never be perfect, but its application should be just", "its", "Law", Key::FindHeadNoteLaw},
-    {"It is in this spirit that a majority of American governments have passed new laws since 2009 making the "
-     "registration or voting process more difficult.",
-     "difficult", "making", Key::FindHeadNoteSpirit},
-    {"Give me a second, please.", "second", "Give", Key::FindHeadNoteSecond},
-    {"I came second in the exam.", "second", "came", Key::FindHeadNoteSecond},
-    {"My dog chases after the thief.", "chases", "dog", Key::FindHeadNoteDog},
-};
-
-// The first token whose text is `word`, with or without GPT-2's leading space; -1 when none.
+// Where `word` (with or without GPT-2's leading space) first stands in the input, as one token or as consecutive
+// tokens (" chases" is "␣ch" "ases"): the position of its last token, the one that has read the whole word; -1 when
+// the input does not hold it.
 int findToken(const AppState& s, const Gpt2State& g, const std::string& word) {
   if (word.empty() || !s.data.gpt2) return -1;
   for (size_t i = 0; i < g.run.ids.size(); ++i) {
-    const std::string& bytes = s.data.gpt2->tokenBytes(g.run.ids[i]);
-    if (bytes == word || bytes == " " + word) return static_cast<int>(i);
+    std::string joined;
+    for (size_t j = i; j < g.run.ids.size() && joined.size() <= word.size(); ++j) {
+      joined += s.data.gpt2->tokenBytes(g.run.ids[j]);
+      if (joined == word || joined == " " + word) return static_cast<int>(j);
+    }
   }
   return -1;
 }
@@ -165,10 +165,22 @@ std::pair<int, int> drawGrid(StepContext& ctx, const std::vector<am::HeadWeight>
                                .c_str());
     ImGui::EndTooltip();
   }
-  ImGui::TextDisabled("%s", trf(Key::FindHeadLegend, fmtProbability(largest, 3).c_str()).c_str());
-  if (cell >= 1.8f * em) ImGui::TextDisabled("%s", tr(Key::FindHeadLegendNumbers));  // the cells' numbers, in per cent
+  // Wrapped (a phone's width holds half the legend), in the disabled colour.
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  wrappedText(trf(Key::FindHeadLegend, fmtProbability(largest, 3).c_str()));
+  if (cell >= 1.8f * em) wrappedText(tr(Key::FindHeadLegendNumbers));  // the cells' numbers, in per cent
+  ImGui::PopStyleColor();
   if (clicked && hoverLayer >= 0) return {hoverLayer, hoverHead};
   return {-1, -1};
+}
+
+// What the first token would get from a head that spread each query's weight evenly over the keys it can see
+// (query i sees i + 1 keys: 1/(i + 1)), averaged over the same queries as the sink numbers (i = 1 … L − 1). The
+// yardstick the sink sentence needs: with 9 tokens, even weights already give the first token 24%.
+double evenFirstWeight(int rows) {
+  double sum = 0;
+  for (int i = 1; i <= rows; ++i) sum += 1.0 / (i + 1);
+  return rows > 0 ? sum / rows : 1.0;
 }
 
 std::string sinkText(const am::SinkSummary& s) {
@@ -176,16 +188,20 @@ std::string sinkText(const am::SinkSummary& s) {
   const int n = static_cast<int>(s.firstWeight.size());
   auto pct = [](double w) { return static_cast<int>(std::lround(100.0 * w)); };
   if (kind == "one-token") return tr(Key::FindHeadSinkOneToken);
+  std::string text;
   if (kind == "none")
-    return trf(Key::FindHeadSinkNone, n, s.strongestLayer + 1, s.strongestHead + 1, pct(s.strongest), pct(s.meanOfHeads));
-  if (kind == "all") return trf(Key::FindHeadSinkAll, n, pct(s.meanOfHeads));
-  return trf(Key::FindHeadSinkSome, s.overHalf, n, pct(s.meanOfHeads), s.strongestLayer + 1, s.strongestHead + 1,
-             pct(s.strongest));
+    text = trf(Key::FindHeadSinkNone, n, s.strongestLayer + 1, s.strongestHead + 1, pct(s.strongest), pct(s.meanOfHeads));
+  else if (kind == "all")
+    text = trf(Key::FindHeadSinkAll, n, pct(s.meanOfHeads));
+  else
+    text = trf(Key::FindHeadSinkSome, s.overHalf, n, pct(s.meanOfHeads), s.strongestLayer + 1, s.strongestHead + 1,
+               pct(s.strongest));
+  return text + trf(Key::FindHeadSinkEven, s.rows + 1, pct(evenFirstWeight(s.rows)));
 }
 
 void drawExamples(AppState& s, const Gpt2State& g) {
   ImGui::TextUnformatted(tr(Key::FindHeadExamples));
-  for (const Example& e : kExamples) {
+  for (const FindHeadExample& e : findHeadExamples()) {
     const bool current = g.input == e.text;
     // One line each, cut with "…" to the width (the whole sentence in the tooltip).
     const std::string label = ellipsize(std::string(current ? "\u25B6 " : "") + e.text, ImGui::GetContentRegionAvail().x);
@@ -283,6 +299,7 @@ json findHeadJson(AppState& s) {
            {{"over_half", sinks.overHalf},
             {"heads", sinks.firstWeight.size()},
             {"mean", sinks.meanOfHeads},
+            {"even", evenFirstWeight(sinks.rows)},
             {"sentence", sinkText(sinks)}}}};
 }
 

@@ -6,17 +6,31 @@
 // examples, with a note where a left-to-right model cannot do what the paper's figure shows.
 //
 // Page API: getState().find_head = {query, key, query_token, key_token, ignore_first, top: [{layer, head, weight}]
-// (the five largest), sinks: {over_half, heads, mean, sentence}} or null without a GPT-2 model;
-// setState({find_head: {query, key, ignore_first}}) — query/key a position (0-based) or a token's text (its first
-// occurrence); a key after the query, or a position outside the input, is refused with the state kept.
+// (the five largest), sinks: {over_half, heads, mean, even (the first token's share if every query spread its
+// weight evenly), sentence}} or null without a GPT-2 model;
+// setState({find_head: {query, key, ignore_first}}) — query/key a position (0-based) or a word of the input (its
+// first occurrence; a word of several tokens, " chases" = "␣ch" "ases", stands for its last token); a key after the query, or a position outside the input, is refused with the state kept.
 #pragma once
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "ui/i18n/i18n.h"
 #include "ui/steps/step.h"
 
 namespace ui {
+
+// The paper's sentences offered as examples, each with the query and key set when it is chosen (a token's text
+// without its leading space) and a note where a left-to-right model cannot do what the paper's figure shows
+// (Key::Count: none). tests/ui/test_gpt2_sentences.cpp checks that no note has the query read a later word.
+struct FindHeadExample {
+  const char* text;
+  const char* query;
+  const char* key;
+  Key note;
+};
+const std::vector<FindHeadExample>& findHeadExamples();
 
 void drawFindHeadStep(StepContext& ctx);
 

@@ -24,6 +24,7 @@
 #include "ui/narrow_layout.h"
 #include "ui/share_panel.h"
 #include "ui/state_json.h"
+#include "ui/steps/gpt2_steps.h"
 #include "ui/steps/step.h"
 #include "ui/theme.h"
 #include "ui/train_state.h"
@@ -180,6 +181,9 @@ void keepPinnedCellAboveSheet(AppState& s, const GridContext& grids) {
 // chase a growing width).
 void drawStepArea(AppState& s, const Fonts& fonts, float heightBelow) {
   const ImGuiWindowFlags flags = s.contentZoom > 1.0f ? ImGuiWindowFlags_HorizontalScrollbar : 0;
+  // One child (and scroll position) per step: a step opens at its top, not at the last step's scroll (a long GPT-2
+  // step scrolled to its end left the next one's explanation out of view), and keeps its own place when revisited.
+  ImGui::PushID(s.step);
   ImGui::BeginChild("step", ImVec2(0, -heightBelow), false, flags);
   if (s.pipeline.hasTrace()) {
     // What this step shows (a hovered or pinned cell's explanation may reach anywhere: then everything).
@@ -200,6 +204,7 @@ void drawStepArea(AppState& s, const Fonts& fonts, float heightBelow) {
     drawCellTooltip(grids, at, ImVec2(at.x + size.x, vp->WorkPos.y + vp->WorkSize.y));
   }
   ImGui::EndChild();
+  ImGui::PopID();
 }
 
 // Wide: sentence bar on top, steps and model controls on the left, Back/Next/Play and the step in the middle, the
@@ -313,6 +318,7 @@ std::string App::textsInUse() const {
   // text that appears as the learner walks on; and a character of the table that no font has is counted missing
   // (frameStats().missingGlyphs) even in English, where the built-in ranges are meant to hold every one.
   texts += "\n" + allTexts(language());
+  texts += "\n" + gpt2TextsInUse(*state_);  // an open GPT-2's predicted tokens ("武" is one token)
   return texts;
 }
 

@@ -599,6 +599,60 @@ s.test('gpt2view2: the input runs on Enter, not on every key; Trace JSON on GPT-
   return `Trace JSON ${text.length} bytes`;
 });
 
+// ---- look29 (s35): every GPT-2 step looked at. A click on a row of a GPT-2 step's grid moves the focus, as the
+// line under each step says (it pinned a cell named like a walkthrough matrix: the MLP's "output" row explained step
+// 10's output of the first token); the sink sentence gives its yardstick, the first token's share under even weights.
+s.test('look29: a click on a GPT-2 grid\'s row moves the focus and pins nothing; the sink sentence has its yardstick', async () => {
+  check(page && cli, 'needs the model open (first test)');
+  await page.setViewportSize({ width: 1280, height: 1600 });  // the MLP's last equation in view
+  try {
+    let error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 1 }, head: 0 }), TEXT);
+    error = error || await page.evaluate(() => window.attnlab.setState({ step: 'gpt2-layer-norm', focus: 8, pin: null }));
+    check(error === null, `setState: ${error}`);
+    await waitFrames(page, 3);
+    const L = (await getState(page)).model.tokens.length;
+    await clickItem(page, await findItem(page, (i) => i.label === 'cells gpt2 x', 'the layer norm\'s x grid'), 0.5, 2.5 / L);
+    let st = await getState(page);
+    check(st.focus === 2 && st.pin === null, `a click on row 2 of x: focus ${st.focus}, pin ${JSON.stringify(st.pin)}`);
+    error = await page.evaluate(() => window.attnlab.setState({ step: 'gpt2-mlp', focus: 8 }));
+    await waitFrames(page, 3);
+    await clickItem(page, await findItem(page, (i) => i.label === 'cells gpt2 row output', 'the MLP\'s output row'), 0.3, 0.5);
+    st = await getState(page);
+    check(error === null && st.focus === 8 && st.pin === null && !/concat|W_o/.test(st.hover),
+      `a click on the MLP's output row: focus ${st.focus}, pin ${JSON.stringify(st.pin)}, hover "${st.hover.slice(0, 80)}"`);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await waitFrames(page, 3);
+  }
+  // A step opens at its top: from the MLP scrolled to its end, the residual step showed the MLP's scroll (its
+  // explanation and formula above the view).
+  await page.mouse.move(1260, 400);
+  await page.mouse.wheel(0, 4000);
+  await waitFrames(page, 4);
+  await page.evaluate(() => window.attnlab.setState({ step: 'gpt2-residual' }));
+  await waitFrames(page, 4);
+  const formula = await findItem(page, (i) => i.label.startsWith('formula h = x + attention'), 'the residual step\'s formula');
+  check(formula.y > 40 && formula.y < 300, `the residual step's formula at y ${formula.y}`);
+  const sinks = (await getState(page)).find_head.sinks;
+  const rows = cli.tokens.length - 1;
+  let even = 0;
+  for (let i = 1; i <= rows; i++) even += 1 / (i + 1) / rows;
+  check(Math.abs(sinks.even - even) < 1e-12 && sinks.sentence.includes(`${Math.round(100 * even)}%`) &&
+    sinks.sentence.includes(`${cli.tokens.length} tokens`), `sinks: ${JSON.stringify(sinks)} (even weights: ${even})`);
+  // A word of several tokens (" chases" is "␣ch" "ases") stands for its last token: the dog example's pair was
+  // refused by setState and its click showed "." → "␣dog" under the note about "chases".
+  let error = await page.evaluate(() => window.attnlab.setState({ model: { input: 'My dog chases after the thief.' } }));
+  for (let f = 0; f < 100 && (await getState(page)).model.running; ++f) await waitFrames(page, 1);
+  error = error || await page.evaluate(() => window.attnlab.setState({ find_head: { query: 'chases', key: 'dog' } }));
+  const fh = (await getState(page)).find_head;
+  check(error === null && fh.query === 3 && fh.key === 1 && fh.query_token === 'ases' && fh.key_token === ' dog',
+    `find_head "chases" → "dog": ${error}, ${JSON.stringify(fh).slice(0, 160)}`);
+  await page.evaluate((t) => window.attnlab.setState({ model: { input: t } }), TEXT);
+  for (let f = 0; f < 100 && (await getState(page)).model.running; ++f) await waitFrames(page, 1);
+  check(problems.length === 0, problems.join('; '));
+  return `even weights give the first token ${(100 * even).toFixed(1)}%`;
+});
+
 s.test('Content-Security-Policy: connect-src allows exactly huggingface.co and *.hf.co', async (ctx) => {
   return cspChecks(ctx.server, webDir);
 });

@@ -41,6 +41,26 @@ std::vector<std::string> gpt2TokenLabels(const AppState& s, const Gpt2State& g) 
   return out;
 }
 
+std::string gpt2TextsInUse(const AppState& s) {
+  const Gpt2State* g = openGpt2State(s);
+  if (!g || g->run.logits.size() == 0) return "";
+  const attn::MatrixT<float>& logits = g->run.logits;  // (L,V), or (1,V) when only the last row was kept
+  constexpr int kTop = 10;
+  std::string out;
+  for (Eigen::Index row = 0; row < logits.rows(); ++row) {
+    // The kTop largest logits of the row (the most probable tokens), by one pass with a small sorted list.
+    std::vector<Eigen::Index> top;
+    for (Eigen::Index v = 0; v < logits.cols(); ++v) {
+      if (static_cast<int>(top.size()) == kTop && logits(row, v) <= logits(row, top.back())) continue;
+      auto at = std::find_if(top.begin(), top.end(), [&](Eigen::Index t) { return logits(row, v) > logits(row, t); });
+      top.insert(at, v);
+      if (static_cast<int>(top.size()) > kTop) top.pop_back();
+    }
+    for (const Eigen::Index id : top) out += gpt2IdLabel(s, static_cast<int>(id)) + "\n";
+  }
+  return out;
+}
+
 void gpt2BlockLine(StepContext& ctx, const Gpt2State& g, bool lastBlock) {
   const int layers = static_cast<int>(g.run.blocks.size());
   const int layer = lastBlock ? layers - 1 : std::clamp(g.layer, 0, layers - 1);
@@ -72,9 +92,16 @@ attn::Matrix rowVector(const std::vector<double>& v) {
   return m;
 }
 
+namespace {
+// Prefixes of the GPT-2 grids' names: no registry matrix starts with them (core/matrices.cpp).
+const std::string kRowsGridPrefix = "gpt2 ";
+const std::string kVectorGridPrefix = "gpt2 row ";
+bool startsWith(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+}  // namespace
+
 GridSpec gpt2RowsGrid(StepContext& ctx, const std::string& name, const attn::Matrix& m, const Gpt2State& g) {
   GridSpec spec;
-  spec.name = name;
+  spec.name = kRowsGridPrefix + name;
   spec.caption = name;
   spec.values = &m;
   spec.rowLabels = gpt2TokenLabels(ctx.state, g);
@@ -86,13 +113,25 @@ GridSpec gpt2RowsGrid(StepContext& ctx, const std::string& name, const attn::Mat
 
 GridSpec gpt2VectorGrid(const std::string& name, const attn::Matrix& row, const std::string& rowLabel) {
   GridSpec spec;
-  spec.name = name;
+  spec.name = kVectorGridPrefix + name;
   spec.caption = name;
   spec.values = &row;
   spec.rowLabels = {rowLabel};
   spec.tooltip = false;
   spec.showLegend = false;
   return spec;
+}
+
+void drawGpt2Equation(StepContext& ctx, std::initializer_list<EquationTerm> terms, const std::string& formula) {
+  drawEquation(ctx, terms, formula);
+  // The grid pinned the clicked cell (matrix_grid.cpp): a GPT-2 grid's cell is not a walkthrough matrix's, so the
+  // click becomes a focus change (a row of tokens) or nothing (a single row), and the pin goes.
+  AppState& s = ctx.state;
+  const CellRef pin = s.pinned;
+  if (!pin.valid() || !startsWith(pin.matrix, kRowsGridPrefix)) return;
+  s.pinned = CellRef{};
+  if (startsWith(pin.matrix, kVectorGridPrefix) || pin.row < 0 || pin.row == s.config().focus) return;
+  s.change([&](attn::Config& c) { c.focus = pin.row; });
 }
 
 void vectorTable(const char* id, const std::vector<VectorColumn>& columns, const std::function<std::string(int)>& tooltip,
@@ -133,12 +172,28 @@ void vectorTable(const char* id, const std::vector<VectorColumn>& columns, const
   ImGui::EndTable();
 }
 
+void flowingParts(const std::string& text) {
+  std::vector<std::string> parts(1);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == ' ' && i + 1 < text.size() && text[i + 1] == ' ') {
+      while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+      parts.emplace_back();
+    } else {
+      parts.back() += text[i];
+    }
+  }
+  for (size_t k = 0; k < parts.size(); ++k) {
+    if (k > 0) sameLineIfFits(ImGui::CalcTextSize(parts[k].c_str()).x);
+    ImGui::TextUnformatted(parts[k].c_str());
+  }
+}
+
 void drawLayerNormDetails(StepContext& ctx, const attn::models::LayerNormRow& r, const std::string& name,
                           const std::string& tokenLabel) {
   ImGui::PushFont(ctx.fonts.mono);
-  ImGui::TextUnformatted(trf(Key::Gpt2LnStats, name.c_str(), tokenLabel.c_str(), fmt(r.mean, 6).c_str(),
-                             fmt(r.variance, 6).c_str(), fmt(r.epsilon, 3).c_str(), fmt(r.rstd, 6).c_str())
-                             .c_str());
+  // "ln_1 of “its”:  μ = …   σ² = …": each part whole, as many on a line as fit (a phone has room for one or two).
+  flowingParts(trf(Key::Gpt2LnStats, name.c_str(), tokenLabel.c_str(), fmt(r.mean, 6).c_str(),
+                   fmt(r.variance, 6).c_str(), fmt(r.epsilon, 3).c_str(), fmt(r.rstd, 6).c_str()));
   ImGui::PopFont();
   helpMarker(tr(Key::Gpt2LnHelp));
   std::vector<double> centred(r.input.size());

@@ -55,7 +55,7 @@ void laterBlockNote(StepContext& ctx, const Gpt2State& g, int layer, const attn:
                fmt(rowNorm(input, focus), 4).c_str(), fmt(difference, 4).c_str()));
   ImGui::Spacing();
   const std::string name = trf(Key::Gpt2PosBlockInputCaption, layer + 1);
-  drawEquation(ctx, {gpt2RowsGrid(ctx, name, input, g)}, "");
+  drawGpt2Equation(ctx, {gpt2RowsGrid(ctx, name, input, g)}, "");
 }
 
 }  // namespace
@@ -84,7 +84,7 @@ bool drawGpt2EmbedStep(StepContext& ctx) {
     const std::string id = " (" + std::to_string(g->run.ids[i]) + ")";
     e.rowLabels[i] = ellipsize(e.rowLabels[i], labelRoom - ImGui::CalcTextSize(id.c_str()).x) + id;
   }
-  drawEquation(ctx, {e},
+  drawGpt2Equation(ctx, {e},
                trf(Key::Gpt2EmbedRowsFormula, static_cast<int>(rows.rows()), static_cast<int>(g->model->wte.rows()),
                    c.nEmbd, shape(rows).c_str()));
   noteLine(trf(Key::Gpt2EmbedIds, idList(*g).c_str()));
@@ -104,7 +104,7 @@ bool drawGpt2PositionStep(StepContext& ctx) {
   const int L = static_cast<int>(g->run.ids.size());
   GridSpec wpe = gpt2RowsGrid(ctx, "wpe[i]", positions, *g);
   for (int i = 0; i < L; ++i) wpe.rowLabels[static_cast<size_t>(i)] = std::to_string(i) + " " + wpe.rowLabels[static_cast<size_t>(i)];
-  drawEquation(ctx, {gpt2RowsGrid(ctx, "wte[ids]", tokens, *g), "+", wpe, "=", gpt2RowsGrid(ctx, "x", sums, *g)},
+  drawGpt2Equation(ctx, {gpt2RowsGrid(ctx, "wte[ids]", tokens, *g), "+", wpe, "=", gpt2RowsGrid(ctx, "x", sums, *g)},
                trf(Key::Gpt2PosFormula, L - 1, shape(tokens).c_str(), shape(positions).c_str(), shape(sums).c_str()));
   noteLine(tr(Key::Gpt2PosBlock1));
   if (g->layer > 0) laterBlockNote(ctx, *g, g->layer, sums);

@@ -16,7 +16,7 @@ void drawEmbeddingSum(StepContext& ctx, const Gpt2State& g, int focus, const std
   const attn::Matrix tokenRow = m.wte.row(id).cast<double>();        // (1,d)
   const attn::Matrix positionRow = m.wpe.row(focus).cast<double>();  // (1,d)
   const attn::Matrix sum = g.run.blocks.front().input.row(focus).cast<double>();  // (1,d) the forward's own sum
-  drawEquation(ctx,
+  drawGpt2Equation(ctx,
                {gpt2VectorGrid("wte[" + std::to_string(id) + "]", tokenRow, label), "+",
                 gpt2VectorGrid("wpe[" + std::to_string(focus) + "]", positionRow, label), "=",
                 gpt2VectorGrid("x", sum, label)},
@@ -44,7 +44,7 @@ void drawGpt2LayerNormStep(StepContext& ctx) {
   const attn::Matrix input = toDouble(block.input), normalised = toDouble(block.ln1);
   GridSpec in = gpt2RowsGrid(ctx, "x", input, *g);
   GridSpec out = gpt2RowsGrid(ctx, "X = ln_1(x)", normalised, *g);
-  drawEquation(ctx, {in, "\u2192", out}, trf(Key::Gpt2LnFormula, "ln_1", shape(input).c_str(), shape(normalised).c_str()));
+  drawGpt2Equation(ctx, {in, "\u2192", out}, trf(Key::Gpt2LnFormula, "ln_1", shape(input).c_str(), shape(normalised).c_str()));
   const attn::models::Gpt2Block& weights = view->weights;
   const attn::models::LayerNormRow r = attn::models::layerNormRow(block.input, focus, weights.ln1Gamma,
                                                                   weights.ln1Beta, g->model->config.layerNormEpsilon);

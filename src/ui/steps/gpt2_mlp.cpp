@@ -68,7 +68,7 @@ void drawGpt2MlpStep(StepContext& ctx) {
   // hidden = GELU(ln_2(h)·W_fc + b_fc) : (L,d) -> (L,4d)
   const attn::Matrix normalised = toDouble(block.ln2), hidden = toDouble(block.mlpHidden);
   const int d = static_cast<int>(normalised.cols()), wide = static_cast<int>(hidden.cols());
-  drawEquation(ctx, {gpt2RowsGrid(ctx, "ln_2(h)", normalised, *g), "\u2192", gpt2RowsGrid(ctx, "hidden", hidden, *g)},
+  drawGpt2Equation(ctx, {gpt2RowsGrid(ctx, "ln_2(h)", normalised, *g), "\u2192", gpt2RowsGrid(ctx, "hidden", hidden, *g)},
                trf(Key::Gpt2MlpFormula, shape(normalised).c_str(), d, wide, shape(hidden).c_str()));
   helpMarker(tanhForm ? tr(Key::Gpt2MlpHelpTanh) : tr(Key::Gpt2MlpHelpErf));
 
@@ -98,7 +98,7 @@ void drawGpt2MlpStep(StepContext& ctx) {
   for (int k = 0; k < wide; ++k) r.hidden[static_cast<size_t>(k)] = block.mlpHidden(focus, k);
   const int positive = static_cast<int>(std::count_if(r.hidden.begin(), r.hidden.end(), [](double v) { return v > 0; }));
   ImGui::Spacing();
-  ImGui::TextUnformatted(trf(Key::Gpt2MlpHiddenSize, label.c_str(), wide, d, positive).c_str());
+  wrappedText(trf(Key::Gpt2MlpHiddenSize, label.c_str(), wide, d, positive));
   drawHiddenPlot(r);
 
   bool& sorted = ctx.state.views.gpt2Steps.mlpSorted;
@@ -122,7 +122,7 @@ void drawGpt2MlpStep(StepContext& ctx) {
   ImGui::Spacing();
   const attn::Matrix hRow = mid.row(focus).cast<double>(), mRow = rowVector(r.out),
                      outRow = block.output.row(focus).cast<double>();
-  drawEquation(ctx,
+  drawGpt2Equation(ctx,
                {gpt2VectorGrid("h", hRow, label), "+", gpt2VectorGrid("m", mRow, label), "=",
                 gpt2VectorGrid("output", outRow, label)},
                trf(Key::Gpt2MlpResidualFormula, wide, d, d));

@@ -88,8 +88,8 @@ void drawGpt2NextTokenStep(StepContext& ctx) {
   // ln_f(x) : (L,d) -> (L,d); logits = ln_f(x)·wteᵀ : (L,d)·(d,V) -> (L,V)
   const attn::Matrix x = toDouble(last.output);
   const attn::Matrix lnf = toDouble(g->run.lnf.rows() == L ? g->run.lnf : last.output);
-  drawEquation(ctx, {gpt2RowsGrid(ctx, "x", x, *g), "\u2192", gpt2RowsGrid(ctx, "ln_f(x)", lnf, *g)},
-               trf(Key::Gpt2LnFormula, "ln_f", shape(x).c_str(), shape(lnf).c_str()));
+  drawGpt2Equation(ctx, {gpt2RowsGrid(ctx, "x", x, *g), "\u2192", gpt2RowsGrid(ctx, "ln_f(x)", lnf, *g)},
+               trf(Key::Gpt2NextLnfFormula, shape(x).c_str(), shape(lnf).c_str()));  // not "X =": X is attention's input
   const attn::models::LayerNormRow r =
       attn::models::layerNormRow(last.output, focus, m.lnfGamma, m.lnfBeta, m.config.layerNormEpsilon);
   if (ImGui::TreeNode("lnf", "%s", trf(Key::Gpt2NextLnNode, label.c_str()).c_str())) {
@@ -102,7 +102,7 @@ void drawGpt2NextTokenStep(StepContext& ctx) {
   helpMarker(tr(Key::Gpt2NextHelp));
 
   const std::vector<attn::models::TopToken> top = attn::models::nextTokens(g->run, focus, 10);
-  ImGui::TextUnformatted(trf(Key::Gpt2NextTopTitle, label.c_str()).c_str());
+  wrappedText(trf(Key::Gpt2NextTopTitle, label.c_str()));
   std::vector<std::string> names;
   std::vector<double> probabilities;
   for (const auto& t : top) {

@@ -30,7 +30,7 @@ void drawGpt2ResidualStep(StepContext& ctx) {
   // h = x + attention : (L,d) + (L,d) -> (L,d), in float as the forward adds
   const attn::MatrixT<float> midFloat = block.input + block.attention;
   const attn::Matrix input = toDouble(block.input), attention = toDouble(block.attention), mid = toDouble(midFloat);
-  drawEquation(ctx,
+  drawGpt2Equation(ctx,
                {gpt2RowsGrid(ctx, "x", input, *g), "+", gpt2RowsGrid(ctx, "attention", attention, *g), "=",
                 gpt2RowsGrid(ctx, "h", mid, *g)},
                trf(Key::Gpt2ResidualFormula, shape(input).c_str(), shape(attention).c_str(), shape(mid).c_str()));
@@ -44,9 +44,8 @@ void drawGpt2ResidualStep(StepContext& ctx) {
     h[static_cast<size_t>(j)] = mid(focus, j);
   }
   ImGui::Spacing();
-  ImGui::TextUnformatted(trf(Key::Gpt2ResidualSizes, label.c_str(), fmt(norm(x), 4).c_str(), fmt(norm(a), 4).c_str(),
-                             fmt(norm(h), 4).c_str())
-                             .c_str());
+  wrappedText(trf(Key::Gpt2ResidualSizes, label.c_str(), fmt(norm(x), 4).c_str(), fmt(norm(a), 4).c_str(),
+                  fmt(norm(h), 4).c_str()));
   vectorTable("residual", {{"x", &x}, {"attention", &a}, {"h = x + attention", &h}}, [&](int j) {
     const size_t k = static_cast<size_t>(j);
     return trf(Key::Gpt2ResidualLineTip, j, j, j, fmt(x[k], 6).c_str(), fmt(a[k], 6).c_str(), fmt(h[k], 6).c_str());
