@@ -679,6 +679,13 @@ s.test('gpt2view2: the input runs on Enter, not on every key; Trace JSON on GPT-
   const mine = await page.evaluate(() => JSON.stringify(window.attnlab.trace()));
   check(JSON.stringify(JSON.parse(text)) === mine, `Trace JSON (${text.length} bytes) is not trace() (${mine.length})`);
   check(!('W_q' in JSON.parse(text)), 'Trace JSON holds W_q');
+  // run29 (s35): the tooltips' sizes are the open model's (32 × 32 here), and the Config JSON's size is said below
+  // the buttons before a click (screenshots: build/screenshots/run29/).
+  mkdirSync(join(repo, 'build/screenshots/run29'), { recursive: true });
+  for (const label of ['Trace JSON', 'Config JSON']) {
+    await hoverItem(page, await findItem(page, (i) => i.label === label, `"${label}"`));
+    await checkDrawn(page, `run29/share-${label.replace(' ', '-').toLowerCase()}-tooltip.png`);
+  }
   await clickItem(page, await findItem(page, (i) => i.label === 'Share & export', '"Share & export" header'));
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitFrames(page, 4);
