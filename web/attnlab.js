@@ -685,7 +685,8 @@
   // they hold still (syncAddress).
   var lastFragment = null, lastStep = -1, applyingHistory = false;
   function currentFragment() { return Module.UTF8ToString(Module._attnlab_url_state()); }
-  function currentStep() { try { return window.attnlab.getState().step.index; } catch (e) { return -1; } }
+  // The step index alone (not getState's whole JSON, which grows with a GPT-2 input: this runs every 6th frame).
+  function currentStep() { try { return Module._attnlab_step_index(); } catch (e) { return -1; } }
   function openLinkOfAddress() {
     var hash = location.hash.replace(/^#/, '');
     if (hash) callString('attnlab_apply_url', safeDecode(hash));
@@ -1453,8 +1454,26 @@
       buffer = Module._malloc(sliceBytes);
       if (!buffer) { Module._attnlab_gpt2_cancel(); return finish('out of memory for the reading buffer'); }
       var at = 0;
+      // Read: the model's first run goes across frames (src/ui/gpt2_state.h startGpt2Open; GPT-2 small's first
+      // forward is far more than a frame). The promise resolves when the model is shown, or to why it was not.
+      var shown = function () {
+        return new Promise(function (resolve) {
+          var poll = function () {
+            if (!running) return resolve('AttnLab stopped');
+            if (Module._attnlab_gpt2_open_pending()) return setTimeout(poll, 20);
+            resolve(Module.UTF8ToString(Module._attnlab_gpt2_open_result()));
+          };
+          poll();
+        });
+      };
       var next = function () {
-        if (at >= weight.size) return finish(Module.UTF8ToString(Module._attnlab_gpt2_finish()));
+        if (at >= weight.size) {
+          var finished = Module.UTF8ToString(Module._attnlab_gpt2_finish());
+          if (finished || !Module._attnlab_gpt2_open_pending()) return finish(finished);
+          if (buffer) Module._free(buffer);  // the reading buffer is of no more use while the run goes
+          buffer = 0;
+          return shown().then(finish);
+        }
         var end = Math.min(weight.size, at + sliceBytes);
         return weight.slice(at, end).then(function (bytes) {
           Module.HEAPU8.set(bytes, buffer);  // HEAPU8 read now: the last push may have grown the heap
@@ -1491,9 +1510,11 @@
     lastOpenModel = openModelFiles(list);
   }, true);
   window.attnlab.openModel = openModelFiles;
-  // Stops a reading under way (as the Cancel button does): its openModel promise resolves to the message.
+  // Stops a reading under way, or the model's first run after it (as the Cancel button does): its openModel promise
+  // resolves to the message.
   window.attnlab.cancelOpenModel = function () { if (running) Module._attnlab_gpt2_cancel(); };
-  // {reading: false} or {reading: true, name, bytes, of}: the progress of a reading under way.
+  // {reading: false, running} or {reading: true, name, bytes, of, running: false}: the progress of a reading under
+  // way; running: the model is read and its first run goes on (openModel resolves when it is shown).
   window.attnlab.openModelProgress = function () { return JSON.parse(callString('attnlab_gpt2_progress')); };
   // The promise of the last reading started by the picker or a drop (null or the message).
   window.attnlab.lastOpenModel = function () { return lastOpenModel; };

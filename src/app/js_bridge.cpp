@@ -222,6 +222,14 @@ EMSCRIPTEN_KEEPALIVE int attnlab_check_panel_open() {
   return ctx && ctx->ui->state().check.panelOpen ? 1 : 0;
 }
 
+// The step shown (getState().step.index) without building getState's JSON: the page reads it every few frames to
+// decide between pushing and replacing a history entry (web/attnlab.js syncAddress), and getState grows with a
+// GPT-2 input (2–3 ms at 128 tokens).
+EMSCRIPTEN_KEEPALIVE int attnlab_step_index() {
+  app::Context* ctx = app::context();
+  return ctx ? ctx->ui->state().step : -1;
+}
+
 EMSCRIPTEN_KEEPALIVE const char* attnlab_get_state() {
   static std::string slot;
   app::Context* ctx = app::context();
@@ -356,7 +364,21 @@ EMSCRIPTEN_KEEPALIVE void attnlab_gpt2_cancel() {
   if (app::Context* ctx = app::context()) ui::cancelGpt2Opening(ctx->ui->state());
 }
 
-// {"reading": false} or {"reading": true, "name", "bytes", "of"}.
+// 1 while a model just read has its first run under way (ui::gpt2OpenPending): attnlab.openModel's promise waits,
+// then resolves to attnlab_gpt2_open_result() ("" shown, or the message).
+EMSCRIPTEN_KEEPALIVE int attnlab_gpt2_open_pending() {
+  app::Context* ctx = app::context();
+  return ctx && ui::gpt2OpenPending(ctx->ui->state()) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_open_result() {
+  static std::string slot;
+  app::Context* ctx = app::context();
+  if (!ctx) return keep(slot, "AttnLab is not running");
+  return keep(slot, ui::gpt2OpenResult(ctx->ui->state()));
+}
+
+// {"reading": false, "running"} or {"reading": true, "name", "bytes", "of", "running": false}.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_progress() {
   static std::string slot;
   app::Context* ctx = app::context();

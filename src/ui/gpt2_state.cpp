@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -41,7 +42,7 @@ Gpt2Running::~Gpt2Running() = default;
 
 bool gpt2Busy(AppState& s) {
   const Gpt2Page& page = gpt2Page(s);
-  return page.opening != nullptr || (!page.wantedSha256.empty() && !openGpt2State(s));
+  return page.opening != nullptr || gpt2OpenPending(s) || (!page.wantedSha256.empty() && !openGpt2State(s));
 }
 
 Gpt2Page& gpt2Page(AppState& s) {
@@ -68,6 +69,30 @@ Gpt2State* shownState(AppState& s) { return s.model ? s.model->gpt2.get() : null
 
 double nowMs() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Gpt2State::bestNext from position *done on (one position's softmax over V each: 1.3 ms in the page), until
+// every position has its own or `deadlineMs` (steady clock) has passed; at least one position a call. Returns
+// whether every position has it.
+bool fillBestNext(Gpt2State& g, std::size_t* done, double deadlineMs) {
+  const std::size_t positions = static_cast<std::size_t>(g.run.logits.rows());
+  if (g.bestNext.size() != positions) g.bestNext.assign(positions, am::TopToken{-1, 0});
+  while (*done < positions) {
+    g.bestNext[*done] = am::topTokens(g.run.logits, static_cast<Eigen::Index>(*done), 1).at(0);
+    ++*done;
+    if (nowMs() >= deadlineMs) break;
+  }
+  return *done >= positions;
+}
+
+// Every position's best next token at once (a state shown synchronously; a run's state has them already).
+void fillAllBestNext(Gpt2State& g) {
+  if (g.bestNext.size() == static_cast<std::size_t>(g.run.logits.rows()) &&
+      std::all_of(g.bestNext.begin(), g.bestNext.end(), [](const am::TopToken& t) { return t.id >= 0; }))
+    return;
+  std::size_t done = 0;
+  g.bestNext.clear();
+  fillBestNext(g, &done, std::numeric_limits<double>::infinity());
 }
 
 // `state.input` as GPT-2 reads it: ids and labels (the forward not yet run). Throws InputError.
@@ -99,6 +124,7 @@ void runInput(Gpt2State& state, const attn::Gpt2Bpe& bpe) {
 std::string show(AppState& s, std::shared_ptr<Gpt2State> next, int layer, std::unique_ptr<attn::Config> prepared = {}) {
   const int layers = static_cast<int>(next->run.blocks.size());
   if (layer < 0 || layer >= layers) return s.refuse("layer must be 0.." + std::to_string(layers - 1));
+  fillAllBestNext(*next);  // nothing lazy on getState's path: a run has them already (advanceGpt2Run)
   attn::Config config = prepared ? std::move(*prepared)
                                  : am::gpt2BlockConfig(*next->model, layer, next->run.blocks[static_cast<size_t>(layer)],
                                                        next->input, s.data.gpt2);
@@ -133,13 +159,8 @@ void forgetWantedModel(Gpt2Page& page) {
   page.wantedLayer = 0;
 }
 
-// Gpt2State::bestNext[t], computed on first use (one position's softmax over V: the panel's line needs only the
-// last, so a new input's first frame does not pay for all 128).
-const am::TopToken& bestNextToken(const Gpt2State& g, size_t t) {
-  if (g.bestNext.size() != g.ids.size()) g.bestNext.assign(g.ids.size(), am::TopToken{-1, 0});
-  if (g.bestNext[t].id < 0) g.bestNext[t] = am::topTokens(g.run.logits, static_cast<Eigen::Index>(t), 1).at(0);
-  return g.bestNext[t];
-}
+// Gpt2State::bestNext[t]: computed before the state was shown (show() makes sure), so this only reads it.
+const am::TopToken& bestNextToken(const Gpt2State& g, size_t t) { return g.bestNext.at(t); }
 
 json predictionsJson(const Gpt2State& g, const attn::Gpt2Bpe* bpe) {
   json out = json::array();
@@ -237,24 +258,29 @@ std::string finishGpt2Opening(AppState& s) {
   std::string input = before && before->gpt2 ? before->gpt2->input : std::string(kGpt2DefaultInput);
   int layer = 0;
   linkedView(page, *model, &input, &layer);
-  const std::string err = openGpt2(s, model, name, input, layer);
-  if (!err.empty()) return err;
   forgetWantedModel(page);
-  if (!notice.empty()) s.notice = notice;
-  return "";
+  // Its first run across frames (at GPT-2 small the forward of 13 tokens alone is far more than a frame); the page's
+  // openModel promise waits for it (gpt2OpenPending). A refusal keeps what was shown.
+  return startGpt2Open(s, model, name, input, layer, notice);
 }
 
 void cancelGpt2Opening(AppState& s) {
   Gpt2Page& page = gpt2Page(s);
-  if (!page.opening) return;
-  page.opening.reset();
+  if (page.opening) {
+    page.opening.reset();
+  } else if (gpt2OpenPending(s)) {
+    cancelGpt2Run(s);  // the model's first run: what was shown before stays
+  } else {
+    return;
+  }
   s.notice = tr(Key::Gpt2Cancelled);
 }
 
 json gpt2OpeningJson(const AppState& s) {
-  if (!s.gpt2 || !s.gpt2->opening) return {{"reading", false}};
+  if (!s.gpt2 || !s.gpt2->opening) return {{"reading", false}, {"running", gpt2OpenPending(s)}};
   const Gpt2Opening& o = *s.gpt2->opening;
-  return {{"reading", true}, {"name", o.name}, {"bytes", o.loader->position()}, {"of", o.fileBytes}};
+  return {{"reading", true}, {"name", o.name}, {"bytes", o.loader->position()}, {"of", o.fileBytes},
+          {"running", false}};
 }
 
 // ---------------------------------------------------------------- the open model
@@ -278,16 +304,16 @@ std::string openGpt2(AppState& s, std::shared_ptr<const am::Gpt2Model> model, co
   return err;
 }
 
-const Gpt2State* openGpt2State(const AppState& s) { return s.model ? s.model->gpt2.get() : nullptr; }
-
-std::string setGpt2Input(AppState& s, const std::string& input) {
-  Gpt2State* shown = shownState(s);
-  if (!shown) return s.refuse("no GPT-2 model is open");
+std::string startGpt2Open(AppState& s, std::shared_ptr<const am::Gpt2Model> model, const std::string& name,
+                          const std::string& input, int layer, const std::string& notice) {
   if (!s.data.gpt2) return s.refuse(tr(Key::Gpt2NeedsTokenizer));
-  auto next = std::make_shared<Gpt2State>();  // not a copy of the shown run (tens of MB at 128 tokens)
-  next->model = shown->model;
-  next->name = shown->name;
-  next->sha256 = shown->sha256;
+  cancelGpt2Run(s);  // another model (or the same one anew): a run of the one before is of no use
+  Gpt2Page& page = gpt2Page(s);
+  page.openResult.clear();
+  auto next = std::make_shared<Gpt2State>();
+  next->model = std::move(model);
+  next->name = name;
+  next->sha256 = next->model->sha256;
   next->input = input;
   auto running = std::make_unique<Gpt2Running>();
   try {
@@ -297,7 +323,46 @@ std::string setGpt2Input(AppState& s, const std::string& input) {
     return s.refuse(errorText(e));
   }
   running->next = std::move(next);
-  running->layer = shown->layer;
+  running->layer = layer >= 0 && layer < running->next->model->config.nLayer ? layer : 0;
+  running->opening = true;
+  running->doneNotice = notice;
+  running->startedMs = nowMs();
+  page.running = std::move(running);
+  const std::string err = advanceGpt2Run(s);  // done at once when it fits in a frame's budget
+  return gpt2OpenPending(s) ? "" : err;
+}
+
+bool gpt2OpenPending(const AppState& s) { return s.gpt2 && s.gpt2->running && s.gpt2->running->opening; }
+
+std::string gpt2OpenResult(const AppState& s) { return s.gpt2 ? s.gpt2->openResult : std::string(); }
+
+const Gpt2State* openGpt2State(const AppState& s) { return s.model ? s.model->gpt2.get() : nullptr; }
+
+std::string setGpt2Input(AppState& s, const std::string& input) {
+  Gpt2State* shown = shownState(s);
+  if (!shown) return s.refuse("no GPT-2 model is open");
+  if (!s.data.gpt2) return s.refuse(tr(Key::Gpt2NeedsTokenizer));
+  // A model being opened (its first run under way) runs on the new input instead, and still opens when done.
+  Gpt2Running* opening = gpt2OpenPending(s) ? s.gpt2->running.get() : nullptr;
+  const Gpt2State& base = opening ? *opening->next : *shown;
+  auto next = std::make_shared<Gpt2State>();  // not a copy of the shown run (tens of MB at 128 tokens)
+  next->model = base.model;
+  next->name = base.name;
+  next->sha256 = base.sha256;
+  next->input = input;
+  auto running = std::make_unique<Gpt2Running>();
+  if (opening) {
+    running->opening = true;
+    running->doneNotice = opening->doneNotice;
+  }
+  try {
+    tokenizeInput(*next, *s.data.gpt2);
+    running->forward = std::make_unique<am::Gpt2Forward>(*next->model, next->ids, true, false, am::kGpt2PagePieces);
+  } catch (const attn::InputError& e) {
+    return s.refuse(errorText(e));
+  }
+  running->next = std::move(next);
+  running->layer = opening ? opening->layer : shown->layer;
   running->startedMs = nowMs();
   Gpt2Page& page = gpt2Page(s);
   page.running = std::move(running);  // replaces a run under way
@@ -305,7 +370,9 @@ std::string setGpt2Input(AppState& s, const std::string& input) {
 }
 
 void cancelGpt2Run(AppState& s) {
-  if (s.gpt2) s.gpt2->running.reset();
+  if (!s.gpt2 || !s.gpt2->running) return;
+  if (s.gpt2->running->opening) s.gpt2->openResult = tr(Key::Gpt2Cancelled);  // the open promise says so
+  s.gpt2->running.reset();
 }
 
 std::string advanceGpt2Run(AppState& s) {
@@ -313,24 +380,38 @@ std::string advanceGpt2Run(AppState& s) {
   Gpt2Page& page = *s.gpt2;
   Gpt2Running& run = *page.running;
   const Gpt2State* shown = openGpt2State(s);
-  if (!shown || shown->model != run.next->model) {  // closed, or another model opened: the run is of no use
+  // closed, or another model opened: the run is of no use (an opening run's model is not shown yet)
+  if (!run.opening && (!shown || shown->model != run.next->model)) {
     page.running.reset();
     return "";
   }
   const double start = nowMs();
   ++run.frames;
   // Pieces until the budget is spent (at least one a frame, so a budget of 0 still moves on).
+  bool worked = false;
   if (!run.forward->done()) {
     while (!run.forward->advance())
       if (nowMs() - start >= page.frameBudgetMs) break;
     run.maxSliceMs = std::max(run.maxSliceMs, nowMs() - start);
-    // The Config's cast starts in the next frame unless this one has time to spare (a tiny model's whole run: then
-    // at once, inside the call that started it).
-    if (!run.forward->done() || nowMs() - start > 0.25 * page.frameBudgetMs) return "";
+    if (!run.forward->done()) return "";
+    worked = true;
   }
+  // Every position's most probable next token (getState's predictions, the panel's line), a few positions a slice.
+  if (!run.taken) {
+    run.next->run = run.forward->take();  // the forward's result (its progress stays readable)
+    run.taken = true;
+  }
+  if (run.bestDone < static_cast<std::size_t>(run.next->run.logits.rows()) || run.next->bestNext.empty()) {
+    const bool done = fillBestNext(*run.next, &run.bestDone, start + page.frameBudgetMs);
+    run.maxSliceMs = std::max(run.maxSliceMs, nowMs() - start);
+    if (!done) return "";
+    worked = true;
+  }
+  // The Config's cast starts in the next frame unless this one has time to spare (a tiny model's whole run: then
+  // at once, inside the call that started it).
+  if (worked && !run.config && nowMs() - start > 0.25 * page.frameBudgetMs) return "";
   // The block's Config, a part at a time (W_q, W_k, W_v, W_o: 768 × 768 each at GPT-2 small) within the budget; a
   // block picked meanwhile starts it over.
-  if (!run.config) run.next->run = run.forward->take();  // the forward's result (its progress stays readable)
   if (!run.config || run.configLayer != run.layer) {
     if (run.layer < 0 || run.layer >= static_cast<int>(run.next->run.blocks.size())) run.layer = 0;
     run.config = std::make_unique<attn::Config>();
@@ -342,11 +423,14 @@ std::string advanceGpt2Run(AppState& s) {
     am::fillGpt2BlockConfig(*run.next->model, run.configLayer,
                             run.next->run.blocks[static_cast<size_t>(run.configLayer)], run.next->input,
                             s.data.gpt2, run.configParts++, run.config.get());
+    worked = true;
     if (nowMs() - start >= page.frameBudgetMs) break;
   }
   run.maxSliceMs = std::max(run.maxSliceMs, nowMs() - castStart);
-  // Showing it (the pipeline's checks and shared stages) gets a frame of its own unless this one has time to spare.
-  if (run.configParts < am::kGpt2BlockConfigParts || nowMs() - start > 0.25 * page.frameBudgetMs) return "";
+  // Showing it (the pipeline's checks and shared stages) gets a frame of its own unless this one has time to spare
+  // (a frame that did no other work shows it: with a budget of 0 and a fine clock it would otherwise never come).
+  if (run.configParts < am::kGpt2BlockConfigParts || (worked && nowMs() - start > 0.25 * page.frameBudgetMs))
+    return "";
   std::unique_ptr<Gpt2Running> finished = std::move(page.running);
   finished->forward.reset();
   const double showStart = nowMs();
@@ -355,13 +439,20 @@ std::string advanceGpt2Run(AppState& s) {
   const double end = nowMs();
   page.lastRun = {static_cast<int>(finished->next->ids.size()), finished->frames, end - finished->startedMs,
                   finished->maxSliceMs, end - showStart};
+  if (finished->opening) {  // a model just read: shown at step 1 (as openGpt2 does); the open promise resolves
+    if (err.empty()) {
+      goToStep(s, 0);
+      if (!finished->doneNotice.empty()) s.notice = finished->doneNotice;
+    }
+    page.openResult = err;
+  }
   return err;
 }
 
 std::string showGpt2Layer(AppState& s, int layer) {
   Gpt2State* shown = shownState(s);
   if (!shown) return s.refuse("no GPT-2 model is open");
-  if (s.gpt2 && s.gpt2->running && layer >= 0 && layer < shown->model->config.nLayer)
+  if (s.gpt2 && s.gpt2->running && !s.gpt2->running->opening && layer >= 0 && layer < shown->model->config.nLayer)
     s.gpt2->running->layer = layer;  // the input under way opens on this block too
   if (layer == shown->layer) return "";
   return show(s, s.model->gpt2, layer);  // the same run, another block
@@ -425,7 +516,7 @@ std::string applyGpt2Json(AppState& s, const json& request) {
     if (!request["input"].is_string()) return s.refuse("model.input must be a string");
     const std::string input = request["input"].get<std::string>();
     const Gpt2Running* running = s.gpt2 ? s.gpt2->running.get() : nullptr;
-    if (input == g->input) {
+    if (input == g->input && !gpt2OpenPending(s)) {
       cancelGpt2Run(s);  // the input shown is the one asked for: a newer run would replace it
     } else if (!running || running->next->input != input) {
       const std::string err = setGpt2Input(s, input);
@@ -473,9 +564,17 @@ std::string applyGpt2Link(AppState& s, const json& link) {
 
 // ---------------------------------------------------------------- drawing
 
+static void drawGpt2RunProgress(AppState& s);
+
 void drawGpt2OpenControls(AppState& s) {
   Gpt2Page& page = gpt2Page(s);
   const float em = ImGui::GetFontSize();
+  if (gpt2OpenPending(s)) {  // read: its first run, with the progress and Cancel (what was shown before stays)
+    drawGpt2RunProgress(s);
+    if (ImGui::Button(tr(Key::Gpt2Cancel), ImVec2(std::max(8.0f * em, buttonWidth(tr(Key::Gpt2Cancel))), 0)))
+      cancelGpt2Opening(s);
+    return;
+  }
   if (page.opening) {
     const Gpt2Opening& o = *page.opening;
     const std::uint64_t at = o.loader->position();
@@ -502,8 +601,11 @@ void drawGpt2OpenControls(AppState& s) {
 // How far a new input's run is: 0 … 1 over the forward's pieces and then the Config's parts.
 static float gpt2RunFraction(const Gpt2Running& run) {
   const am::Gpt2Forward& forward = *run.forward;
-  const double total = static_cast<double>(forward.piecesTotal()) + am::kGpt2BlockConfigParts + 1;  // + the show
-  return static_cast<float>((static_cast<double>(forward.piecesDone()) + run.configParts) / total);
+  // the forward's pieces, each position's best next token, the Config's parts and the show
+  const double positions = static_cast<double>(run.next->ids.size());
+  const double total = static_cast<double>(forward.piecesTotal()) + positions + am::kGpt2BlockConfigParts + 1;
+  return static_cast<float>((static_cast<double>(forward.piecesDone()) + static_cast<double>(run.bestDone) +
+                             run.configParts) / total);
 }
 
 bool gpt2RunUnderWay(const AppState& s) { return s.gpt2 && s.gpt2->running && s.gpt2->running->forward; }
@@ -516,6 +618,9 @@ static void drawGpt2RunProgress(AppState& s) {
   const am::Gpt2Forward& forward = *run.forward;
   const int blocks = run.next->model->config.nLayer;
   const std::string line = run.config                 ? trf(Key::Gpt2RunPreparing, run.configLayer + 1)
+                           : run.opening && forward.block() < blocks
+                               ? trf(Key::Gpt2OpeningRunBlock, run.next->name.c_str(), forward.block() + 1, blocks)
+                           : run.opening              ? trf(Key::Gpt2OpeningRunOutput, run.next->name.c_str())
                            : forward.block() < blocks ? trf(Key::Gpt2RunningBlock, forward.block() + 1, blocks)
                                                       : std::string(tr(Key::Gpt2RunningOutput));
   ImGui::TextWrapped("%s", line.c_str());
@@ -531,6 +636,9 @@ void drawGpt2RunLine(AppState& s, float height) {
   const float fraction = gpt2RunFraction(run);
   const int percent = static_cast<int>(100 * fraction);
   const std::string text = run.config                 ? trf(Key::Gpt2RunPreparing, run.configLayer + 1)
+                           : run.opening && forward.block() < blocks
+                               ? trf(Key::Gpt2OpenBarBlock, forward.block() + 1, blocks, percent)
+                           : run.opening              ? trf(Key::Gpt2OpenBarOutput, percent)
                            : forward.block() < blocks ? trf(Key::Gpt2RunBarBlock, forward.block() + 1, blocks, percent)
                                                       : trf(Key::Gpt2RunBarOutput, percent);
   const float width = ImGui::GetContentRegionAvail().x;
@@ -572,7 +680,7 @@ void drawGpt2Panel(AppState& s) {
                                millions(g.model->parameterCount()).c_str()).c_str());
   ImGui::PopStyleColor();
   ImGui::TextDisabled("sha256 %s…", g.sha256.substr(0, 16).c_str());
-  drawGpt2RunProgress(s);  // a new input's forward under way
+  if (!gpt2OpenPending(s)) drawGpt2RunProgress(s);  // a new input's forward under way (an opening run: above)
   // The block picker.
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Key::Gpt2BlockLabel));
@@ -614,7 +722,7 @@ void drawGpt2Panel(AppState& s) {
     ImGui::TextWrapped("%s", trf(Key::Gpt2Next, after.c_str(), next.c_str(), num(top.probability, 3).c_str()).c_str());
   }
   if (ImGui::Button(tr(Key::Gpt2Close), ImVec2(std::max(10.0f * em, buttonWidth(tr(Key::Gpt2Close))), 0))) {
-    cancelGpt2Run(s);  // a new input's forward under way stops with it
+    if (!gpt2OpenPending(s)) cancelGpt2Run(s);  // a new input's run stops with it (another model's opening goes on)
     s.model.reset();   // frees the weights (the walkthrough keeps the block's Config)
     s.notice = tr(Key::Gpt2Closed);
   }

@@ -5,15 +5,19 @@
 //
 // Reading (the page: web/attnlab.js "---- GPT-2 checkpoints" reads Blob slices into the wasm heap and pushes them):
 //   beginGpt2Opening(name, size, config.json's text) -> pushGpt2Bytes(…) for each slice, in order ->
-//   finishGpt2Opening(): the model (each weight once, float32), its sha256, the default input run, block 0 shown.
+//   finishGpt2Opening(): the model (each weight once, float32) and its sha256; its first run (the default input)
+//   goes across frames like a new input's (an opening run, startGpt2Open), and when it is done block 0 is shown at
+//   step 1 and the page's openModel promise resolves (gpt2OpenPending, gpt2OpenResult).
 //   Any refusal (a bad file: the core's one line; too large for the page's memory) drops the reading and keeps
 //   whatever was open before; cancelGpt2Opening() (the Cancel button, attnlab.cancelOpenModel()) too.
 //
 // A new input runs the forward a piece at a time (core/models/gpt2_forward.h) across frames (advanceGpt2Run, once a
-// frame from App::frame, for at most Gpt2Page::frameBudgetMs), then casts the block's Config a part at a time, then
-// shows it in a frame of its own, with a progress line in the panel (and on a phone above the grid); the model shown
-// stays as it is, and usable, until the run is done; a newer input replaces the run; Close (or any other model)
-// cancels it. A run that fits in one budget finishes inside the call that started it (tiny models: synchronous).
+// frame from App::frame, for at most Gpt2Page::frameBudgetMs), then finds every position's most probable next
+// token a few positions a slice, then casts the block's Config a part at a time, then shows it in a frame of its
+// own, with a progress line in the panel (and on a phone above the grid); the model shown stays as it is, and
+// usable, until the run is done; a newer input replaces the run; Close (or any other model) cancels it. A run that
+// fits in one budget finishes inside the call that started it (tiny models with a few tokens: synchronous; each
+// position's next token alone costs ~1.3 ms in the page, so 13 tokens of any model take two frames or more).
 //
 // The open model (Gpt2State): the forward of its input with every block kept (core/models/gpt2.h runGpt2), and the
 // block shown: the walkthrough's Config is gpt2BlockConfig(layer) (X = ln_1's rows, the biases, causal, 1/8), so
@@ -57,9 +61,11 @@ struct Gpt2State {
   attn::models::Gpt2Run run;        // the forward on ids, every block kept (input, ln_1, A, MLP, output), logits
   int layer = 0;                    // the block shown (the head: AppState::head)
   std::string inputBuffer;          // the sentence bar's field (may hold a refused text)
-  // Per position, the most probable next token (softmax over V in double; id −1: not yet): each computed on first
-  // use and kept, so getState() and the panel's line do not redo 50,257 exps a position on every call or frame.
-  mutable std::vector<attn::models::TopToken> bestNext;
+  // Per position, the most probable next token (softmax over V in double): computed as part of the run, a few
+  // positions a slice across frames (advanceGpt2Run; at once for a state shown synchronously, show()), so a shown
+  // state has every position's and getState() and the panel's line only read them (50,257 exps a position: 1.3 ms
+  // each in the page, 164 ms at 128 tokens when getState computed them on its first call after a run).
+  std::vector<attn::models::TopToken> bestNext;
 };
 
 // A checkpoint being read.
@@ -83,6 +89,14 @@ struct Gpt2Running {
   int configLayer = -1, configParts = 0;                   // the block it is cast for; parts cast so far
   int frames = 0;                                          // frames (calls of advanceGpt2Run) it has taken so far
   double startedMs = 0, maxSliceMs = 0;                    // steady clock; the longest slice of forward work
+  // After the forward: its result taken into next->run, and the positions whose best next token is computed so far.
+  bool taken = false;
+  std::size_t bestDone = 0;
+  // The run opens its model (a checkpoint just read, startGpt2Open): nothing of it is shown yet (what was shown
+  // before stays, another model or none); when done it is shown at step 1 with `doneNotice`, and the page's open
+  // promise resolves (Gpt2Page::openResult).
+  bool opening = false;
+  std::string doneNotice;
   Gpt2Running();
   ~Gpt2Running();
 };
@@ -105,6 +119,9 @@ struct Gpt2Page {
   std::unique_ptr<Gpt2Running> running;     // a new input's forward under way (null: none)
   double frameBudgetMs = kGpt2FrameBudgetMs;  // setState({model: {run_budget_ms}}); 0: one piece a frame
   Gpt2RunTimes lastRun;
+  // How the last opening run ended ("" shown, or the message; Gpt2Running::opening): attnlab.openModel's promise
+  // waits while gpt2OpenPending() and then resolves to it.
+  std::string openResult;
 };
 Gpt2Page& gpt2Page(AppState& s);  // creates it on first use
 // A checkpoint is being read, or a link asks for a model's files that are not open: the GPT-2 section shows itself.
@@ -117,8 +134,10 @@ std::string beginGpt2Opening(AppState& s, const std::string& name, std::uint64_t
                              const std::string& configJson);
 std::string pushGpt2Bytes(AppState& s, const void* bytes, std::size_t size);
 std::string finishGpt2Opening(AppState& s);
+// Cancel: stops a reading under way, or the opening run after it (the open model, if any, stays).
 void cancelGpt2Opening(AppState& s);
-// {"reading": bool, "name", "bytes", "of"}: the progress (attnlab.openModel's progress bar and tests).
+// {"reading": bool, "name", "bytes", "of", "running": bool}: the progress (attnlab.openModel's progress bar and
+// tests); running: the model is read and its first run is under way (an opening run).
 nlohmann::json gpt2OpeningJson(const AppState& s);
 
 // ---- the open model
@@ -126,6 +145,14 @@ nlohmann::json gpt2OpeningJson(const AppState& s);
 // on a refusal.
 std::string openGpt2(AppState& s, std::shared_ptr<const attn::models::Gpt2Model> model, const std::string& name,
                      const std::string& input, int layer);
+// The same across frames (a checkpoint just read: at GPT-2 small the first forward alone takes far more than a
+// frame): tokenizes now (a refusal: the message, nothing changes) and starts an opening run, which advanceGpt2Run
+// finishes like a new input's (at once when it fits in this call's budget); what was shown stays until then, and
+// `notice` is set when it is shown. "" or the message; then gpt2OpenPending() / gpt2OpenResult() say how it ends.
+std::string startGpt2Open(AppState& s, std::shared_ptr<const attn::models::Gpt2Model> model, const std::string& name,
+                          const std::string& input, int layer, const std::string& notice = "");
+bool gpt2OpenPending(const AppState& s);
+std::string gpt2OpenResult(const AppState& s);
 const Gpt2State* openGpt2State(const AppState& s);  // null unless a GPT-2 model is shown
 // Starts the forward on `input` (tokenized now: a refused text changes nothing), keeping the layer; it finishes
 // across frames unless it fits in this call's budget. "" or the message.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/matrices.h"
 #include "imgui.h"
 #include "ui/app_state.h"
 #include "ui/controls.h"
@@ -13,6 +14,7 @@
 #include "ui/model_view.h"
 #include "ui/share_panel.h"
 #include "ui/steps/step.h"
+#include "ui/token_labels.h"
 #include "ui/widgets/text_util.h"
 
 namespace ui {
@@ -123,7 +125,15 @@ void drawInspectorSheet(AppState& s, const Fonts& fonts) {
   ImGui::Begin("Inspector sheet", nullptr, kPanelFlags);
   ImGui::PushFont(fonts.body);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted((s.pinned.matrix + "[" + std::to_string(s.pinned.row) + ", " + std::to_string(s.pinned.col) +
+  // A["␣its", ","]: a token axis by its label, quoted as the hover's title (a "," token reads as itself), else the index.
+  const auto axisText = [&s](bool rows, int i) {
+    const attn::MatrixInfo* info = attn::findMatrix(s.pinned.matrix);
+    if (!info || !attn::axisIsTokens(rows ? info->rows : info->cols)) return std::to_string(i);
+    const std::vector<attn::Token>& tokens = attn::axisTokens(s.trace(), rows ? info->rows : info->cols);
+    if (i < 0 || i >= static_cast<int>(tokens.size())) return std::to_string(i);
+    return "\"" + tokenLabel(s.trace().config, tokens, i) + "\"";
+  };
+  ImGui::TextUnformatted((s.pinned.matrix + "[" + axisText(true, s.pinned.row) + ", " + axisText(false, s.pinned.col) +
                           "]").c_str());
   const float closeW = 5.5f * ImGui::GetFontSize();
   ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - closeW);

@@ -2,7 +2,10 @@
 #include "ui/share_panel.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/errors.h"
 #include "core/io/json_io.h"
@@ -54,7 +57,65 @@ void drawLinkCopiedOverButton(const AppState& s) {
                 kOkText, text);
 }
 
+// ---- run29 (s35): the sizes of a GPT-2 block's JSON, computed from the numbers of what is open
+// The JSON text of `m` as configToJson / traceToJson write it without indentation ([[a,b],[c,d]]): each number's
+// length as the writer formats it, measured on up to 1024 numbers spread over the matrix, times the count, plus the
+// commas and brackets. Bytes.
+double jsonTextBytes(const attn::Matrix& m) {
+  const Eigen::Index n = m.size();
+  if (n == 0) return 2;
+  const Eigen::Index stride = std::max<Eigen::Index>(1, n / 1024);
+  double chars = 0, sampled = 0;
+  for (Eigen::Index i = 0; i < n; i += stride, ++sampled)
+    chars += static_cast<double>(nlohmann::json(m.data()[i]).dump().size());
+  return static_cast<double>(n) * (chars / sampled + 1) + 3.0 * static_cast<double>(m.rows()) + 2;
+}
+
+double optionalBytes(const std::optional<attn::Matrix>& m) { return m ? jsonTextBytes(*m) : 0; }
+
+// The shown block's sizes, measured once per Config (the walkthrough's Config is replaced on a new block or input).
+struct BlockJsonSizes {
+  const AppState* state = nullptr;
+  std::uint64_t configUpdates = 0;
+  double weightNumbers = 0, weightBytes = 0;  // W_q, W_k, W_v, W_o once
+  double configBytes = 0;                     // configToJson(config, -1)
+};
+BlockJsonSizes g_blockSizes;
+
+const BlockJsonSizes& blockJsonSizes(const AppState& s) {
+  BlockJsonSizes& z = g_blockSizes;
+  if (z.state == &s && z.configUpdates == s.pipeline.configUpdates()) return z;
+  const attn::Config& c = s.config();
+  z = BlockJsonSizes{&s, s.pipeline.configUpdates()};
+  for (const std::optional<attn::Matrix>* w : {&c.Wq, &c.Wk, &c.Wv, &c.Wo}) {
+    if (!*w) continue;
+    z.weightNumbers += static_cast<double>((*w)->size());
+    z.weightBytes += jsonTextBytes(**w);
+  }
+  // + X, the biases, and the settings and the text (under 2 KB besides the text)
+  z.configBytes = z.weightBytes + optionalBytes(c.X) + optionalBytes(c.biases.bq) + optionalBytes(c.biases.bk) +
+                  optionalBytes(c.biases.bv) + optionalBytes(c.biases.bo) + static_cast<double>(c.text.size()) + 2048;
+  return z;
+}
+
+// "4,718,592"
+std::string groupedDigits(double n) {
+  std::string digits = std::to_string(static_cast<long long>(n + 0.5));
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<size_t>(at), ",");
+  return digits;
+}
+
+// "90", "4.7", "0.21": megabytes (10^6 bytes) to two figures or more.
+std::string approxMegabytes(double bytes) {
+  char text[32];
+  const double mb = bytes / 1e6;
+  std::snprintf(text, sizeof text, mb >= 10 ? "%.0f" : mb >= 1 ? "%.1f" : "%.2f", mb);
+  return text;
+}
+
 }  // namespace
+
+double gpt2ConfigJsonBytesEstimate(const AppState& s) { return blockJsonSizes(s).configBytes; }
 
 std::string importConfigBytes(AppState& s, const std::string& fileName, std::string bytes) {
   const std::string what = trf(Key::ImportOf, fileName.empty() ? tr(Key::ImportTheFile)
@@ -113,16 +174,43 @@ void drawSharePanel(AppState& s) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShareCopyTooltip));
   const float half = (w - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
   // With GPT-2 open: the block's lean trace, as attnlab.trace() and the CLI's `trace --model` write it (without
-  // W_q … W_o: at GPT-2 small the full schema writes 4 × 768×768 weights twice, ~90 MB of text for 13 tokens).
+  // W_q … W_o, which the full schema writes twice: the tooltip says how much they would add, from the open model).
   const bool gpt2 = openGpt2State(s) != nullptr;
   if (ImGui::Button(tr(Key::ShareTraceJson), ImVec2(half, 0)) && s.pipeline.hasTrace())
     handler("download", "attnlab-trace.json", "application/json", gpt2 ? gpt2TraceJson(s) : attn::traceToJson(s.trace(), -1));
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s", gpt2 ? wrapAtSpaces(tr(Key::ShareTraceTooltipGpt2), 24 * em).c_str() : tr(Key::ShareTraceTooltip));
+  if (ImGui::IsItemHovered()) {
+    if (gpt2) {
+      const BlockJsonSizes& z = blockJsonSizes(s);
+      const int d = s.config().dModel;
+      const std::string tip = trf(Key::ShareTraceTooltipGpt2, d, d, groupedDigits(2 * z.weightNumbers).c_str(),
+                                  approxMegabytes(2 * z.weightBytes).c_str());
+      ImGui::SetTooltip("%s", wrapAtSpaces(tip, 24 * em).c_str());
+    } else {
+      ImGui::SetTooltip("%s", tr(Key::ShareTraceTooltip));
+    }
+  }
   ImGui::SameLine();
+  // With GPT-2 open the block's Config holds X and four n_embd × n_embd weights (~50 MB at GPT-2 small): written
+  // without indentation (each number on a line of its own would add about a third), its size said below.
   if (ImGui::Button(tr(Key::ShareConfigJson), ImVec2(half, 0)))
-    handler("download", "attnlab-config.json", "application/json", attn::configToJson(s.config(), 2));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(Key::ShareConfigTooltip));
+    handler("download", "attnlab-config.json", "application/json", attn::configToJson(s.config(), gpt2 ? -1 : 2));
+  if (ImGui::IsItemHovered()) {
+    const attn::Config& c = s.config();
+    const int rows = c.X ? static_cast<int>(c.X->rows()) : 0;
+    ImGui::SetTooltip("%s", gpt2 ? wrapAtSpaces(trf(Key::ShareConfigTooltipGpt2, rows, c.dModel, c.dModel, c.dModel),
+                                                24 * em).c_str()
+                                 : tr(Key::ShareConfigTooltip));
+  }
+  if (gpt2) {  // the size before the click
+    const double bytes = blockJsonSizes(s).configBytes;
+    const std::string line = bytes > static_cast<double>(kMaxImportBytes)
+                                 ? trf(Key::ShareConfigSizeGpt2TooBig, approxMegabytes(bytes).c_str(),
+                                       static_cast<int>(kMaxImportBytes >> 20))
+                                 : trf(Key::ShareConfigSizeGpt2, approxMegabytes(bytes).c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrappedText(line);
+    ImGui::PopStyleColor();
+  }
 
   // Which matrix: the pinned/hovered one unless one was chosen.
   const CellRef& active = s.activeCell();

@@ -22,6 +22,10 @@ void setShareStatus(AppState& state, const std::string& text, bool ok);
 // state.error ("Import of <file>: <why>") and keeps the state. Returns "" or the message.
 std::string importConfigBytes(AppState& state, const std::string& fileName, std::string bytes);
 
+// With a GPT-2 block shown: the size of its Config JSON as the Share panel writes it (configToJson without
+// indentation), estimated from its numbers (each number's length measured on a sample) — what the panel says.
+double gpt2ConfigJsonBytesEstimate(const AppState& state);
+
 // Applies a URL fragment like applyUrlState, but a state whose JSON holds invalid UTF-8 is cleaned (U+FFFD, with a
 // notice) instead of refused. Returns "" or the message (state.error is set then, the state kept).
 std::string applyLink(AppState& state, const std::string& fragment);

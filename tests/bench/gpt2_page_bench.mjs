@@ -12,7 +12,10 @@
 //             between animation frames (which also hold the JS work between frames) while it runs, their max
 //             (goal: every frame under 50 ms), the total time, and the page's own last_run figures
 // getState() is read only between the measured parts (it is not free at 128 tokens); frame figures come from a
-// requestAnimationFrame recorder installed in the page. Prints one line per figure and a JSON line at the end.
+// requestAnimationFrame recorder installed in the page. During the open, the 128-token run and the page idle at 128
+// tokens every Module._attnlab_* export the page calls is timed (wrapped in the page): the longest calls are printed
+// (a call outside the app's frame, e.g. attnlab_gpt2_finish from openModel's promise, shows in the intervals but
+// not in frameStats). Prints one line per figure and a JSON line at the end.
 //   node tests/bench/gpt2_page_bench.mjs [--dir build/site] [--model build/bench/gpt2-page] [--changes 8]
 import { chromium } from 'playwright-core';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -86,7 +89,28 @@ try {
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
+    // Every export the page calls, timed: {name: {n, max, total}} since the last take. Emscripten's export stubs
+    // replace Module._x with the raw function on their first call: a setter takes that in as the wrapped function.
+    window.__calls = {};
+    for (const key of Object.keys(Module)) {
+      if (!key.startsWith('_attnlab_') || typeof Module[key] !== 'function') continue;
+      let inner = Module[key];
+      const timed = function () {
+        const t0 = performance.now();
+        try { return inner.apply(this, arguments); } finally {
+          const ms = performance.now() - t0;
+          const c = window.__calls[key] || (window.__calls[key] = { n: 0, max: 0, total: 0 });
+          c.n += 1; c.total += ms; c.max = Math.max(c.max, ms);
+        }
+      };
+      Object.defineProperty(Module, key, { configurable: true, enumerable: true, get: () => timed,
+                                          set: (f) => { inner = f; } });
+    }
+    window.__takeCalls = () => { const c = window.__calls; window.__calls = {}; return c; };
   });
+  // The longest calls of the exports: "_attnlab_gpt2_finish 8.1 ms (max of 1), …", the `count` longest.
+  const longestCalls = (calls, count = 5) => Object.entries(calls).sort((a, b) => b[1].max - a[1].max).slice(0, count)
+    .map(([k, c]) => `${k.replace(/^_attnlab_/, '')} ${f(c.max)} ms (max of ${c.n})`).join(', ');
   // The page idle for 3 s (no run): the animation-frame interval the renderer itself sets here. Headless Chromium
   // draws WebGL in software (SwiftShader), so a long interval with light frames is the drawing, not the page's work.
   const idleFrames = async () => {
@@ -135,20 +159,38 @@ try {
   if (!text32 || !input128) throw new Error('no prefix of the benchmark text has exactly 32 / 128 tokens');
   await page.evaluate(() => window.attnlab.setState({ preset: 'quick-fox' }));
 
-  // ---- open: the picker, to the first step drawn
+  // ---- open: the picker, to the first step drawn (every frame's CPU time and interval meanwhile, and the calls)
   await page.evaluate(() => window.attnlab.setState({ step: 'softmax' }));
+  await page.evaluate(() => { window.__rec.frames = []; window.__rec.on = true; window.__takeCalls(); });
   const started = Date.now();
   await page.setInputFiles('#model-files', [join(model, 'config.json'), join(model, 'model.safetensors')]);
   const message = await page.evaluate(() => window.attnlab.lastOpenModel());
   if (message !== null) throw new Error(`opening the model: ${message}`);
   await nextFrame();
   result.open_ms = Date.now() - started;
+  const opening = await page.evaluate(() => {
+    window.__rec.on = false;
+    return { frames: window.__rec.frames, calls: window.__takeCalls() };
+  });
+  result.open_frames = {
+    frames: opening.frames.length, max_frame_cpu_ms: Math.max(...opening.frames.map((x) => x.cpu)),
+    max_interval_ms: Math.max(...opening.frames.map((x) => x.interval)),
+    frames_cpu_over_50ms: opening.frames.filter((x) => x.cpu > 50).length,
+    intervals_over_50ms: opening.frames.filter((x) => x.interval > 50).length,
+    finish_ms: opening.calls._attnlab_gpt2_finish ? opening.calls._attnlab_gpt2_finish.max : null,
+    longest_push_ms: opening.calls._attnlab_gpt2_push ? opening.calls._attnlab_gpt2_push.max : null,
+  };
   result.open_page_ms = await page.evaluate(() => window.attnlab.lastOpenModelMs);
   let s = await state();
   result.heap_mb = await page.evaluate(() => (typeof Module !== 'undefined' && Module.HEAPU8 ? Module.HEAPU8.length / 1e6 : null));
   result.processes_mb = chromiumMemory();
   console.log(`open (548 MB, picker -> first step drawn): ${result.open_ms} ms wall; the page's lastOpenModelMs ` +
               `${result.open_page_ms} ms; ${s.model.tokens.length} tokens; wasm heap ${f(result.heap_mb)} MB; load ${load()}`);
+  const o = result.open_frames;
+  console.log(`open, its frames (reading, then the first 13-token run): ${o.frames} frames, frame CPU max ` +
+              `${f(o.max_frame_cpu_ms)} ms (${o.frames_cpu_over_50ms} over 50 ms), animation-frame interval max ` +
+              `${f(o.max_interval_ms)} ms (${o.intervals_over_50ms} over 50 ms); attnlab_gpt2_finish ${f(o.finish_ms)} ms, ` +
+              `the longest push ${f(o.longest_push_ms)} ms; the longest calls: ${longestCalls(opening.calls)}`);
   console.log(`memory with the model open (resident, /proc VmRSS): renderer ${f(result.processes_mb.renderer)} MB, ` +
               `GPU process ${f(result.processes_mb.gpu)} MB, browser ${f(result.processes_mb.browser)} MB, all Chromium ` +
               `processes ${f(result.processes_mb.total)} MB`);
@@ -203,6 +245,7 @@ try {
   const run = await page.evaluate(async (t) => {
     window.__rec.frames = [];
     window.__rec.on = true;
+    window.__takeCalls();
     const t0 = performance.now();
     const error = window.attnlab.setState({ model: { input: t } });
     const t1 = performance.now();
@@ -213,7 +256,8 @@ try {
       if (!m.running) break;
     }
     window.__rec.on = false;
-    return { error, setState: t1 - t0, total: performance.now() - t0, frames: window.__rec.frames };
+    return { error, setState: t1 - t0, total: performance.now() - t0, frames: window.__rec.frames,
+             calls: window.__takeCalls() };
   }, input128);
   if (run.error !== null) throw new Error(`128-token input: ${run.error}`);
   s = await state();
@@ -241,11 +285,17 @@ try {
     window.attnlab.getState();
     return performance.now() - t0;
   });
+  result.input128.longest_calls = run.calls;
+  console.log(`the longest calls during the ${r.tokens}-token run (getState polled every 500 ms by this script): ` +
+              longestCalls(run.calls, 6));
   console.log(`getState() at ${r.tokens} tokens: ${f(result.getState128_ms)} ms`);
   // The same page idle at 128 tokens (no run): the animation-frame interval the renderer itself sets here. Headless
   // Chromium draws WebGL in software (SwiftShader), so a long interval with light frames is the drawing, not the run.
+  await page.evaluate(() => window.__takeCalls());
   result.idle128 = await idleFrames();
   printIdle(r.tokens, result.idle128);
+  const idleCalls = await page.evaluate(() => window.__takeCalls());
+  console.log(`the longest calls of the page itself, idle at ${r.tokens} tokens (3 s): ${longestCalls(idleCalls, 6)}`);
   result.load_after = load();
   console.log(JSON.stringify(result));
   await context.close();

@@ -15,10 +15,13 @@
 // truncated file and a non-safetensors file are refused with the core's one line and the open model stays; Cancel
 // (attnlab.cancelOpenModel while slices are pushed) keeps the open model; the picker (#model-files, setInputFiles)
 // opens the same files as File objects; a new input re-runs the forward. Screenshot: build/screenshots/gpt2page/.
+// run29 (s35): a model's first run goes across frames (openModel resolves once it is shown; nothing of it is shown
+// before); the address follows the step without getState(); screenshots of the Share panel's GPT-2 tooltips and of
+// a phone's pinned heading in build/screenshots/run29/.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { argValue, check, checkDrawn, clickItem, clickTextField, findItem, getState, items, repo, suite, waitFrames, webDir } from './harness.mjs';
+import { argValue, check, checkDrawn, clickItem, clickTextField, findItem, getState, hoverItem, items, repo, suite, waitFrames, webDir } from './harness.mjs';
 import { cspChecks, downloadChecks, mockHuggingFace } from './gpt2_download.mjs';
 
 const wasmCli = resolve(repo, argValue('--wasm-cli', process.env.ATTNLAB_WASM_CLI || 'build/wasm-cli/attnlab.js'));
@@ -54,6 +57,17 @@ const openFromBytes = (weights, config, options) => page.evaluate(([w, c, o]) =>
   if (c) list.unshift({ name: 'config.json', bytes: bytes(c) });
   return window.attnlab.openModel(list, o);
 }, [toPage(weights), config ? toPage(config) : null, options || {}]);
+
+// A new input's run goes across frames unless it fits in one call's budget; each position's most probable next
+// token is part of it (~1.3 ms a position in the page, s35), so at 13 tokens it takes a few frames: wait until the
+// new input is shown before reading what the page shows.
+async function settle(most = 400) {
+  for (let f = 0; f < most; ++f) {
+    if (!(await page.evaluate(() => { const m = window.attnlab.getState().model; return !!(m && m.running); }))) return;
+    await waitFrames(page, 1);
+  }
+  check(false, `a GPT-2 run did not finish in ${most} frames`);
+}
 
 s.test('open from bytes: getState().model names the model, the CLI\'s sha256, tokens and predictions', async (ctx) => {
   files = makeCheckpoint();
@@ -151,6 +165,7 @@ s.test('the picker opens File objects (setInputFiles); a new input re-runs the f
   check(state.model.sha256 === cli.model.sha256 && state.error === '', `picker: ${state.model.sha256} ${state.error}`);
   const error = await page.evaluate(() => window.attnlab.setState({ model: { input: 'The dog', layer: 1 }, head: 0 }));
   check(error === null, `setState input: ${error}`);
+  await settle();
   const now = await getState(page);
   check(JSON.stringify(now.model.token_ids) === '[464,3290]' && now.model.layer === 1,
     `input "The dog": ids ${JSON.stringify(now.model.token_ids)}, layer ${now.model.layer}`);
@@ -160,6 +175,7 @@ s.test('the picker opens File objects (setInputFiles); a new input re-runs the f
   check(decoded.gpt2 && decoded.gpt2.sha256 === cli.model.sha256 && !decoded.config,
     `the link names the model: ${JSON.stringify(decoded).slice(0, 200)}`);
   await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 0 }, head: 1, step: 'softmax' }), TEXT);
+  await settle();
   await waitFrames(page, 3);
   mkdirSync(join(repo, 'build/screenshots/gpt2page'), { recursive: true });
   const shot = await checkDrawn(page, 'gpt2page/suite-softmax-dpr1.png');
@@ -168,7 +184,7 @@ s.test('the picker opens File objects (setInputFiles); a new input re-runs the f
 });
 
 // ---- frames (s34): a new input's forward runs across frames (src/ui/gpt2_state.h advanceGpt2Run). The test
-// checkpoint's forward fits in one frame's budget (so the setState calls above finish at once); run_budget_ms 0
+// checkpoint's run fits in a frame or a few (each position's next token is ~1.3 ms: settle() above); run_budget_ms 0
 // gives one piece a frame, so here the run is visibly under way: the input shown stays until it is done, a newer
 // input replaces the run, the progress line is drawn, and closing the model cancels it.
 s.test('frames: a new input runs across frames with progress; a newer input replaces it; closing cancels it', async () => {
@@ -205,13 +221,34 @@ s.test('frames: a new input runs across frames with progress; a newer input repl
   // Closing the model while a run is under way cancels it; the model reopens for the suites after this one.
   error = await page.evaluate(() => window.attnlab.setState({ model: { input: 'The dog' } }));
   check(error === null && (await getState(page)).model.running, 'a run under way before closing');
+  // 1 ms a frame for the reopening's first run below (a position's next token alone is more: one a frame).
+  error = await page.evaluate(() => window.attnlab.setState({ model: { run_budget_ms: 1 } }));
+  check(error === null, `budget 1 ms: ${error}`);
   error = await page.evaluate(() => window.attnlab.setState({ model: null }));
   check(error === null, `close: ${error}`);
   await waitFrames(page, 3);
   st = await getState(page);
   check(st.model === null && st.error === '', `closed: model ${JSON.stringify(st.model)}, error "${st.error}"`);
-  const reopened = await openFromBytes(files.weights, files.config);
+  // run29 (s35): a model just read runs its first input across frames (at GPT-2 small the first forward alone is far
+  // more than a frame): nothing of it is shown meanwhile, openModelProgress() says running, and openModel resolves
+  // once it is shown at step 1 with every position's prediction (the progress in the panel: run29's screenshots).
+  await page.evaluate(() => window.attnlab.setState({ step: 'softmax' }));
+  const reopening = openFromBytes(files.weights, files.config);
+  let during = null;
+  for (let k = 0; k < 2000 && !during; ++k) {
+    during = await page.evaluate(() => {
+      const p = window.attnlab.openModelProgress();
+      return p.running ? { progress: p, model: window.attnlab.getState().model } : null;
+    });
+  }
+  check(during && during.model === null, `while the first run goes: ${JSON.stringify(during)}`);
+  const reopened = await reopening;
   check(reopened === null, `reopen: ${reopened}`);
+  st = await getState(page);
+  check(st.model && st.model.sha256 === cli.model.sha256 && st.step.index === 0 && !st.model.running &&
+    st.model.predictions.length === st.model.tokens.length && st.model.last_run && st.model.last_run.frames > 1,
+    `reopened across frames: ${JSON.stringify(st.model && { step: st.step.index, last_run: st.model.last_run })}`);
+  check((await page.evaluate(() => window.attnlab.openModelProgress())).running === false, 'still running after open');
   error = await page.evaluate(() => window.attnlab.setState({ model: { run_budget_ms: 12 } }));  // the default again
   st = await getState(page);
   check(error === null && st.model.run_budget_ms === 12 && !st.model.running, `reopened: budget ${st.model.run_budget_ms}`);
@@ -273,9 +310,50 @@ s.test('frames2: a head change replaces no Config; on a phone a run shows its li
     await page.setViewportSize(viewport);
     await waitFrames(page, 3);
   }
+  await settle();
   st = await getState(page);
   check(!st.model.running && st.model.input === TEXT, `back to the sentence: ${st.model.input}`);
   return `config_updates stayed ${updates}; ${shots.join(', ')}`;
+});
+
+// ---- run29 (s35): every 6th frame the page reads the step index (web/attnlab.js syncAddress) without getState(),
+// whose JSON grows with a GPT-2 input (2–3 ms at 128 tokens, and 164 ms once when it computed every position's next
+// token); on a phone the pinned cell's heading quotes token labels (A["␣its", ","]: a "," token reads as itself).
+s.test('run29: the address follows the step without getState(); the pinned heading quotes token labels', async () => {
+  check(page && cli, 'needs the model open (first test)');
+  const seen = await page.evaluate(async () => {
+    const inner = window.attnlab.getState;
+    let calls = 0;
+    window.attnlab.getState = function () { calls += 1; return inner.apply(this, arguments); };
+    const steps = [];
+    try {
+      for (const id of ['score', 'softmax', 'score']) {  // a step change: syncAddress pushes a history entry
+        window.attnlab.setState({ step: id });
+        for (let f = 0; f < 14; ++f) await new Promise((r) => requestAnimationFrame(r));
+        steps.push(location.hash.length > 3);
+      }
+    } finally { window.attnlab.getState = inner; }
+    return { calls, steps, index: Module._attnlab_step_index(), state: inner().step.index };
+  });
+  check(seen.calls === 0, `the page called getState() ${seen.calls} time(s) to follow the step`);
+  check(seen.index === seen.state, `attnlab_step_index ${seen.index}, getState().step.index ${seen.state}`);
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  let shot = '';
+  try {
+    const error = await page.evaluate(() => window.attnlab.setState({ step: 'softmax', model: { layer: 1 }, head: 0,
+      pin: { matrix: 'A', head: 0, row: 8, col: 6 } }));
+    check(error === null, `pin A[its, ","]: ${error}`);
+    await waitFrames(page, 4);
+    mkdirSync(join(repo, 'build/screenshots/run29'), { recursive: true });
+    shot = (await checkDrawn(page, 'run29/phone-pinned-comma.png')).path;
+  } finally {
+    await page.evaluate(() => window.attnlab.setState({ pin: null }));
+    await page.setViewportSize(viewport);
+    await waitFrames(page, 3);
+  }
+  check(problems.length === 0, problems.join('; '));
+  return `no getState() call in ${seen.steps.length} step changes; ${shot}`;
 });
 
 // ---- gpt2dl (s33): the download (tests/browser/gpt2_download.mjs): a stand-in for Hugging Face on the test
@@ -292,6 +370,7 @@ s.test('gpt2extra: the layer norm, residual, MLP, next-token and find-the-head s
   check(page && cli, 'needs the model open (first test)');
   const error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 1 }, head: 0 }), TEXT);
   check(error === null, `setState: ${error}`);
+  await settle();
   mkdirSync(join(repo, 'build/screenshots/gpt2extra'), { recursive: true });
   const shots = [];
   for (const id of GPT2_STEPS) {
@@ -386,6 +465,7 @@ s.test('gpt2view: labels are readable (␣its, never Ġ); the CSV export and a p
   let error = await page.evaluate(([t, l, h]) => window.attnlab.setState({ model: { input: t, layer: l }, head: h,
     step: 'softmax', focus: 8 }), [TEXT, layer, head]);
   check(error === null, `setState: ${error}`);
+  await settle();
   await waitFrames(page, 2);
   const said = await page.evaluate(() => window.attnlab.announcement());
   check(said.includes('\u2423its') && !said.includes('\u0120'), `the live region's labels: ${said.slice(0, 300)}`);
@@ -437,6 +517,7 @@ s.test('gpt2view: Embed and Add position show wte[id], wpe[i] and block 1\'s inp
 s.test('gpt2view: a link\'s input and block are shown when its files are opened (not block 0)', async () => {
   let error = await page.evaluate(() => window.attnlab.setState({ model: { input: 'The dog', layer: 1 }, head: 0 }));
   check(error === null, `setState: ${error}`);
+  await settle();
   const fragment = await page.evaluate(() => window.attnlab.fragment());
   error = await page.evaluate(() => window.attnlab.setState({ model: null }));
   check(error === null, `close: ${error}`);
@@ -449,6 +530,7 @@ s.test('gpt2view: a link\'s input and block are shown when its files are opened 
   check(m.layer === 1 && m.input === 'The dog', `after opening the link's files: layer ${m.layer}, input "${m.input}"`);
   error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 0 }, step: 'tokenize' }), TEXT);
   check(error === null, `back: ${error}`);
+  await settle();
   check(problems.length === 0, problems.join('; '));
 });
 
@@ -486,6 +568,7 @@ s.test('gpt2view2: All heads of 12 blocks × 12 heads: each block\'s 12 maps on 
   check(opened === null, `the 12 × 12 checkpoint: ${opened}`);
   let error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 3 }, head: 4, step: 'heads', focus: 8 }), TEXT);
   check(error === null, `setState: ${error}`);
+  await settle();
   await waitFrames(page, 3);
   const maps = (await page.evaluate(() => window.attnlab.items())).filter((i) => /^heads map \d+ \d+$/.test(i.label));
   const block0 = maps.filter((i) => i.label.startsWith('heads map 0 '));
@@ -511,6 +594,7 @@ s.test('gpt2view2: the model panel on a phone (tap the block picker, choose a bl
   check(reopened === null, `reopen: ${reopened}`);
   let error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 0 }, head: 0, step: 'tokenize' }), TEXT);
   check(error === null, `setState: ${error}`);
+  await settle();
   await page.setViewportSize({ width: 390, height: 844 });
   await waitFrames(page, 4);
   try {
@@ -568,6 +652,7 @@ s.test('gpt2view2: the model panel on a phone (tap the block picker, choose a bl
 s.test('gpt2view2: the input runs on Enter, not on every key; Trace JSON on GPT-2 is the lean trace()', async () => {
   let error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 1 }, step: 'tokenize' }), 'The dog');
   check(error === null, `setState: ${error}`);
+  await settle();
   await waitFrames(page, 2);
   await clickTextField(page, '##gpt2-input');
   await page.keyboard.press('End');
@@ -578,6 +663,7 @@ s.test('gpt2view2: the input runs on Enter, not on every key; Trace JSON on GPT-
     `while typing: input "${st.model.input}", running ${JSON.stringify(st.model.running)}`);
   await page.keyboard.press('Enter');
   await waitFrames(page, 3);
+  await settle();
   st = await getState(page);
   check(st.model.input === 'The dog barks' && st.model.layer === 1, `after Enter: input "${st.model.input}", layer ${st.model.layer}`);
   // The Share panel's Trace JSON: the block's lean trace, as trace() (no W_q … W_o).
@@ -592,6 +678,13 @@ s.test('gpt2view2: the input runs on Enter, not on every key; Trace JSON on GPT-
   const mine = await page.evaluate(() => JSON.stringify(window.attnlab.trace()));
   check(JSON.stringify(JSON.parse(text)) === mine, `Trace JSON (${text.length} bytes) is not trace() (${mine.length})`);
   check(!('W_q' in JSON.parse(text)), 'Trace JSON holds W_q');
+  // run29 (s35): the tooltips' sizes are the open model's (32 × 32 here), and the Config JSON's size is said below
+  // the buttons before a click (screenshots: build/screenshots/run29/).
+  mkdirSync(join(repo, 'build/screenshots/run29'), { recursive: true });
+  for (const label of ['Trace JSON', 'Config JSON']) {
+    await hoverItem(page, await findItem(page, (i) => i.label === label, `"${label}"`));
+    await checkDrawn(page, `run29/share-${label.replace(' ', '-').toLowerCase()}-tooltip.png`);
+  }
   await clickItem(page, await findItem(page, (i) => i.label === 'Share & export', '"Share & export" header'));
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitFrames(page, 4);

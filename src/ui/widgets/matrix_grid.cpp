@@ -589,7 +589,12 @@ void noteCellTooltip(const GridSpec& spec, const CellRef& ref, const Layout& l, 
   std::string text = explainCell(ctx.state.trace(), ref);
   if (text.empty()) return;
   CellTip tip;
-  tip.title = spec.name + "[" + rowText(spec, dr) + ", " + columnText(spec, dc) + "]";
+  // Token labels quoted as the pinned list does (A["␣its", ","]): a "," token would read as the separator.
+  const auto quoted = [](const std::vector<std::string>& labels, const std::string& text) {
+    return labels.empty() || isIndexAxis(labels) ? text : "\"" + text + "\"";
+  };
+  tip.title = spec.name + "[" + quoted(spec.rowLabels, rowText(spec, dr)) + ", " +
+              quoted(spec.colLabels, columnText(spec, dc)) + "]";
   tip.text = std::move(text);
   tip.hint = tr(ctx.state.pinned == ref ? Key::GridPinnedBelow : Key::GridClickToPin);
   tip.cell0 = ImVec2(p.cells0.x + dc * l.cw, p.cells0.y + dr * l.ch);
