@@ -311,10 +311,11 @@ void drawModelPanel(AppState& s) {
   if (m.model->training.present)
     ImGui::TextWrapped("%s", trf(Key::ModelAccuracy, 100 * m.model->training.finalAccuracy, m.model->training.steps).c_str());
   ImGui::SetNextItemWidth(-FLT_MIN);
-  const std::string& current = m.trace.layers[static_cast<size_t>(m.layer)].name;
+  const std::string current = blockName(m.trace.layers[static_cast<size_t>(m.layer)].name);  // in the page's language
   if (ImGui::BeginCombo("##model-layer", current.c_str())) {
     for (int i = 0; i < static_cast<int>(m.trace.layers.size()); ++i)
-      if (ImGui::Selectable(m.trace.layers[static_cast<size_t>(i)].name.c_str(), i == m.layer) && i != m.layer) {
+      if (ImGui::Selectable(blockName(m.trace.layers[static_cast<size_t>(i)].name).c_str(), i == m.layer) &&
+          i != m.layer) {
         showModelLayer(s, i);
         break;  // s.model changed
       }

@@ -14,6 +14,7 @@
 #include "ui/data_notes.h"
 #include "ui/explain.h"
 #include "ui/gpt2_state.h"
+#include "ui/i18n/core_texts.h"  // blockName: a layer's name in the page's language
 #include "ui/model_view.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/attention_lines.h"  // headColor
@@ -71,7 +72,7 @@ std::vector<HeadsRow> headsRows(StepContext& ctx) {
   if (s.model && s.model->trace.layers.size() > 1) {
     std::vector<HeadsRow> rows;
     for (size_t l = 0; l < s.model->trace.layers.size(); ++l)
-      rows.push_back({s.model->trace.layers[l].name, &s.model->trace.layers[l].trace, static_cast<int>(l)});
+      rows.push_back({blockName(s.model->trace.layers[l].name), &s.model->trace.layers[l].trace, static_cast<int>(l)});
     return rows;
   }
   return {{"", &ctx.trace, s.model ? s.model->layer : 0}};
