@@ -100,6 +100,15 @@ std::string concatCaption(int heads) {
   return "concat [O_1 … O_" + std::to_string(heads) + "]";
 }
 
+int focusRowIn(const attn::Trace& shown, const attn::Trace& layer, int focus) {
+  const std::vector<attn::Token>& mine = shown.queryTokens;
+  const std::vector<attn::Token>& theirs = layer.queryTokens;
+  if (focus < 0 || focus >= static_cast<int>(theirs.size()) || mine.size() != theirs.size()) return -1;
+  for (size_t i = 0; i < mine.size(); ++i)
+    if (mine[i].text != theirs[i].text) return -1;
+  return focus;
+}
+
 std::string headLabel(int headIndex) { return trf(Key::TrainHeadLabel, headIndex + 1); }
 
 }  // namespace ui

@@ -22,6 +22,10 @@ std::string projectHeadsNote(int heads);
 std::string projectInputCaption(const attn::Config& config, bool queries);
 // Step 10's caption of concat: "concat = O_1" (one head), "concat [O_1 O_2]", "concat [O_1 … O_8]".
 std::string concatCaption(int heads);
+// The row of a layer's attention maps (All heads) that is the focus query's, for the ▶ and the word under each map:
+// `focus` when the layer's queries are the tokens of the block shown (`shown`), -1 when they are other tokens (a
+// translation model's encoder layer: its rows are the source sentence, which holds no decoder query).
+int focusRowIn(const attn::Trace& shown, const attn::Trace& layer, int focus);
 // A head's name from its 0-based index, as the walkthrough's head pickers and captions number them ("head 1" is the
 // first): the Train view's thumbnails said "head 0" over the head the walkthrough calls head 1.
 std::string headLabel(int headIndex);

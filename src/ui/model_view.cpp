@@ -125,6 +125,23 @@ std::string openModel(AppState& s, std::shared_ptr<const atr::SavedModel> model,
   return err;
 }
 
+namespace {
+
+// The query a trained preset's description speaks of, focused when the preset opens so that every step emphasises it
+// (the focus was the first token: kv-lookup's "a", which sees only itself under the causal mask, and translation's
+// <bos>): kv-lookup's last token (the query "b", which looks up the value of the matching key), translation's "chat"
+// (about to say "noir", it looks at "black": the crossing). Else the first token. -1: leave the focus as it is.
+int presetFocus(const std::string& name, const attn::Trace& t) {
+  const std::vector<attn::Token>& queries = t.queryTokens;
+  if (name == "kv-lookup" && !queries.empty()) return static_cast<int>(queries.size()) - 1;
+  if (name == "translation")
+    for (size_t i = 0; i < queries.size(); ++i)
+      if (queries[i].text == "chat") return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace
+
 std::string openTrainedPreset(AppState& s, const std::string& name) {
   const atr::TrainedPreset* preset = atr::findTrainedPreset(name);
   if (!preset) {
@@ -134,8 +151,11 @@ std::string openTrainedPreset(AppState& s, const std::string& name) {
   }
   const std::string err =
       openModel(s, atr::trainedPresetModel(name), "preset: " + name, preset->source, preset->input, preset->layer);
-  if (err.empty()) s.model->presetName = name;
-  return err;
+  if (!err.empty()) return err;
+  s.model->presetName = name;
+  const int focus = presetFocus(name, s.trace());
+  if (focus >= 0 && focus != s.config().focus) s.change([focus](attn::Config& c) { c.focus = focus; });
+  return "";
 }
 
 const atr::TrainedPreset* trainedPresetShown(const AppState& s) {
@@ -291,10 +311,11 @@ void drawModelPanel(AppState& s) {
   if (m.model->training.present)
     ImGui::TextWrapped("%s", trf(Key::ModelAccuracy, 100 * m.model->training.finalAccuracy, m.model->training.steps).c_str());
   ImGui::SetNextItemWidth(-FLT_MIN);
-  const std::string& current = m.trace.layers[static_cast<size_t>(m.layer)].name;
+  const std::string current = blockName(m.trace.layers[static_cast<size_t>(m.layer)].name);  // in the page's language
   if (ImGui::BeginCombo("##model-layer", current.c_str())) {
     for (int i = 0; i < static_cast<int>(m.trace.layers.size()); ++i)
-      if (ImGui::Selectable(m.trace.layers[static_cast<size_t>(i)].name.c_str(), i == m.layer) && i != m.layer) {
+      if (ImGui::Selectable(blockName(m.trace.layers[static_cast<size_t>(i)].name).c_str(), i == m.layer) &&
+          i != m.layer) {
         showModelLayer(s, i);
         break;  // s.model changed
       }

@@ -12,7 +12,8 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import {
-  argValue, check, checkDrawn, clickItem, clickTextField, findItem, getState, hoverItem, repo, setState, suite, waitFrames,
+  argValue, check, checkDrawn, clickItem, clickTextField, findItem, getState, hoverItem, itemPoint, items, repo,
+  screenshotCanvas, setState, suite, waitFrames,
 } from './harness.mjs';
 
 const cli = resolve(repo, argValue('--cli', process.env.ATTNLAB_CLI || 'build/native/attnlab'));
@@ -87,9 +88,65 @@ test('every preset loads and matches the native CLI', async (ctx) => {
     check(JSON.stringify(after) === JSON.stringify(s), `${name}: setState(getState()) changed the state`);
     if (['quick-fox', 'sauerkraut-zh', 'law', 'translation'].includes(name)) await checkDrawn(page, `preset-${name}.png`);
   }
+  await checkMaskStepLabelsEveryToken(page);
+  await checkMaskStepLockedWithAModel(page);
   check(problems.length === 0, problems.join('\n'));
   await close();
 });
+
+// A pixel of a decoded PNG.
+const px = (png, x, y) => {
+  const o = (y * png.width + x) * png.channels;
+  return [png.data[o], png.data[o + 1], png.data[o + 2]];
+};
+
+// Issue 27 (look27): the law preset's 25 tokens at the Mask step (1280×800) drew S_scaled + M = S_masked in one row
+// of 8 px columns, labelled only "hover a cell for its labels". The row now wraps ("= S_masked" on a line of its
+// own) and every column of S_scaled and M has its token, turned (>= 9 CSS px type: columns >= 9.5 px): dark label
+// pixels above each column. Before: 8.0 px columns, no label pixels.
+async function checkMaskStepLabelsEveryToken(page) {
+  await setState(page, { preset: 'law', step: 'mask' });
+  const L = (await getState(page)).tokens.length;
+  check(L === 25, `law has ${L} tokens`);
+  const all = await items(page);
+  const grid = (name) => all.find((i) => i.visible && i.label === `cells ${name}`);
+  const [scaled, mask, masked] = [grid('S_scaled'), grid('mask'), grid('S_masked')];
+  check(scaled && mask, 'the Mask step\'s first two grids');
+  const { png } = await screenshotCanvas(page, 'step-07-mask-law-25-tokens-dpr1.png');
+  for (const g of [scaled, mask]) {
+    const cw = g.width / L;
+    check(cw >= 9.5, `${g.label}: ${cw.toFixed(1)} px columns, too thin for a 9 px label`);
+    const bare = [];
+    for (let c = 0; c < L; c++) {
+      let dark = false;
+      for (let y = Math.ceil(g.y - 40); y < g.y - 3 && !dark; y++)
+        for (let x = Math.ceil(g.x + c * cw + 1); x < g.x + (c + 1) * cw - 1 && !dark; x++) {
+          const [r, gg, b] = px(png, x, y);
+          dark = r + gg + b < 360;
+        }
+      if (!dark) bare.push(c);
+    }
+    check(bare.length === 0, `${g.label} at ${L} tokens: columns ${bare} have no label`);
+  }
+  // "= S_masked" on the next line, below the window's edge here (an item out of view is not listed).
+  check(!masked || masked.y > scaled.y + scaled.height, `S_masked (y ${masked && masked.y}) is beside S_scaled`);
+  check(Math.abs(mask.width - scaled.width) < 1, `M is ${mask.width} px wide, S_scaled ${scaled.width}: one cell size`);
+}
+
+// The Mask step's "no mask / causal / padding" row stayed live while a trained model was open (the sidebar's mask
+// is locked: the block's own mask): a click on "causal" closed translation's model. Now it is locked too.
+async function checkMaskStepLockedWithAModel(page) {
+  await setState(page, { model: { open: 'preset:translation' }, step: 'mask' });
+  check((await getState(page)).mask === 'none', 'translation\'s cross-attention block has no mask');
+  const causal = (await items(page)).filter((i) => i.visible && i.label === 'causal').sort((a, b) => b.x - a.x)[0];
+  check(causal, 'the Mask step\'s "causal" choice');
+  const p = await itemPoint(page, causal);
+  await page.mouse.click(p.x, p.y);
+  await waitFrames(page, 4);
+  const s = await getState(page);
+  check(s.model && s.mask === 'none', `a click on the Mask step's "causal" with a model open: mask ${s.mask}, model ${s.model ? 'open' : 'closed'}`);
+  await setState(page, { model: null });
+}
 
 // Hovers cell (row, col) of the grid "cells <name>" and returns getState().hover.
 async function hoverCell(page, name, row, col, rows, cols) {

@@ -6,31 +6,14 @@
 
 #include <string>
 
+#include "headless_imgui.h"
 #include "imgui.h"
 #include "ui/widgets/matrix_grid.h"
 
 namespace {
 
-struct FrameOnHeadlessImGui {
-  FrameOnHeadlessImGui() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(800, 600);
-    io.IniFilename = nullptr;
-    unsigned char* pixels;
-    int w, h;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    io.DeltaTime = 1.0f / 60.0f;
-    ImGui::NewFrame();
-  }
-  ~FrameOnHeadlessImGui() {
-    ImGui::Render();
-    ImGui::DestroyContext();
-  }
-};
-
 TEST(CellFormat, TwoSignificantDigitsWhereTheCellFitsThem) {
-  FrameOnHeadlessImGui imgui;
+  HeadlessImGui imgui;
   const float em = ImGui::GetFontSize();  // 13 px
   const float cell = 3.0f * em;           // width rule alone: 2 decimals ("0.10", "0.13", "0.03")
   EXPECT_EQ(ui::formatCell(0.098, cell), "0.098");

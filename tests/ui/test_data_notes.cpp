@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/data/presets.h"
+#include "headless_imgui.h"
 #include "imgui.h"
 #include "core/matrices.h"
 #include "core/pipeline.h"
@@ -238,14 +239,7 @@ TEST(DataNotes, WeightedSumsExplanationNamesNoTokenOfAnotherSentence) {
 // The sidebar's Tokenizer and Embeddings combos were 7 em wide: an open model's "model's vocab" showed as
 // "model's voca" (kv-lookup, translation, reverse). Every text they show fits, in both languages.
 TEST(DataNotes, TheTokenizerAndEmbeddingsCombosShowTheirWholeText) {
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(800, 600);
-  io.IniFilename = nullptr;
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  ImGui::NewFrame();
+  HeadlessImGui imgui;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float arrowAndPadding = ImGui::GetFrameHeight() + 2.0f * style.FramePadding.x;
   EXPECT_GT(ImGui::CalcTextSize("model's vocab").x + arrowAndPadding, 7.0f * ImGui::GetFontSize())
@@ -259,8 +253,6 @@ TEST(DataNotes, TheTokenizerAndEmbeddingsCombosShowTheirWholeText) {
       EXPECT_LE(ImGui::CalcTextSize(ui::tr(k)).x + arrowAndPadding, width + 0.01f) << ui::tr(k);
   }
   ui::setLanguage(ui::Lang::En);
-  ImGui::EndFrame();
-  ImGui::DestroyContext();
 }
 
 // The Train view's attention thumbnails said "head 0" over the head the walkthrough's picker, captions and All heads

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "headless_imgui.h"
 #include "imgui.h"
 #include "ui/app_state.h"
 #include "core/config.h"
@@ -181,14 +182,7 @@ TEST(I18n, LanguageInStateAndLink) {
 // Chinese has no spaces between words: wrapAtSpaces breaks between its characters, never before "，" or "。",
 // and still never inside a number.
 TEST(I18n, ChineseTextWrapsBetweenCharacters) {
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(800, 600);
-  io.IniFilename = nullptr;  // no imgui.ini left in the working folder
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  ImGui::NewFrame();
+  HeadlessImGui imgui;
   const std::string text = "每个查询都通过点积与每个键比较，分数 0.9999546 越大权重越大。";
   const float charW = ImGui::CalcTextSize("每").x;
   const std::string wrapped = ui::wrapAtSpaces(text, 8.5f * charW);
@@ -212,8 +206,6 @@ TEST(I18n, ChineseTextWrapsBetweenCharacters) {
   };
   EXPECT_EQ(letters(wrapped), letters(text));
   EXPECT_EQ(ui::wrapAtSpaces("a  b c", 1000.0f), "a  b c");  // Latin text unchanged, double spaces kept
-  ImGui::EndFrame();
-  ImGui::DestroyContext();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "headless_imgui.h"
 #include "imgui.h"
 #include "ui/widgets/plot.h"
 
@@ -93,19 +94,6 @@ TEST(UiPlotTicks, AxisMapRoundTrip) {
 
 namespace {
 
-struct HeadlessImGui {
-  HeadlessImGui() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1200, 900);
-    io.IniFilename = nullptr;
-    unsigned char* pixels;
-    int w, h;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(); }
-};
-
 PlotSpec sampleSpec() {
   PlotSpec spec;
   spec.id = "##test-plot";
@@ -132,12 +120,12 @@ PlotSpec sampleSpec() {
 }
 
 // Runs one frame with the mouse at `mouse`, drawing `spec` in a window at (0,0); returns the plot's result.
-PlotResult frameWithMouse(const PlotSpec& spec, ImVec2 mouse, bool click, int* vertices = nullptr) {
+PlotResult frameWithMouse(HeadlessImGui& imgui, const PlotSpec& spec, ImVec2 mouse, bool click,
+                          int* vertices = nullptr) {
   ImGuiIO& io = ImGui::GetIO();
-  io.DeltaTime = 1.0f / 60.0f;
   io.MousePos = mouse;
   io.MouseDown[0] = click;
-  ImGui::NewFrame();
+  imgui.beginFrame();
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(1200, 900));
   ImGui::Begin("test", nullptr, ImGuiWindowFlags_NoDecoration);
@@ -145,18 +133,18 @@ PlotResult frameWithMouse(const PlotSpec& spec, ImVec2 mouse, bool click, int* v
   const PlotResult r = drawPlot(spec, fonts);
   if (vertices) *vertices = ImGui::GetWindowDrawList()->VtxBuffer.Size;
   ImGui::End();
-  ImGui::Render();
+  imgui.endFrame();
   return r;
 }
 
 }  // namespace
 
 TEST(UiPlotDraw, DrawsAndSnapsTheHoverToTheNearestSample) {
-  HeadlessImGui imgui;
+  HeadlessImGui imgui(ImVec2(1200, 900), 0, false);  // frames run by frameWithMouse
   const PlotSpec spec = sampleSpec();
   int vertices = 0;
-  PlotResult r = frameWithMouse(spec, ImVec2(-100, -100), false, &vertices);  // settle the window, no hover
-  r = frameWithMouse(spec, ImVec2(-100, -100), false, &vertices);
+  PlotResult r = frameWithMouse(imgui, spec, ImVec2(-100, -100), false, &vertices);  // settle the window, no hover
+  r = frameWithMouse(imgui, spec, ImVec2(-100, -100), false, &vertices);
   EXPECT_FALSE(r.hovered);
   EXPECT_GT(vertices, 500);  // axes, labels, two series, markers
   int noHover = vertices;
@@ -165,7 +153,7 @@ TEST(UiPlotDraw, DrawsAndSnapsTheHoverToTheNearestSample) {
   // of d_k = 64 by scanning: the readout must snap to the sample nearest the mouse.
   int found64 = 0;
   for (float x = 0; x < 600; x += 2) {
-    r = frameWithMouse(spec, ImVec2(x, 250), false);
+    r = frameWithMouse(imgui, spec, ImVec2(x, 250), false);
     if (r.hovered && r.x == 64.0) ++found64;
     if (r.hovered) {
       ASSERT_GE(r.index, 0);
@@ -175,7 +163,7 @@ TEST(UiPlotDraw, DrawsAndSnapsTheHoverToTheNearestSample) {
   EXPECT_GT(found64, 5);  // a band of pixels around d_k = 64 snaps to it
   // Hovering draws more (cursor line and readout box).
   for (float x = 0; x < 600; x += 2) {
-    r = frameWithMouse(spec, ImVec2(x, 250), false, &vertices);
+    r = frameWithMouse(imgui, spec, ImVec2(x, 250), false, &vertices);
     if (r.hovered && r.x == 64.0) break;
   }
   ASSERT_TRUE(r.hovered);
@@ -183,25 +171,25 @@ TEST(UiPlotDraw, DrawsAndSnapsTheHoverToTheNearestSample) {
   // A click while hovered reports it (the lab moves its d_k slider there).
   const float x64 = [&] {
     for (float x = 0; x < 600; x += 2)
-      if (frameWithMouse(spec, ImVec2(x, 250), false).x == 64.0) return x;
+      if (frameWithMouse(imgui, spec, ImVec2(x, 250), false).x == 64.0) return x;
     return -1.0f;
   }();
   ASSERT_GE(x64, 0);
-  r = frameWithMouse(spec, ImVec2(x64, 250), true);
+  r = frameWithMouse(imgui, spec, ImVec2(x64, 250), true);
   EXPECT_TRUE(r.clicked);
   EXPECT_EQ(r.x, 64.0);
-  frameWithMouse(spec, ImVec2(x64, 250), false);
+  frameWithMouse(imgui, spec, ImVec2(x64, 250), false);
 }
 
 TEST(UiPlotDraw, SurvivesEmptyAndDegenerateData) {
-  HeadlessImGui imgui;
+  HeadlessImGui imgui(ImVec2(1200, 900), 0, false);  // frames run by frameWithMouse
   PlotSpec spec = sampleSpec();
   spec.series[0].y.assign(spec.series[0].y.size(), NAN);  // nothing usable
   spec.series[1].y.assign(spec.series[1].y.size(), -1.0); // negative on a log axis
-  EXPECT_FALSE(frameWithMouse(spec, ImVec2(300, 200), false).clicked);
+  EXPECT_FALSE(frameWithMouse(imgui, spec, ImVec2(300, 200), false).clicked);
   spec.series.clear();
-  EXPECT_FALSE(frameWithMouse(spec, ImVec2(300, 200), false).hovered);
+  EXPECT_FALSE(frameWithMouse(imgui, spec, ImVec2(300, 200), false).hovered);
   spec = sampleSpec();
   spec.width = 10, spec.height = 10;  // too small to draw an area: returns quietly
-  EXPECT_FALSE(frameWithMouse(spec, ImVec2(5, 5), false).hovered);
+  EXPECT_FALSE(frameWithMouse(imgui, spec, ImVec2(5, 5), false).hovered);
 }

@@ -9,6 +9,7 @@
 #include <map>
 #include <vector>
 
+#include "headless_imgui.h"
 #include "imgui.h"
 #include "ui/i18n/i18n.h"
 #include "ui/share_panel.h"
@@ -16,18 +17,12 @@
 #include "ui/ui.h"
 
 TEST(ShareStatus, AChineseStatusBreaksBetweenItsCharactersNotAfterTheTick) {
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(800, 4000);
-  io.IniFilename = nullptr;
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // the default font: CJK as its fallback glyph, each as wide
+  HeadlessImGui imgui(ImVec2(800, 4000), 0, false);  // the default font: CJK as its fallback glyph, each as wide
   ui::setLanguage(ui::Lang::Zh);
   {
     ui::App app;
     ui::AppState& s = app.state();
-    ImGui::NewFrame();
+    imgui.beginFrame();
     const std::string status = ui::tr(ui::Key::ShareLinkCopied);  // "✓ 链接已复制：粘贴到任何地方都能重新打开这个视图"
     ui::setShareStatus(s, status, true);
     // A sidebar about 12 characters wide (the status holds 24): two lines or more.
@@ -58,7 +53,7 @@ TEST(ShareStatus, AChineseStatusBreaksBetweenItsCharactersNotAfterTheTick) {
     for (float top : tops) ++glyphsInRow[std::lround((top - first) / ImGui::GetTextLineHeight())];
     const float contentRight = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     ImGui::End();
-    ImGui::EndFrame();
+    imgui.endFrame();
     ASSERT_GE(glyphsInRow.size(), 2u) << "the status did not wrap at " << width << " px";
     int glyphs = 0;
     for (const auto& row : glyphsInRow) glyphs += row.second;
@@ -68,5 +63,4 @@ TEST(ShareStatus, AChineseStatusBreaksBetweenItsCharactersNotAfterTheTick) {
     EXPECT_EQ(glyphs, 24);  // every character of the status drawn once: ✓ and 23 CJK characters and punctuation
   }
   ui::setLanguage(ui::Lang::En);
-  ImGui::DestroyContext();
 }

@@ -3,41 +3,18 @@
 
 #include <string>
 
+#include "headless_imgui.h"
 #include "imgui.h"
 #include "ui/widgets/text_util.h"
 
 using ui::ellipsize;
-
-namespace {
-
-struct HeadlessImGuiAt {
-  explicit HeadlessImGuiAt(float fontPx) {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1200, 900);
-    io.IniFilename = nullptr;
-    ImFontConfig config;
-    config.SizePixels = fontPx;
-    io.Fonts->AddFontDefault(&config);
-    unsigned char* pixels;
-    int w, h;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    ImGui::NewFrame();
-  }
-  ~HeadlessImGuiAt() {
-    ImGui::EndFrame();
-    ImGui::DestroyContext();
-  }
-};
-
-}  // namespace
 
 // A label column as the grids and weight bars lay it out: widest + 0.5 em, each label cut to the column − 0.5 em.
 // At 22.4 px (the 16 px body font × presentation mode's 1.4) that difference is a float rounding short of the
 // widest label for widths of 53 … 64 px, which were cut ("brown" → "bro…", issue 27). Fails without ellipsize's
 // half-pixel slack.
 TEST(UiTextUtil, EllipsizeKeepsALabelInAColumnMadeForIt) {
-  HeadlessImGuiAt imgui(16.0f * 1.4f);  // the body font in presentation mode: 22.4 px
+  HeadlessImGui imgui(ImVec2(1200, 900), 16.0f * 1.4f);  // the body font in presentation mode: 22.4 px
   const float em = ImGui::GetFontSize();
   int cut = 0;
   for (const char* word : {"brown", "quick", "jumps", "The", "fox", "over", "lazy", "dog", "sat", "mat", "chat",

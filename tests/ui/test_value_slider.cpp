@@ -3,33 +3,21 @@
 // rate's "0.0050" and the lab's d_k (issue 27). The same check on a plain ImGui::SliderFloat finds text in the frame.
 #include <gtest/gtest.h>
 
+#include "headless_imgui.h"
 #include "imgui.h"
 #include "ui/widgets/value_slider.h"
 
 namespace {
 
-struct HeadlessImGui {
-  HeadlessImGui() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(800, 600);
-    io.IniFilename = nullptr;
-    ImFontConfig config;
-    config.SizePixels = 16.0f;
-    io.Fonts->AddFontDefault(&config);
-    unsigned char* pixels;
-    int w, h;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    ImGui::NewFrame();
+// The headless context with a 16 px font and a window open for the sliders.
+struct SliderWindow {
+  SliderWindow() : imgui(ImVec2(800, 600), 16.0f) {
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(ImVec2(800, 600));
     ImGui::Begin("sliders");
   }
-  ~HeadlessImGui() {
-    ImGui::End();
-    ImGui::EndFrame();
-    ImGui::DestroyContext();
-  }
+  ~SliderWindow() { ImGui::End(); }
+  HeadlessImGui imgui;
 };
 
 struct TextVertices {
@@ -60,7 +48,7 @@ TextVertices textVerticesOf(float frameWidth, Draw draw) {
 }  // namespace
 
 TEST(ValueSlider, PrintsTheValueBesideTheFrameNotUnderTheGrab) {
-  HeadlessImGui imgui;
+  SliderWindow window;
   const float width = 5.0f * ImGui::GetFontSize();
   float lr = 0.005f;
   const TextVertices plain = textVerticesOf(width, [&] {

@@ -11,8 +11,10 @@
 #include "imgui.h"
 #include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO: each map is named for tests
 #include "ui/controls.h"
+#include "ui/data_notes.h"
 #include "ui/explain.h"
 #include "ui/gpt2_state.h"
+#include "ui/i18n/core_texts.h"  // blockName: a layer's name in the page's language
 #include "ui/model_view.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/attention_lines.h"  // headColor
@@ -70,7 +72,7 @@ std::vector<HeadsRow> headsRows(StepContext& ctx) {
   if (s.model && s.model->trace.layers.size() > 1) {
     std::vector<HeadsRow> rows;
     for (size_t l = 0; l < s.model->trace.layers.size(); ++l)
-      rows.push_back({s.model->trace.layers[l].name, &s.model->trace.layers[l].trace, static_cast<int>(l)});
+      rows.push_back({blockName(s.model->trace.layers[l].name), &s.model->trace.layers[l].trace, static_cast<int>(l)});
     return rows;
   }
   return {{"", &ctx.trace, s.model ? s.model->layer : 0}};
@@ -106,7 +108,8 @@ bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool
   const float em = ImGui::GetFontSize();
   const float marker = 0.6f * em;  // room left of the map for the focus row's ▶
   const float width = side + marker;  // the map's column: what its captions may fill
-  const int focus = std::min(ctx.state.config().focus, static_cast<int>(h.A.rows()) - 1);
+  // The focus query's row: none in a layer whose queries are other tokens (a translation model's encoder).
+  const int focus = focusRowIn(ctx.trace, t, ctx.state.config().focus);
   ImGui::BeginGroup();
   const std::string caption = headWord ? trf(Key::HeadsMapHead, head + 1) : std::to_string(head + 1);
   ImGui::PushStyleColor(ImGuiCol_Text, headColor(head));
@@ -154,7 +157,15 @@ bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool
   }
   // Which word the focus token attends to most in this head.
   const int best = strongestKey(h.A, focus);
-  if (best < 0) {
+  if (focus < 0) {  // no row of the focus token: say so, shortened to the map's width, in full on hover
+    const std::string query = tokenLabel(ctx.trace.config, ctx.trace.queryTokens, ctx.state.config().focus);
+    const std::string full = trf(Key::HeadsNoFocusRow, query.c_str());
+    const std::string shown = ellipsize(full, width);
+    ImGui::TextDisabled("%s", shown.c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", trf(Key::HeadsNoFocusRowHelp, query.c_str()).c_str());
+    if (twoLines) ImGui::TextUnformatted("");  // the maps' captions keep one height
+  } else if (best < 0) {
     ImGui::TextUnformatted(tr(Key::HeadsAllMasked));
   } else {
     const std::string word = tokenLabel(t.config, t.tokens, best), weight = num(h.A(focus, best), 2);
@@ -195,17 +206,14 @@ void drawHeadsStep(StepContext& ctx) {
   const float marker = 0.6f * em;  // drawHeadMap's room for the focus marker
   // One head per map, side by side. A model's layers (GPT-2: 12 blocks × 12 heads): all of a block's heads on one
   // line when each map gets 2.5 em or more (12 at 1280 px), else the fewest lines of equal length (6 + 6 on a
-  // phone, never 11 + 1); at most 8 em each. The walkthrough's own heads: up to 8 a line at 6 em or more, at most
-  // 12 em each.
+  // phone, never 11 + 1); at most 8 em each. The walkthrough's own heads: up to 8 a line at 6 em or more, else the
+  // fewest equal lines too (4 + 4, not 7 + 1), at most 12 em each.
   const bool layered = rows.size() > 1;
   const float gap = layered ? 0.4f * em : 1.2f * em;
   const float smallest = layered ? 2.5f * em : 6.0f * em;
   const int fit = std::clamp(static_cast<int>((avail + gap) / (smallest + marker + gap)), 1, layered ? maxHeads : std::min(maxHeads, 8));
   const int lines = (maxHeads + fit - 1) / fit;
-  const int perRow = layered ? (maxHeads + lines - 1) / lines : fit;
-  const float side = std::clamp((avail + gap) / perRow - gap - marker, layered ? 2.0f * em : 4.0f * em, (layered ? 8.0f : 12.0f) * em);
-  // "head 12" over every map when the widest fits, else "12" over every map (never some of each).
-  const bool headWord = ImGui::CalcTextSize(trf(Key::HeadsMapHead, maxHeads).c_str()).x <= side + marker;
+  const int perRow = (maxHeads + lines - 1) / lines;  // equal lines: 4 + 4, never 7 + 1 (law's 8 heads at 1280 px)
   noteLine(trf(Key::HeadsNote, tokenLabel(ctx.trace.config, ctx.trace.queryTokens, ctx.state.config().focus).c_str()));
   drawWeightScalePicker(ctx.state);
   {
@@ -214,6 +222,16 @@ void drawHeadsStep(StepContext& ctx) {
     words.anyMasked = ctx.trace.config.mask != attn::MaskKind::None;
     ImGui::TextDisabled("%s", weightLegendText(words).c_str());
   }
+  // The walkthrough's own maps: every line of them in view when the room below allows (law's 4 + 4 at 1280×800, the
+  // second line not under the inspector), never under 6 em. A model's layers scroll (GPT-2: 12 blocks).
+  float largest = (layered ? 8.0f : 12.0f) * em;
+  if (!layered) {
+    const float captions = 2.0f * ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
+    largest = std::clamp(ImGui::GetContentRegionAvail().y / lines - captions, smallest, largest);
+  }
+  const float side = std::clamp((avail + gap) / perRow - gap - marker, layered ? 2.0f * em : 4.0f * em, largest);
+  // "head 12" over every map when the widest fits, else "12" over every map (never some of each).
+  const bool headWord = ImGui::CalcTextSize(trf(Key::HeadsMapHead, maxHeads).c_str()).x <= side + marker;
   const AppState& s = ctx.state;
   for (const HeadsRow& r : rows) {
     if (!r.name.empty()) {

@@ -125,8 +125,10 @@ void drawGeometry(StepContext& ctx) {
   const float em = ImGui::GetFontSize();
   const float size = std::min(ImGui::GetContentRegionAvail().x, 22.0f * em);
   ImGui::BeginGroup();
-  if (dK == 2) {
-    ImGui::TextDisabled("%s", tr(Key::LinesDragQ));
+  if (dK == 2) {  // said here, over the square it speaks of (not in the step's explanation: most d_k have none)
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrappedText(tr(Key::LinesDragQ), size);
+    ImGui::PopStyleColor();
   }
   const VectorDrag drag = drawVectorView(t, head, focus, -1, size, ctx.fonts, dK == 2 ? &ctx.state.views.lines.dragScale : nullptr,
                                          ctx.state.config().directionOnly);

@@ -1,5 +1,6 @@
 // Step 7: the mask. Masked cells become −∞ before the softmax, so they get exactly zero weight.
 #include "imgui.h"
+#include "ui/model_view.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/toggles.h"
 
@@ -7,15 +8,19 @@ namespace ui {
 
 namespace {
 
-// none / causal / padding. Returns true when the choice changed (the config is applied, the trace is new).
+// none / causal / padding. Returns true when the choice changed (the config is applied, the trace is new). Locked
+// while a trained model is open, as the sidebar's mask is (the block's own mask: the model was trained with it), the
+// reason on hover: a click here closed the model.
 bool maskChoice(StepContext& ctx) {
   int mask = static_cast<int>(ctx.state.config().mask);
+  beginModelLock(ctx.state);
   bool changed = radioButton(tr(Key::MaskNoMask), &mask, 0);
   ImGui::SameLine();
   changed |= radioButton(tr(Key::MaskCausal), &mask, 1);
   ImGui::SameLine();
   changed |= radioButton(tr(Key::MaskPadding), &mask, 2);
-  if (!changed) return false;
+  endModelLock(ctx.state, ModelLock::Mask);
+  if (!changed || ctx.state.model) return false;
   attn::Config c = ctx.state.config();
   c.mask = static_cast<attn::MaskKind>(mask);
   if (c.mask == attn::MaskKind::Padding && c.padTo == 0) c.padTo = static_cast<int>(ctx.trace.tokens.size()) + 2;

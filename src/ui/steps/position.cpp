@@ -125,10 +125,9 @@ void drawGivenRows(StepContext& ctx) {
   noteLine(tr(ctx.state.model ? Key::PosGivenModelNote : Key::PosGivenNote));
   if (t.config.cross && t.config.Xq) noteLine(tr(Key::EmbedGivenCrossNote));
   ImGui::Spacing();
-  if (t.config.cross && t.config.Xq)
-    drawEquation(ctx, {tokenRowsGrid(ctx, "X", t.X, false), tokenRowsGrid(ctx, "X_q", t.Xq, true)});
-  else
-    drawEquation(ctx, {tokenRowsGrid(ctx, "X", t.X, false)});
+  // One row each (as the Embed step draws them): the width of the step, not half of it.
+  drawEquation(ctx, {tokenRowsGrid(ctx, "X", t.X, false)});
+  if (t.config.cross && t.config.Xq) drawEquation(ctx, {tokenRowsGrid(ctx, "X_q", t.Xq, true)});
 }
 
 }  // namespace

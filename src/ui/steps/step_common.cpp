@@ -182,9 +182,10 @@ namespace {
 
 // An operator between two grids, its text vertically centred on grids `gridHeight` tall. Only its width is laid out
 // (on the row's top line, so the next grid starts level with the previous one): a text item placed lower would
-// stretch the row's height by its offset and could add a needless scrollbar.
-void operatorText(const std::string& op, float gridHeight) {
-  ImGui::SameLine();
+// stretch the row's height by its offset and could add a needless scrollbar. `startsLine`: the first term of a
+// wrapped row's next line ("= S_masked"), not beside the grid before it.
+void operatorText(const std::string& op, float gridHeight, bool startsLine = false) {
+  if (!startsLine) ImGui::SameLine();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const ImVec2 size = ImGui::CalcTextSize(op.c_str());
   const float offset = std::max(0.0f, gridHeight * 0.5f - ImGui::GetTextLineHeight() * 0.5f);
@@ -195,6 +196,47 @@ void operatorText(const std::string& op, float gridHeight) {
 
 int displayedColumns(const GridSpec& g) {
   return static_cast<int>(g.transposed ? g.values->rows() : g.values->cols());
+}
+
+// Whether grids [first, last) keep every token label (matrix_grid.h everyTokenLabelShown) at the cell size `fit`
+// gives them (`fit`'s widths are those of these grids, in order).
+bool labelledAt(const std::vector<GridSpec>& grids, int first, int last, const RowFit& fit, const Fonts& fonts) {
+  for (int i = first; i < last; ++i) {
+    GridSpec g = grids[i];
+    fit.apply(g, i - first);
+    if (!everyTokenLabelShown(g, fonts)) return false;
+  }
+  return true;
+}
+
+// A row too long for labelled cells (three 25-token grids at the Mask step got 8 px columns at 1280 px, and only
+// the hovered cell's labels) wraps: the grids go onto lines, each line as many of the next grids as keep all their
+// labels at the line's fit. Every grid then gets the cell size of the most crowded line, so the matrices still
+// compare at a glance. Returns the index of each line's first grid ({0}: one line, when the whole row keeps its
+// labels or when even a grid alone would not) and sets `fit` for all the grids.
+std::vector<int> wrapForLabels(const std::vector<GridSpec>& grids, const std::vector<int>& columns, float marginEm,
+                               float zoom, const Fonts& fonts, RowFit* fit) {
+  const int n = static_cast<int>(grids.size());
+  if (n < 2 || labelledAt(grids, 0, n, *fit, fonts)) return {0};
+  auto fitOf = [&](int first, int last) {
+    RowFit f = fitRow(std::vector<int>(columns.begin() + first, columns.begin() + last), marginEm);
+    f.zoom = zoom;
+    return f;
+  };
+  std::vector<int> starts;
+  RowFit shared;  // the most crowded line's (uniform) cell size
+  for (int first = 0; first < n;) {
+    int last = first + 1;
+    while (last < n && labelledAt(grids, first, last + 1, fitOf(first, last + 1), fonts)) ++last;
+    const RowFit line = fitOf(first, last);
+    if (line.height <= 0 || !labelledAt(grids, first, last, line, fonts)) return {0};  // wrapping does not help
+    if (starts.empty() || line.widths[0] < shared.widths[0]) shared = line;
+    starts.push_back(first);
+    first = last;
+  }
+  fit->widths.assign(static_cast<size_t>(n), shared.widths[0]);
+  fit->height = shared.height;
+  return starts;
 }
 
 // An operator of a stacked equation on a line of its own, centred under the grid above it (`width` px wide) in the
@@ -267,16 +309,27 @@ void drawEquation(StepContext& ctx, std::initializer_list<EquationTerm> terms, c
     }
   RowFit fit = fitRow(columns, marginEm);
   fit.zoom = ctx.state.contentZoom;
+  //    A row too long for every token's label wraps onto lines that keep them (wrapForLabels).
+  const std::vector<int> lineStarts = wrapForLabels(grids, columns, marginEm, fit.zoom, ctx.fonts, &fit);
   for (int i = 0; i < static_cast<int>(grids.size()); ++i) fit.apply(grids[i], i);
-  // 3. Grids and operators. The operators are centred on the first grid: in A·B = C (and A + B = C) the result has
-  //    A's rows, so they sit level with the rows of both, however tall B is.
-  const float firstHeight = grids.empty() ? 0.0f : gridSize(grids.front(), ctx.fonts).y;
+  // 3. Grids and operators. The operators are centred on the line's first grid: in A·B = C (and A + B = C) the
+  //    result has A's rows, so they sit level with the rows of both, however tall B is. On a wrapped row the
+  //    operator before a line's first grid starts that line ("= S_masked").
+  auto startsLine = [&](int grid) {
+    return grid > 0 && std::find(lineStarts.begin(), lineStarts.end(), grid) != lineStarts.end();
+  };
+  float lineHeight = grids.empty() ? 0.0f : gridSize(grids.front(), ctx.fonts).y;
   int next = 0;
   for (const EquationTerm& term : terms) {
-    if (term.grid)
+    if (term.grid) {
       drawGrid(grids[next++], ctx.grids);
-    else
-      operatorText(term.op, firstHeight);
+    } else if (next < static_cast<int>(grids.size()) && startsLine(next)) {
+      ImGui::Spacing();
+      lineHeight = gridSize(grids[next], ctx.fonts).y;
+      operatorText(term.op, lineHeight, true);
+    } else {
+      operatorText(term.op, lineHeight);
+    }
   }
 }
 

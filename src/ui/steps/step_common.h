@@ -62,7 +62,9 @@ struct EquationTerm {
 // Draws `terms` left to right as one row, e.g. drawEquation(ctx, {q, "·", kt, "=", s}, "S = Q·Kᵀ : …"):
 //   1. writes `formula` above the row, as its title ("" for none): a caption under a row would read as the title of
 //      the row below it,
-//   2. sizes the cells with fitRow over the grids' displayed columns (keeping `marginEm` free on the right),
+//   2. sizes the cells with fitRow over the grids' displayed columns (keeping `marginEm` free on the right); a row
+//      too long for every token's label (9 CSS px type) wraps after a grid onto lines that keep them, where that
+//      helps ("S_scaled + M" above "= S_masked" at 25 tokens), every grid at the most crowded line's cell size,
 //   3. draws each grid with its caption, and each operator vertically centred on the first grid (the result of
 //      A·B or A + B has A's rows, so the operators sit level with both).
 // The narrow layout stacks the same: the formula, then each grid and operator on a line of its own.

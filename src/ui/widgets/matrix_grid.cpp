@@ -287,6 +287,13 @@ std::string formatCell(double v, float cellWidth, int decimals, float shrink) {
 
 float rowLabelWidth(const GridSpec& spec, const Fonts& fonts) { return layoutOf(spec, fonts).labelW; }
 
+bool everyTokenLabelShown(const GridSpec& spec, const Fonts& fonts) {
+  if (!spec.values || spec.values->size() == 0) return true;
+  const Layout l = layoutOf(spec, fonts);
+  const bool tokenRows = !spec.rowLabels.empty() && !isIndexAxis(spec.rowLabels);
+  return (l.rowLabels || !tokenRows) && l.columnLabels != ColumnLabels::HoverOnly;  // HoverOnly: token columns only
+}
+
 ImVec2 gridSize(const GridSpec& spec, const Fonts& fonts) {
   const Layout l = layoutOf(spec, fonts);
   const float gridW = l.cols * l.cw;

@@ -80,6 +80,12 @@ std::string formatCell(double v, float cellWidth, int decimals = -1, float shrin
 // Width of a grid's row labels (with their margin): what a grid needs beside its cells.
 float rowLabelWidth(const GridSpec& spec, const Fonts& fonts);
 
+// Whether the grid, at the cell size `spec` gives, labels every token row and every token column (in type of at
+// least 9 CSS px, columns turned where they do not fit across): false when they are too thin for that, so that only
+// the hovered cell's labels would show. Index axes (dimensions, a weight's rows) do not count: too thin, they show
+// every k-th number or none. drawEquation wraps a row of grids to keep this true where it can.
+bool everyTokenLabelShown(const GridSpec& spec, const Fonts& fonts);
+
 // A weight matrix (rows of softmax probabilities) as a heatmap in p0..p1 coloured by `scale` (masked keys, −∞ in
 // `mask`, hatched): what drawGrid draws for a weights grid, for views that draw maps without a grid (all heads).
 // The colouring is cached under `key` per trace version; returns it (its legend: weightLegendText).
