@@ -77,9 +77,12 @@ void headPicker(StepContext& ctx) {
   if (heads <= 1) return;
   ImGui::TextUnformatted(tr(Key::HeadPickerLabel));
   for (int h = 0; h < heads; ++h) {
-    ImGui::SameLine();
     char label[16];
     std::snprintf(label, sizeof label, "%d##head", h + 1);
+    // A radio button: the circle (a frame's height) and its label; the row wraps where the next one would not fit
+    // (law's 8 heads on a phone cut "8" at the edge).
+    sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                   ImGui::CalcTextSize(label, nullptr, true).x);
     if (radioButton(label, ctx.state.head == h)) ctx.state.head = h;
   }
 }

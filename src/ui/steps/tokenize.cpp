@@ -208,6 +208,8 @@ void drawTokenizeStep(StepContext& ctx) {
   ImGui::Spacing();
   tokenChips(ctx, t.tokens, t.config.cross ? -1 : ctx.state.config().focus, t.config.text);
   if (word) punctuationToggle(ctx);
+  // Only where the menu is there to use: not while a model's own vocabulary is locked, not when GPT-2's BPE is shown.
+  if (!model && kind != attn::TokenizerKind::Gpt2) noteLine(tr(Key::TokChooseGpt2));
   if (t.config.cross) {
     formulaLine(trf(Key::TokQueriesFormula, t.config.queryText.c_str(), static_cast<int>(t.queryTokens.size())));
     tokenChips(ctx, t.queryTokens, ctx.state.config().focus, t.config.queryText);
