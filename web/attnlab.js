@@ -1367,13 +1367,13 @@
   // ---- GPT-2 checkpoints (src/ui/gpt2_state.h) ----
   // attnlab.openModel(files[, {sliceBytes}]): model.safetensors and config.json (File/Blob or {name, bytes: Uint8Array}, any order)
   // -> Promise of null or the message the page shows. The weights file is never held whole in JavaScript: it is
-  // read a Blob.slice at a time (16 MB) into one buffer of the wasm heap and pushed to the C++ reader, which
+  // read a Blob.slice at a time (2 MB) into one buffer of the wasm heap and pushed to the C++ reader, which
   // converts each tensor as its bytes arrive and hashes every byte (sha256). Module.HEAPU8 is read again after
   // every call into wasm (the heap grows as the weights arrive). GPT-2's tokenizer (gpt2-bpe.bin) is loaded first
   // (the served page fetches it; the standalone file carries it when built with it). The "Open model files…"
   // button opens the picker below; dropping the two files on the page opens them too (a lone .json drop stays a
   // Config import).
-  var MODEL_SLICE_BYTES = 16 << 20;
+  var MODEL_SLICE_BYTES = 2 << 20;  // a 2 MB slice converts, packs and hashes in ~20–40 ms: the page keeps drawing (16 MB took 150–700 ms a push)
   var modelInput = document.createElement('input');
   modelInput.type = 'file';
   modelInput.multiple = true;
