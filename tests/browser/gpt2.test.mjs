@@ -700,6 +700,7 @@ s.test('look29: a click on a GPT-2 grid\'s row moves the focus and pins nothing;
   await page.setViewportSize({ width: 1280, height: 1600 });  // the MLP's last equation in view
   try {
     let error = await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 1 }, head: 0 }), TEXT);
+    await settle();  // the new input runs across frames (run29): the focus below needs its 13 tokens shown
     error = error || await page.evaluate(() => window.attnlab.setState({ step: 'gpt2-layer-norm', focus: 8, pin: null }));
     check(error === null, `setState: ${error}`);
     await waitFrames(page, 3);
