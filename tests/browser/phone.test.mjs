@@ -299,6 +299,12 @@ test('phone: a tap on a cell pins it in the inspector sheet; ✕ Close unpins', 
   check(cellBottom <= sheet.y, `the tapped cell (bottom ${cellBottom.toFixed(0)}) lies under the sheet (top ${sheet.y.toFixed(0)})`);
   check(moved.y + row * rowH >= 0, 'the tapped cell scrolled off the top');
   await shot(page, 'phone-sheet-low-cell.png');
+  // s35: law's 8 heads: the head picker wraps where the next radio would not fit (on 2026-11-26's main "8" was cut at
+  // the right edge of the 390 px screen).
+  await setState(page, { preset: 'law', step: 'mask', pin: null });
+  const radios = (await items(page)).filter((i) => /^[1-8]##head$/.test(i.label));
+  check(radios.length === 8 && radios.every((i) => i.x >= 0 && i.x + i.width <= 390),
+    `law's head radios: ${radios.map((i) => `${i.label} ${i.x.toFixed(0)}+${i.width.toFixed(0)}`).join(', ')}`);
   check(problems.length === 0, problems.join('\n'));
   await close();
 });

@@ -75,14 +75,19 @@ void wrappedTextWithHelp(const std::string& text, const char* help) {
 void headPicker(StepContext& ctx) {
   const int heads = static_cast<int>(ctx.trace.heads.size());
   if (heads <= 1) return;
+  ImGui::AlignTextToFramePadding();  // "Head:" on the radio labels' line (a phone's finger-sized rows are tall)
   ImGui::TextUnformatted(tr(Key::HeadPickerLabel));
   for (int h = 0; h < heads; ++h) {
     char label[16];
     std::snprintf(label, sizeof label, "%d##head", h + 1);
     // A radio button: the circle (a frame's height) and its label; the row wraps where the next one would not fit
-    // (law's 8 heads on a phone cut "8" at the edge).
-    sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
-                   ImGui::CalcTextSize(label, nullptr, true).x);
+    // (law's 8 heads on a phone cut "8" at the edge). Measured before SameLine, with the cursor at the start of the
+    // next line (its right edge is the line's), so a wrap is ImGui's own next line, not SameLine + NewLine (which
+    // left an empty line's gap).
+    const float width = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                        ImGui::CalcTextSize(label, nullptr, true).x;
+    const float lineRight = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= lineRight) ImGui::SameLine();
     if (radioButton(label, ctx.state.head == h)) ctx.state.head = h;
   }
 }
