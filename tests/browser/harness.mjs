@@ -187,7 +187,11 @@ export async function waitDataLoaded(page) {
 export async function screenshotCanvas(page, name) {
   mkdirSync(shotDir, { recursive: true });
   const path = join(shotDir, name);
-  const buffer = await page.locator('#canvas').screenshot({ path });
+  // The canvas's box from the page, not locator.screenshot: that waits for the element to hold still over two
+  // animation frames, and at load 18 a frame of a heavy view (d_k 1024 at DPR 2) took long enough to exceed its
+  // timeout (a clean clone's saturation suite, 2026-11-26). The canvas does not move; nothing to wait for.
+  const box = await page.locator('#canvas').boundingBox();
+  const buffer = await page.screenshot({ path, clip: box, timeout: 120000 });
   return { path, png: decodePng(buffer) };
 }
 
