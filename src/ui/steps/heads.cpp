@@ -220,7 +220,10 @@ void drawHeadsStep(StepContext& ctx) {
     WeightColoring words;  // the legend's words for the chosen colouring
     words.scale = ctx.state.weightScale;
     words.anyMasked = ctx.trace.config.mask != attn::MaskKind::None;
-    ImGui::TextDisabled("%s", weightLegendText(words).c_str());
+    // Wrapped: on a phone the line ran past the screen's edge ("white = uniform" cut off).
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrappedText(weightLegendText(words));
+    ImGui::PopStyleColor();
   }
   // The walkthrough's own maps: every line of them in view when the room below allows (law's 4 + 4 at 1280×800, the
   // second line not under the inspector), never under 6 em. A model's layers scroll (GPT-2: 12 blocks).
