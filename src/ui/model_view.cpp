@@ -230,16 +230,26 @@ void drawModelInputs(AppState& s, float width) {
   OpenModel& m = *s.model;
   const float em = ImGui::GetFontSize();
   const bool encoderDecoder = m.model->config.encoderDecoder;
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(tr(encoderDecoder ? Key::ModelSource : Key::ModelInput));
-  ImGui::SameLine();
+  // On a phone (narrow) as the sentence's fields there: no labels (the hints say what goes in), the decoder's field
+  // on a line of its own — a label beside a field of the whole width ran past the screen's edge.
+  const bool narrow = s.layout.narrow;
+  if (!narrow) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(tr(encoderDecoder ? Key::ModelSource : Key::ModelInput));
+    ImGui::SameLine();
+  }
   bool changed = false;
   if (encoderDecoder) {
-    changed |= inputString("##model-source", &m.sourceBuffer, width * 0.5f - 4 * em, tr(Key::ModelSourceHint));
-    ImGui::SameLine();
-    ImGui::TextUnformatted(tr(Key::ModelDecoder));
-    ImGui::SameLine();
-    changed |= inputString("##model-input", &m.inputBuffer, width * 0.5f - 4 * em, tr(Key::ModelDecoderHint));
+    changed |= inputString("##model-source", &m.sourceBuffer, narrow ? width : width * 0.5f - 4 * em,
+                           tr(Key::ModelSourceHint));
+    if (!narrow) {
+      ImGui::SameLine();
+      ImGui::TextUnformatted(tr(Key::ModelDecoder));
+      ImGui::SameLine();
+    }
+    changed |= inputString("##model-input", &m.inputBuffer,
+                           narrow ? ImGui::GetContentRegionAvail().x : width * 0.5f - 4 * em,
+                           tr(Key::ModelDecoderHint));
   } else {
     changed |= inputString("##model-input", &m.inputBuffer, width, tr(Key::ModelInputHint));
   }

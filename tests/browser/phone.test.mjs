@@ -305,6 +305,13 @@ test('phone: a tap on a cell pins it in the inspector sheet; ✕ Close unpins', 
   const radios = (await items(page)).filter((i) => /^[1-8]##head$/.test(i.label));
   check(radios.length === 8 && radios.every((i) => i.x >= 0 && i.x + i.width <= 390),
     `law's head radios: ${radios.map((i) => `${i.label} ${i.x.toFixed(0)}+${i.width.toFixed(0)}`).join(', ')}`);
+  // s35: a trained model's input fields fit the screen (translation's Source and Decoder fields ran past its edge,
+  // showing "the black" and "<bos> le").
+  await setState(page, { model: { open: 'preset:translation' }, step: 'softmax' });
+  const fields = (await items(page)).filter((i) => /^##model-(source|input)$/.test(i.label));
+  check(fields.length === 2 && fields.every((i) => i.visible && i.x >= 0 && i.x + i.width <= 390 + 0.5),
+    `translation's fields: ${fields.map((i) => `${i.label} ${i.x.toFixed(0)}+${i.width.toFixed(0)}`).join(', ')}`);
+  await setState(page, { model: null });
   check(problems.length === 0, problems.join('\n'));
   await close();
 });

@@ -32,11 +32,11 @@ void linesModeControl(StepContext& ctx) {
   for (int h = 0; h < heads; ++h) {
     if (h) ImGui::SameLine();
     bool visible = !(ctx.state.hiddenHeads & (1u << h));
-    char label[24];
-    std::snprintf(label, sizeof label, "head %d", h + 1);
+    // Shown in the UI's language ("头 1"); the ID after ## stays the same in every language.
+    const std::string label = trf(Key::HeadsMapHead, h + 1) + "##lines head " + std::to_string(h + 1);
     ImGui::PushStyleColor(ImGuiCol_CheckMark, headColor(h));
     ImGui::PushStyleColor(ImGuiCol_Text, headColor(h));
-    if (checkbox(label, &visible)) ctx.state.hiddenHeads ^= (1u << h);
+    if (checkbox(label.c_str(), &visible)) ctx.state.hiddenHeads ^= (1u << h);
     ImGui::PopStyleColor(2);
   }
 }
@@ -63,12 +63,10 @@ void drawLinePanels(StepContext& ctx, const LinesHover& isolate) {
       o.itemLabel = "lines";
     } else {
       o.onlyHead = p;
-      char caption[24];
-      std::snprintf(caption, sizeof caption, "head %d", p + 1);
       ImGui::PushStyleColor(ImGuiCol_Text, headColor(p));
-      ImGui::TextUnformatted(caption);
+      ImGui::TextUnformatted(trf(Key::HeadsMapHead, p + 1).c_str());  // "head 1" / "头 1"
       ImGui::PopStyleColor();
-      o.itemLabel = std::string("lines ") + caption;
+      o.itemLabel = "lines head " + std::to_string(p + 1);  // the panel's item name (tests), in every language
     }
     const LinesHover here = drawAttentionLines(t, o, isolate, ctx.fonts);
     if (here.query >= 0 || here.key >= 0) v.hoverQuery = here.query, v.hoverKey = here.key;
