@@ -2,6 +2,7 @@
 #include "ui/gpt2_state.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdio>
 #include <limits>
@@ -671,6 +672,14 @@ static void nameGpt2Combo(ImGuiID id, const char* name) {
 // px), a line of text elsewhere.
 static ImVec2 pickerItemSize(const AppState& s) { return ImVec2(0, s.layout.narrow ? ImGui::GetFrameHeight() : 0); }
 
+void fitPickerList(int entries, bool narrow) {
+  if (!narrow || entries <= 0) return;  // wide: Dear ImGui's default (8 lines of text) fits 8 entries
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const int shown = std::min(entries, 8);
+  const float height = shown * (ImGui::GetFrameHeight() + style.ItemSpacing.y) - style.ItemSpacing.y + 2 * style.WindowPadding.y;
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, height));
+}
+
 void drawGpt2Panel(AppState& s) {
   const Gpt2State& g = *s.model->gpt2;
   const am::Gpt2Config& c = g.model->config;
@@ -688,6 +697,7 @@ void drawGpt2Panel(AppState& s) {
   ImGui::SetNextItemWidth(-3.0f * em);
   const int layer = g.layer;
   const ImGuiID blockId = ImGui::GetID("##gpt2-layer");
+  fitPickerList(c.nLayer, s.layout.narrow);
   const bool blockOpen = ImGui::BeginCombo("##gpt2-layer", trf(Key::Gpt2BlockItem, layer + 1, c.nLayer, layer).c_str());
   nameGpt2Combo(blockId, "gpt2 block picker");
   if (blockOpen) {
@@ -706,6 +716,7 @@ void drawGpt2Panel(AppState& s) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-3.0f * em);
   const ImGuiID headId = ImGui::GetID("##gpt2-head");
+  fitPickerList(c.nHead, s.layout.narrow);
   const bool headOpen = ImGui::BeginCombo("##gpt2-head", trf(Key::Gpt2HeadItem, s.head + 1, c.nHead).c_str());
   nameGpt2Combo(headId, "gpt2 head picker");
   if (headOpen) {

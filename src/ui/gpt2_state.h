@@ -182,6 +182,9 @@ std::string applyGpt2Link(AppState& s, const nlohmann::json& link);
 
 // ---- drawing (model_view.cpp's model panel and sentence bar)
 void drawGpt2OpenControls(AppState& s);  // "Open model files…" and, while reading, the progress and Cancel
+// Before BeginCombo of a picker with `entries` finger-sized entries (narrow layout): its open list is tall enough for
+// up to 8 of them. Dear ImGui's default is 8 lines of text, 3½ such entries: on a phone 4 blocks scrolled (phone29).
+void fitPickerList(int entries, bool narrow);
 void drawGpt2Panel(AppState& s);         // what is open, the block and head pickers, the next token, Close
 void drawGpt2Input(AppState& s, float width);
 // A new input's forward is under way (the narrow layout then shows drawGpt2RunLine above its sticky bar).
