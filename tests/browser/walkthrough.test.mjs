@@ -150,6 +150,17 @@ async function checkMaskStepLockedWithAModel(page) {
 
 // Hovers cell (row, col) of the grid "cells <name>" and returns getState().hover.
 async function hoverCell(page, name, row, col, rows, cols) {
+  // Scrolled into view first: an equation whose row would squeeze its labels wraps (law's "= S" goes below Q · Kᵀ at
+  // 25 tokens; paper-base's 64-row Kᵀ), which can put the grid under the fold of an 800 px page (a clipped grid is
+  // not even listed).
+  const height = page.viewportSize().height;
+  await page.mouse.move(page.viewportSize().width * 0.7, height * 0.5);
+  for (let k = 0; k < 30; ++k) {
+    const it = (await items(page)).find((i) => i.label === `cells ${name}`);
+    if (it && it.visible && it.y >= 0 && it.y + it.height <= height) break;
+    await page.mouse.wheel(0, it && it.y < 0 ? -200 : 200);  // not there yet: clipped below the fold
+    await waitFrames(page, 2);
+  }
   const grid = await findItem(page, (it) => it.label === `cells ${name}`, `"cells ${name}"`);
   await hoverItem(page, grid, (col + 0.5) / cols, (row + 0.5) / rows);
   return (await getState(page)).hover;
