@@ -305,12 +305,13 @@ std::string openGpt2(AppState& s, std::shared_ptr<const am::Gpt2Model> model, co
   return err;
 }
 
-std::string startGpt2Open(AppState& s, std::shared_ptr<const am::Gpt2Model> model, const std::string& name,
-                          const std::string& input, int layer, const std::string& notice) {
-  if (!s.data.gpt2) return s.refuse(tr(Key::Gpt2NeedsTokenizer));
-  cancelGpt2Run(s);  // another model (or the same one anew): a run of the one before is of no use
-  Gpt2Page& page = gpt2Page(s);
-  page.openResult.clear();
+
+namespace {
+
+// A run of `model` on `input`: a new state (not a copy of a shown run: tens of MB at 128 tokens), tokenized now, and
+// its forward to advance across frames. Null and *refused = the message when the text is refused.
+std::unique_ptr<Gpt2Running> newRun(AppState& s, std::shared_ptr<const am::Gpt2Model> model, const std::string& name,
+                                    const std::string& input, std::string* refused) {
   auto next = std::make_shared<Gpt2State>();
   next->model = std::move(model);
   next->name = name;
@@ -321,9 +322,23 @@ std::string startGpt2Open(AppState& s, std::shared_ptr<const am::Gpt2Model> mode
     tokenizeInput(*next, *s.data.gpt2);
     running->forward = std::make_unique<am::Gpt2Forward>(*next->model, next->ids, true, false, am::kGpt2PagePieces);
   } catch (const attn::InputError& e) {
-    return s.refuse(errorText(e));
+    *refused = s.refuse(errorText(e));
+    return nullptr;
   }
   running->next = std::move(next);
+  return running;
+}
+
+}  // namespace
+std::string startGpt2Open(AppState& s, std::shared_ptr<const am::Gpt2Model> model, const std::string& name,
+                          const std::string& input, int layer, const std::string& notice) {
+  if (!s.data.gpt2) return s.refuse(tr(Key::Gpt2NeedsTokenizer));
+  cancelGpt2Run(s);  // another model (or the same one anew): a run of the one before is of no use
+  Gpt2Page& page = gpt2Page(s);
+  page.openResult.clear();
+  std::string refused;
+  std::unique_ptr<Gpt2Running> running = newRun(s, std::move(model), name, input, &refused);
+  if (!running) return refused;
   running->layer = layer >= 0 && layer < running->next->model->config.nLayer ? layer : 0;
   running->opening = true;
   running->doneNotice = notice;
@@ -346,23 +361,13 @@ std::string setGpt2Input(AppState& s, const std::string& input) {
   // A model being opened (its first run under way) runs on the new input instead, and still opens when done.
   Gpt2Running* opening = gpt2OpenPending(s) ? s.gpt2->running.get() : nullptr;
   const Gpt2State& base = opening ? *opening->next : *shown;
-  auto next = std::make_shared<Gpt2State>();  // not a copy of the shown run (tens of MB at 128 tokens)
-  next->model = base.model;
-  next->name = base.name;
-  next->sha256 = base.sha256;
-  next->input = input;
-  auto running = std::make_unique<Gpt2Running>();
+  std::string refused;
+  std::unique_ptr<Gpt2Running> running = newRun(s, base.model, base.name, input, &refused);
+  if (!running) return refused;
   if (opening) {
     running->opening = true;
     running->doneNotice = opening->doneNotice;
   }
-  try {
-    tokenizeInput(*next, *s.data.gpt2);
-    running->forward = std::make_unique<am::Gpt2Forward>(*next->model, next->ids, true, false, am::kGpt2PagePieces);
-  } catch (const attn::InputError& e) {
-    return s.refuse(errorText(e));
-  }
-  running->next = std::move(next);
   running->layer = opening ? opening->layer : shown->layer;
   running->startedMs = nowMs();
   Gpt2Page& page = gpt2Page(s);
