@@ -1,9 +1,15 @@
 // Step 8: softmax of each row of the masked scores. Rows sum to 1. Shows the focus row as bars and every row's
 // saturation: entropy, max weight, effective number of keys exp(H), and the softmax Jacobian norm.
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 #include "imgui.h"
 #include "ui/explain.h"
+#include "ui/first_run.h"  // touchInput: "swipe" or "scroll" the table sideways
 #include "ui/steps/step_common.h"
 #include "ui/widgets/text_util.h"
 #include "ui/widgets/weight_bars.h"
@@ -30,46 +36,74 @@ void drawFocusWeights(StepContext& ctx, const attn::HeadTrace& h) {
                  ctx.fonts);
 }
 
-// One line per query: entropy H, max weight, exp(H) keys in use, ‖J‖, and "saturated" / "fully masked".
+// The table's text for a row's saturation label: "saturated" / "one key …" / "fully masked", or "".
+const char* saturationText(const attn::Trace& t, const attn::RowSaturation& r, int row) {
+  const std::string label = saturationLabel(r, unmaskedKeys(t, row));
+  if (label == "saturated") return tr(Key::SoftmaxSaturated);
+  if (label == "one key") return tr(Key::SoftmaxOneKey);
+  if (label == "fully masked") return tr(Key::SoftmaxFullyMasked);
+  return "";
+}
+
+// One line per query: entropy H, max weight, exp(H) keys in use, ‖J‖, and "saturated" / "fully masked". Where the
+// six columns do not fit the width (a phone: ‖J‖ and exp(H) were cut off, unreachable), the table scrolls sideways
+// with the query column frozen at its left edge, its scrollbar's room added below the rows, and a line above says
+// so (swipe on touch).
 void drawSaturationTable(StepContext& ctx, const attn::HeadTrace& h) {
-  const int L = static_cast<int>(h.A.cols());
+  constexpr int kColumns = 6;
+  const int rows = static_cast<int>(h.rows.size());
   const int focus = ctx.state.config().focus;
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
-  const float height = std::min(12.0f, L + 1.5f) * ImGui::GetTextLineHeightWithSpacing();  // scrolls past 12 rows
-  if (!ImGui::BeginTable("saturation", 6, flags, ImVec2(0, height))) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn(tr(Key::SoftmaxColQuery));
-  ImGui::TableSetupColumn(tr(Key::SoftmaxColEntropy));
-  ImGui::TableSetupColumn(tr(Key::SoftmaxColMax));
-  ImGui::TableSetupColumn(tr(Key::SoftmaxColKeys));
-  ImGui::TableSetupColumn(tr(Key::SoftmaxColGradient));
-  ImGui::TableSetupColumn("");
-  ImGui::TableHeadersRow();
-  for (int i = 0; i < static_cast<int>(h.rows.size()); ++i) {
+  // Every cell's text first: measured (numbers in the mono font) to know the width the columns need.
+  std::vector<std::array<std::string, kColumns>> cells(static_cast<size_t>(rows));
+  for (int i = 0; i < rows; ++i) {
     const attn::RowSaturation& r = h.rows[i];
+    char keys[32];
+    std::snprintf(keys, sizeof keys, "%.2f", r.effectiveTokens);
+    cells[i] = {tokenLabel(ctx.trace.config, ctx.trace.queryTokens, i), fmtProbability(r.entropy, 4),
+                fmtProbability(r.maxWeight, 4), keys, fmtProbability(r.jacobianNorm, 4),
+                saturationText(ctx.trace, r, i)};
+  }
+  const char* headers[kColumns] = {tr(Key::SoftmaxColQuery), tr(Key::SoftmaxColEntropy), tr(Key::SoftmaxColMax),
+                                   tr(Key::SoftmaxColKeys),  tr(Key::SoftmaxColGradient), ""};
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float needed = 0;
+  for (int c = 0; c < kColumns; ++c) {
+    float widest = ImGui::CalcTextSize(headers[c]).x;
+    const bool mono = c >= 1 && c <= 4;
+    if (mono) ImGui::PushFont(ctx.fonts.mono);
+    for (const auto& row : cells) widest = std::max(widest, ImGui::CalcTextSize(row[c].c_str()).x);
+    if (mono) ImGui::PopFont();
+    needed += widest + 2.0f * style.CellPadding.x;
+  }
+  const bool sideways = needed > ImGui::GetContentRegionAvail().x;
+  if (sideways) ImGui::TextDisabled("%s", tr(touchInput() ? Key::SoftmaxTableSwipe : Key::SoftmaxTableScroll));
+  ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  if (sideways) flags |= ImGuiTableFlags_ScrollX;
+  // As tall as the header and the rows (a row: a text line and the cells' padding), scrolling down past 12 rows;
+  // the horizontal scrollbar's room below them, so it never hides the last row and leaves no gap where there is none.
+  const float rowHeight = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
+  const float height = (std::min(12, rows) + 1) * rowHeight + 2.0f + (sideways ? style.ScrollbarSize : 0.0f);
+  if (!ImGui::BeginTable("saturation", kColumns, flags, ImVec2(0, height))) return;
+  ImGui::TableSetupScrollFreeze(sideways ? 1 : 0, 1);  // the header row, and the query column while it scrolls sideways
+  for (const char* header : headers) ImGui::TableSetupColumn(header);
+  ImGui::TableHeadersRow();
+  for (int i = 0; i < rows; ++i) {
     ImGui::TableNextRow();
     if (i == focus) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(255, 236, 210, 255));
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(tokenLabel(ctx.trace.config, ctx.trace.queryTokens, i).c_str());
+    ImGui::TextUnformatted(cells[i][0].c_str());
     ImGui::PushFont(ctx.fonts.mono);
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(fmtProbability(r.entropy, 4).c_str());
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(fmtProbability(r.maxWeight, 4).c_str());
-    ImGui::TableNextColumn();
-    ImGui::Text("%.2f", r.effectiveTokens);
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(fmtProbability(r.jacobianNorm, 4).c_str());
+    for (int c = 1; c <= 4; ++c) {
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(cells[i][c].c_str());
+    }
     ImGui::PopFont();
     ImGui::TableNextColumn();
-    const std::string label = saturationLabel(r, unmaskedKeys(ctx.trace, i));
-    if (label == "saturated")
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kCautionText), "%s", tr(Key::SoftmaxSaturated));
-    else if (!label.empty())
-      ImGui::TextDisabled("%s", label == "one key"        ? tr(Key::SoftmaxOneKey)
-                                : label == "fully masked" ? tr(Key::SoftmaxFullyMasked)
-                                                          : label.c_str());
+    if (saturated(ctx.trace, h.rows[i], i))
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kCautionText), "%s", cells[i][5].c_str());
+    else
+      ImGui::TextDisabled("%s", cells[i][5].c_str());
   }
   ImGui::EndTable();
 }

@@ -1,0 +1,120 @@
+// Issue 27 on a phone (session 36, "phone27b"): what a 390×844 touch phone still got wrong, checked on the whole UI
+// drawn headless at a phone's size (phone_app.h): the Softmax step's table, the label of a row of radio buttons, and
+// the reason of a control a model locks (and a "(?)" marker's help), which lived only in hover tooltips.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "imgui_internal.h"  // the table pool, the popup stack
+#include "phone_app.h"
+#include "ui/app_state.h"
+#include "ui/first_run.h"
+#include "ui/i18n/i18n.h"
+#include "ui/model_view.h"
+#include "ui/steps/step_common.h"
+
+namespace {
+
+// The Softmax step's saturation table (steps/softmax.cpp): the six-column table drawn in the last frame.
+const ImGuiTable* saturationTable() {
+  ImGuiContext& g = *GImGui;
+  for (int n = 0; n < g.Tables.GetMapSize(); ++n)
+    if (const ImGuiTable* t = g.Tables.TryGetMapData(n))
+      if (t->ColumnsCount == 6 && t->LastFrameActive == g.FrameCount) return t;
+  return nullptr;
+}
+
+// Where the glyph `c` of the default font was drawn in the last frame's draw lists: the top of each text line that
+// holds it (the glyph quad's top less the glyph's offset in the line), with the quad's left edge.
+struct GlyphAt {
+  float x, lineTop;
+};
+std::vector<GlyphAt> glyphsDrawn(ImWchar c) {
+  const ImFont* font = ImGui::GetIO().Fonts->Fonts[0];
+  const ImFontGlyph* glyph = font->FindGlyphNoFallback(c);
+  std::vector<GlyphAt> out;
+  if (!glyph) return out;
+  const ImDrawData* data = ImGui::GetDrawData();
+  for (int l = 0; data && l < data->CmdListsCount; ++l) {
+    const ImVector<ImDrawVert>& v = data->CmdLists[l]->VtxBuffer;
+    for (int i = 0; i + 3 < v.Size; ++i)  // a glyph's quad: (x0,y0,u0,v0) (x1,y0,u1,v0) (x1,y1,u1,v1) (x0,y1,u0,v1)
+      if (v[i].uv.x == glyph->U0 && v[i].uv.y == glyph->V0 && v[i + 1].uv.x == glyph->U1 && v[i + 2].uv.y == glyph->V1)
+        out.push_back({v[i].pos.x, v[i].pos.y - glyph->Y0});
+  }
+  return out;
+}
+
+// The text line's top of the row label ("Mask:", "Scale:": the ':' left of the row's first radio) against the
+// radio's own label, which sits centred in its row (widgets/toggles.cpp). Returns the gap in px (NAN: no label).
+float labelOffsetFromRadio(const PhoneItem& radio) {
+  const float radioTextTop = std::round(radio.y + (radio.height - ImGui::GetFontSize()) * 0.5f);
+  float best = NAN;
+  for (const GlyphAt& g : glyphsDrawn(':'))
+    if (g.x < radio.x && g.lineTop >= radio.y - ImGui::GetFontSize() && g.lineTop < radio.y + radio.height)
+      if (std::isnan(best) || std::abs(g.lineTop - radioTextTop) < std::abs(best)) best = g.lineTop - radioTextTop;
+  return best;
+}
+
+}  // namespace
+
+// On a phone the table of every query's entropy H, max weight, exp(H) keys and ‖J‖ cut its last columns at the screen's
+// edge (390 px: ‖J‖ and exp(H) unreadable) with no way to scroll to them. Every column must be whole (not squeezed)
+// and within reach: on screen, or scrolled to sideways with the query column frozen — in English and in Chinese.
+TEST(PhoneRows, TheSoftmaxTableShowsEveryColumnOnAPhone) {
+  for (const char* lang : {"en", "zh"}) {
+    PhoneApp phone(ImVec2(390, 2400));  // tall: the whole step is laid out, the table included (narrow: 390 wide)
+    ASSERT_EQ(phone.app.setStateJson(std::string(R"({"step": "softmax", "lang": ")") + lang + "\"}"), "");
+    phone.frames(4);
+    ASSERT_TRUE(phone.app.state().layout.narrow);
+    const ImGuiTable* t = saturationTable();
+    ASSERT_NE(t, nullptr) << lang << ": no six-column table drawn at the Softmax step";
+    EXPECT_LE(t->OuterRect.Max.x, 390.5f) << lang << ": the table runs past the screen";
+    const float reach = t->InnerClipRect.Max.x + (t->InnerWindow ? t->InnerWindow->ScrollMax.x : 0.0f);
+    bool cut = false;
+    for (int c = 0; c < t->ColumnsCount; ++c) {
+      const ImGuiTableColumn& col = t->Columns[c];
+      const float content = std::max({col.ContentMaxXFrozen, col.ContentMaxXUnfrozen, col.ContentMaxXHeadersIdeal});
+      EXPECT_GE(col.WidthGiven + 0.5f, col.WidthAuto) << lang << ": column " << c << " squeezed";
+      EXPECT_LE(content, reach + 0.5f) << lang << ": column " << c << "'s text ends at " << content
+                                       << " px, out of reach (visible to " << t->InnerClipRect.Max.x << " px)";
+      cut = cut || content > t->InnerClipRect.Max.x + 0.5f;
+    }
+    // The default font is narrower than the page's for Chinese (8.6 px a glyph, not 16): only English must overflow.
+    if (std::string(lang) == "en") EXPECT_TRUE(cut) << "every column fits 390 px (the test's premise: a table wider than a phone)";
+    if (cut) EXPECT_EQ(t->FreezeColumnsRequest, 1) << lang << ": the query column does not stay while the table scrolls";
+  }
+  ui::setLanguage(ui::Lang::En);
+}
+
+// A wide screen has room for the whole table: no sideways scrolling there.
+TEST(PhoneRows, TheSoftmaxTableDoesNotScrollSidewaysOnADesktop) {
+  PhoneApp desktop(ImVec2(1280, 1400));
+  ASSERT_EQ(desktop.app.setStateJson(R"({"step": "softmax"})"), "");
+  desktop.frames(4);
+  const ImGuiTable* t = saturationTable();
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->Flags & ImGuiTableFlags_ScrollX, 0);
+  for (int c = 0; c < t->ColumnsCount; ++c) EXPECT_LE(t->Columns[c].MaxX, t->InnerClipRect.Max.x + 0.5f) << c;
+}
+
+// The table was 1.5 text lines (with spacing) taller than its rows, and on a phone a horizontal scrollbar under it took
+// that room: a gap, or a vertical scroll inside the table that a phone's vertical swipe over it would have caught
+// instead of scrolling the page. Now as tall as its rows and the scrollbar: it does not scroll down for 5 or 8 rows.
+TEST(PhoneRows, TheSoftmaxTableIsAsTallAsItsRows) {
+  for (const char* state : {R"({"step": "softmax"})", R"({"model": {"open": "preset:reverse"}, "step": "softmax"})"}) {
+    PhoneApp phone(ImVec2(390, 2400));
+    ASSERT_EQ(phone.app.setStateJson(state), "");
+    phone.frames(4);
+    const ImGuiTable* t = saturationTable();
+    ASSERT_NE(t, nullptr) << state;
+    ASSERT_NE(t->InnerWindow, nullptr);
+    EXPECT_EQ(t->InnerWindow->ScrollMax.y, 0.0f) << state << ": the table scrolls down inside itself";
+    const float rows = static_cast<float>(phone.app.state().pipeline.trace().queryTokens.size());
+    const float content = (rows + 1) * (ImGui::GetFontSize() + 2.0f * ImGui::GetStyle().CellPadding.y);
+    const float bar = (t->Flags & ImGuiTableFlags_ScrollX) ? ImGui::GetStyle().ScrollbarSize : 0.0f;
+    EXPECT_LE(t->OuterRect.GetHeight(), content + bar + 4.0f) << state << ": a gap under the rows";
+  }
+}
