@@ -48,10 +48,15 @@ bool dimensionInput(const AppState& state, const char* label, int* value, const 
 
 // SameLine() only if a radio button labelled `nextLabel` still fits on this line (narrow sidebars wrap).
 void sameLineIfFits(const char* nextLabel) {
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float width = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(nextLabel).x;
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) ImGui::SameLine();
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + toggleWidth(nextLabel) <= right) ImGui::SameLine();
+}
+
+// "Mask:" before its radio buttons, on their labels' line: a finger-sized row is a frame's height tall and its
+// labels sit at the frame's padding, where a bare text item would sit at the row's top.
+void radioRowLabel(const char* label) {
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
 }
 
 // A small button, finger-sized in the narrow layout (a SmallButton has no vertical padding).
@@ -385,7 +390,7 @@ void maskControl(AppState& state, bool advanced) {
   bool changed = false;
   const bool padding = state.config().mask == attn::MaskKind::Padding;
   if (!advanced) {
-    ImGui::TextUnformatted(tr(Key::MaskLabel));
+    radioRowLabel(tr(Key::MaskLabel));
     sameLineIfFits(tr(Key::MaskNone));
     changed |= radioButton(tr(Key::MaskNone), &mask, 0);
     sameLineIfFits(tr(Key::MaskCausal));
@@ -408,7 +413,7 @@ void scaleControl(AppState& state, bool advanced) {
   bool changed = false;
   const bool custom = state.config().scaleKind == attn::ScaleKind::Custom;
   if (!advanced) {
-    ImGui::TextUnformatted(tr(Key::ScaleLabel));
+    radioRowLabel(tr(Key::ScaleLabel));
     sameLineIfFits("1/√d_k");
     changed |= radioButton("1/√d_k", &scale, 0);
     sameLineIfFits(tr(Key::ScaleNone));
@@ -539,8 +544,7 @@ void setUiLanguage(AppState& state, Lang lang) {
 }
 
 void drawLanguageSwitch(AppState& state) {
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(tr(Key::LanguageLabel));
+  radioRowLabel(tr(Key::LanguageLabel));
   // Each language is named in itself, so a reader finds theirs whatever the page's language. The glyphs of
   // "中文" are compiled into the binary (src/app/CMakeLists.txt): the switch reads before any font is fetched.
   ImGui::SameLine();

@@ -100,6 +100,26 @@ TEST(PhoneRows, TheSoftmaxTableDoesNotScrollSidewaysOnADesktop) {
   for (int c = 0; c < t->ColumnsCount; ++c) EXPECT_LE(t->Columns[c].MaxX, t->InnerClipRect.Max.x + 0.5f) << c;
 }
 
+// "Mask:" and "Scale:" sat at the top of their rows, above the radio buttons' labels (a bare text item where the
+// row is a frame tall: 46 px on a phone), as "Head:" did before s35. On the phone's drawer and on a desktop's sidebar
+// each label is on its radios' text line.
+TEST(PhoneRows, MaskAndScaleLabelsSitOnTheirRadioButtonsLine) {
+  for (const ImVec2 size : {ImVec2(390, 2400), ImVec2(1280, 1400)}) {
+    PhoneApp screen(size);
+    screen.frames(2);
+    screen.app.state().drawerOpen = true;  // the phone's controls are in the drawer
+    screen.frames(3);
+    for (const char* radio : {"none", "1/√d_k"}) {
+      const auto item = screen.item(radio);
+      ASSERT_TRUE(item) << size.x << " px: no radio \"" << radio << "\"";
+      const float offset = labelOffsetFromRadio(*item);
+      ASSERT_FALSE(std::isnan(offset)) << size.x << " px: no label before \"" << radio << "\"";
+      EXPECT_LE(std::abs(offset), 1.0f) << size.x << " px: the label before \"" << radio << "\" is " << offset
+                                        << " px off its line";
+    }
+  }
+}
+
 // The table was 1.5 text lines (with spacing) taller than its rows, and on a phone a horizontal scrollbar under it took
 // that room: a gap, or a vertical scroll inside the table that a phone's vertical swipe over it would have caught
 // instead of scrolling the page. Now as tall as its rows and the scrollbar: it does not scroll down for 5 or 8 rows.

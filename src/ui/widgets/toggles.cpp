@@ -18,6 +18,8 @@ struct ToggleLayout {
   bool pressed = false, hovered = false, held = false;
 };
 
+float markSide() { return std::min(ImGui::GetFrameHeight(), kToggleMarkEm * ImGui::GetFontSize()); }
+
 // Lays out and adds the row; false when it is clipped (nothing to draw).
 bool addToggleRow(const char* label, ToggleLayout* t) {
   ImGuiWindow* window = ImGui::GetCurrentWindow();
@@ -26,7 +28,7 @@ bool addToggleRow(const char* label, ToggleLayout* t) {
   t->id = window->GetID(label);
   const ImVec2 labelSize = ImGui::CalcTextSize(label, nullptr, true);
   const float rowHeight = std::max(ImGui::GetFrameHeight(), labelSize.y);
-  const float side = std::min(ImGui::GetFrameHeight(), kToggleMarkEm * ImGui::GetFontSize());
+  const float side = markSide();
   const ImVec2 pos = window->DC.CursorPos;
   t->row = ImRect(pos, ImVec2(pos.x + side + (labelSize.x > 0 ? style.ItemInnerSpacing.x + labelSize.x : 0.0f),
                               pos.y + rowHeight));
@@ -56,6 +58,11 @@ void drawLabel(const char* label, const ToggleLayout& t) {
 }
 
 }  // namespace
+
+float toggleWidth(const char* label) {
+  const float text = ImGui::CalcTextSize(label, nullptr, true).x;
+  return markSide() + (text > 0 ? ImGui::GetStyle().ItemInnerSpacing.x + text : 0.0f);
+}
 
 bool radioButton(const char* label, bool active) {
   ToggleLayout t;

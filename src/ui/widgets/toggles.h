@@ -12,5 +12,8 @@ constexpr float kToggleMarkEm = 1.35f;  // ImGui's own frame height at the defau
 bool radioButton(const char* label, bool active);
 bool radioButton(const char* label, int* value, int buttonValue);  // sets *value = buttonValue when pressed
 bool checkbox(const char* label, bool* value);
+// The width a radioButton or checkbox labelled `label` takes: its mark, the gap and the label's visible part (what
+// a row's wrap measures: the mark is not a frame's height wide in a finger-sized row).
+float toggleWidth(const char* label);
 
 }  // namespace ui
