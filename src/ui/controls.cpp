@@ -16,6 +16,7 @@
 #include "ui/config_edit.h"
 #include "core/weights.h"
 #include "ui/explain.h"
+#include "ui/first_run.h"  // touchInput: "tap" or "hover over or click"
 #include "ui/i18n/core_texts.h"
 #include "ui/gpt2_download.h"
 #include "ui/model_view.h"
@@ -508,8 +509,14 @@ const char* embeddingsShown(AppState& state) {
 }
 
 // With a trained model open, every control that would change the model (not the focus token) is disabled, the
-// hover saying why (model_view.h's ModelLock).
+// hover, a tap or a click saying why (model_view.h's ModelLock); a line above them says so (a phone shows no hover,
+// and a greyed control does not look as if a tap on it did anything).
 void drawModelControls(AppState& state) {
+  if (state.model) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    wrappedText(tr(touchInput() ? Key::ModelLockedNoteTouch : Key::ModelLockedNote));
+    ImGui::PopStyleColor();
+  }
   beginModelLock(state);
   tokenizerControl(state);
   endModelLock(state, ModelLock::Tokenizer);

@@ -19,6 +19,7 @@
 #include "ui/explain.h"
 #include "ui/steps/step.h"
 #include "ui/steps/step_common.h"
+#include "ui/widgets/tap_note.h"
 #include "ui/widgets/text_util.h"
 #include "ui/i18n/core_texts.h"
 #include "ui/i18n/error_text.h"
@@ -375,12 +376,9 @@ void beginModelLock(const AppState& s) {
 }
 
 void modelLockTooltip(const AppState& s, ModelLock what) {
-  if (!s.model || !ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
-  ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-  ImGui::TextUnformatted(modelLockReason(s, what).c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::EndTooltip();
+  if (!s.model) return;
+  // Hovered: a tooltip; tapped or clicked: the same reason in a popup (a phone has no hover: widgets/tap_note.h).
+  tapNote(("##model-lock-" + std::to_string(static_cast<int>(what))).c_str(), modelLockReason(s, what));
 }
 
 void endModelLock(const AppState& s, ModelLock what) {

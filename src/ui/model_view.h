@@ -72,10 +72,12 @@ void drawModelPanel(AppState& s);
 // it is open, and the hover says why.
 enum class ModelLock { Tokenizer, Embeddings, Dimensions, Positional, Mask, Scale, Cross, Seed };
 std::string modelLockReason(const AppState& s, ModelLock what);  // in the page's language
-// Around a control: disabled (as a group) while a model is open; endModelLock shows the reason when it is hovered.
+// Around a control: disabled (as a group) while a model is open; endModelLock shows the reason when it is hovered,
+// tapped or clicked.
 void beginModelLock(const AppState& s);
 void endModelLock(const AppState& s, ModelLock what);
-// The reason as a wrapped tooltip when the last item is hovered (even disabled) and a model is open.
+// The reason as a wrapped tooltip when the last item is hovered (even disabled) and a model is open, and in a popup
+// by the tap when it is tapped or clicked (a phone has no hover: widgets/tap_note.h).
 void modelLockTooltip(const AppState& s, ModelLock what);
 
 // getState().model: null, or {origin, task, layer, layers: [names], source, input, tokens, predictions:

@@ -120,6 +120,65 @@ TEST(PhoneRows, MaskAndScaleLabelsSitOnTheirRadioButtonsLine) {
   }
 }
 
+// With a model open, the locked controls' reasons ("the block's own mask: the model was trained with it") were hover
+// tooltips only: a tap's mouse leaves at once, so a phone never showed them. A tap on the greyed mask now opens its
+// reason in a popup inside the screen, which stays after the finger lifted.
+TEST(PhoneRows, ATapOnALockedControlShowsItsReason) {
+  ui::setTouchInput(true);
+  PhoneApp phone(ImVec2(390, 2400));
+  ASSERT_EQ(phone.app.setStateJson(R"({"model": {"open": "preset:reverse"}})"), "");
+  phone.frames(2);
+  phone.app.state().drawerOpen = true;
+  phone.frames(3);
+  const auto causal = phone.item("causal");
+  ASSERT_TRUE(causal) << "no mask radio in the drawer";
+  const auto popups = [&phone] {
+    std::vector<PhoneItem> out;
+    for (const PhoneItem& i : phone.items())
+      if (i.label.rfind("window ##Popup_", 0) == 0) out.push_back(i);
+    return out;
+  };
+  ASSERT_TRUE(popups().empty());
+  phone.tap(causal->centre());
+  const std::vector<PhoneItem> shown = popups();
+  ASSERT_EQ(shown.size(), 1u) << "a tap on the locked mask showed no reason";
+  EXPECT_GE(shown[0].x, 0.0f);
+  EXPECT_LE(shown[0].x + shown[0].width, 390.5f) << "the reason runs past the screen";
+  EXPECT_TRUE(phone.app.state().drawerOpen) << "the tap closed the drawer";
+  EXPECT_NE(phone.app.state().model, nullptr) << "the tap changed the model";
+  phone.tap(ImVec2(200, 40));  // a tap elsewhere closes it
+  EXPECT_TRUE(popups().empty());
+  ui::setTouchInput(false);
+}
+
+// A "(?)" marker's help (the math of d_k, of the scale, …) was a hover tooltip only; a tap on it shows it too.
+TEST(PhoneRows, ATapOnAHelpMarkerShowsItsHelp) {
+  HeadlessImGui imgui(ImVec2(390, 844), 16.0f, false);
+  ImVec2 marker;
+  const auto frame = [&](bool down) {
+    ImGui::GetIO().MouseDown[0] = down;
+    imgui.beginFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(390, 844));
+    ImGui::Begin("step");
+    ImGui::TextUnformatted("d_k");
+    ui::helpMarker("The width of each query and key.");
+    marker = ImVec2((ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) * 0.5f,
+                    (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) * 0.5f);
+    ImGui::End();
+    imgui.endFrame();
+  };
+  frame(false);
+  ImGui::GetIO().MousePos = marker;
+  frame(false);
+  frame(true);
+  frame(false);
+  ImGui::GetIO().MousePos = ImVec2(-1e5f, -1e5f);  // the finger lifted: the mouse leaves
+  frame(false);
+  frame(false);
+  EXPECT_EQ(GImGui->OpenPopupStack.Size, 1) << "a tap on (?) showed nothing once the finger lifted";
+}
+
 // The table was 1.5 text lines (with spacing) taller than its rows, and on a phone a horizontal scrollbar under it took
 // that room: a gap, or a vertical scroll inside the table that a phone's vertical swipe over it would have caught
 // instead of scrolling the page. Now as tall as its rows and the scrollbar: it does not scroll down for 5 or 8 rows.
@@ -137,4 +196,27 @@ TEST(PhoneRows, TheSoftmaxTableIsAsTallAsItsRows) {
     const float bar = (t->Flags & ImGuiTableFlags_ScrollX) ? ImGui::GetStyle().ScrollbarSize : 0.0f;
     EXPECT_LE(t->OuterRect.GetHeight(), content + bar + 4.0f) << state << ": a gap under the rows";
   }
+}
+
+// With a model open the Mask step's none / causal / padding are greyed, and their reason was a hover tooltip: the step
+// now says it under them. The drawer's Model section says the greyed settings are the model's, and to tap one for why.
+TEST(PhoneRows, ThePhoneSaysWhyTheMaskIsLocked) {
+  ui::setTouchInput(true);
+  PhoneApp phone(ImVec2(390, 2400));
+  ASSERT_EQ(phone.app.setStateJson(R"({"model": {"open": "preset:reverse"}, "step": "mask"})"), "");
+  phone.frames(3);
+  const std::string reason = ui::modelLockReason(phone.app.state(), ui::ModelLock::Mask);
+  ASSERT_FALSE(reason.empty());
+  const auto squeezed = [](std::string text) {
+    text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
+    return text;
+  };
+  const std::string step = phone.drawnText();
+  EXPECT_NE(step.find(squeezed(reason).substr(0, 30)), std::string::npos)
+      << "the Mask step does not say why its choice is locked: " << reason;
+  phone.app.state().drawerOpen = true;
+  phone.frames(2);
+  EXPECT_NE(phone.drawnText().find(squeezed("Greyed settings are the open model's own: tap one")), std::string::npos)
+      << "the drawer does not say the greyed settings are the model's";
+  ui::setTouchInput(false);
 }

@@ -10,7 +10,7 @@ namespace {
 
 // none / causal / padding. Returns true when the choice changed (the config is applied, the trace is new). Locked
 // while a trained model is open, as the sidebar's mask is (the block's own mask: the model was trained with it), the
-// reason on hover: a click here closed the model.
+// reason in a note under them (a phone has no hover): a click here closed the model.
 bool maskChoice(StepContext& ctx) {
   int mask = static_cast<int>(ctx.state.config().mask);
   beginModelLock(ctx.state);
@@ -20,6 +20,7 @@ bool maskChoice(StepContext& ctx) {
   ImGui::SameLine();
   changed |= radioButton(tr(Key::MaskPadding), &mask, 2);
   endModelLock(ctx.state, ModelLock::Mask);
+  if (ctx.state.model) noteLine(modelLockReason(ctx.state, ModelLock::Mask));  // greyed: why, without a hover
   if (!changed || ctx.state.model) return false;
   attn::Config c = ctx.state.config();
   c.mask = static_cast<attn::MaskKind>(mask);

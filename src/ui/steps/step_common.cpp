@@ -8,6 +8,7 @@
 #include "imgui.h"
 #include "imgui_internal.h"  // IM_ROUND
 #include "ui/explain.h"
+#include "ui/widgets/tap_note.h"
 #include "ui/widgets/toggles.h"
 #include "ui/widgets/text_util.h"
 #include "ui/theme.h"
@@ -50,11 +51,7 @@ void helpMarker(const char* text) {
       ImGui::GetItemRectMax().x + markerW <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
     ImGui::SameLine();
   ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    wrappedText(text, ImGui::GetFontSize() * 30.0f);
-    ImGui::EndTooltip();
-  }
+  tapNote(text, text, false);  // hovered: a tooltip; tapped (a phone has no hover) or clicked: a popup
 }
 
 void wrappedTextWithHelp(const std::string& text, const char* help) {

@@ -19,6 +19,7 @@ void explanation(const char* text);                 // wrapped paragraph in the 
 void formulaLine(const std::string& text);          // highlighted formula, e.g. "(5×4)·(4×2) → (5×2)"
 void noteLine(const std::string& text, bool warning = false);
 void helpMarker(const char* text);                  // "(?)" on the same line, `text` (the math) in its tooltip
+                                                    // (and in a popup when tapped: widgets/tap_note.h)
 // `text` wrapped to the width with "(?)" after its last line (never cut off at the window's edge), `help` in its tooltip.
 void wrappedTextWithHelp(const std::string& text, const char* help);
 void headPicker(StepContext& ctx);                  // radio row "head 1 2 3 …" when heads > 1
