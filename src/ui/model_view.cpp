@@ -11,6 +11,7 @@
 #include "core/errors.h"
 #include "core/weights.h"
 #include "imgui.h"
+#include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO
 #include "ui/explain.h"
 #include "ui/gpt2_state.h"
 #include "ui/i18n/i18n.h"
@@ -321,9 +322,16 @@ void drawModelPanel(AppState& s) {
   ImGui::PopStyleColor();
   if (m.model->training.present)
     ImGui::TextWrapped("%s", trf(Key::ModelAccuracy, 100 * m.model->training.finalAccuracy, m.model->training.steps).c_str());
-  ImGui::SetNextItemWidth(-FLT_MIN);
+  // The width less the "(?)" after it (a finger-sized combo counts as several lines: the marker went to a line of its own).
+  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x));
   const std::string current = blockName(m.trace.layers[static_cast<size_t>(m.layer)].name);  // in the page's language
-  if (ImGui::BeginCombo("##model-layer", current.c_str())) {
+  const ImGuiID pickerId = ImGui::GetID("##model-layer");
+  const bool open = ImGui::BeginCombo("##model-layer", current.c_str());
+  ImGuiContext& g = *ImGui::GetCurrentContext();  // the macro reads `g`; 1.86's combo reports no label to the hooks
+  IMGUI_TEST_ENGINE_ITEM_INFO(pickerId, "model layer picker", 0);
+  (void)g;
+  (void)pickerId;
+  if (open) {
     for (int i = 0; i < static_cast<int>(m.trace.layers.size()); ++i)
       if (ImGui::Selectable(blockName(m.trace.layers[static_cast<size_t>(i)].name).c_str(), i == m.layer) &&
           i != m.layer) {

@@ -220,3 +220,20 @@ TEST(PhoneRows, ThePhoneSaysWhyTheMaskIsLocked) {
       << "the drawer does not say the greyed settings are the model's";
   ui::setTouchInput(false);
 }
+
+// The open model's layer picker took the drawer's whole width, so its "(?)" went to a line of its own under it (a
+// finger-sized combo counts as several lines to helpMarker). It now leaves the marker its room on the picker's line.
+TEST(PhoneRows, TheLayerPickersHelpStaysOnItsLine) {
+  PhoneApp phone(ImVec2(390, 2400));
+  ASSERT_EQ(phone.app.setStateJson(R"({"model": {"open": "preset:reverse"}})"), "");
+  phone.frames(2);
+  phone.app.state().drawerOpen = true;
+  phone.frames(3);
+  const auto picker = phone.item("model layer picker");
+  ASSERT_TRUE(picker) << "no layer picker in the drawer";
+  bool marker = false;
+  for (const GlyphAt& g : glyphsDrawn('?'))
+    marker = marker || (g.x > picker->x + picker->width && g.lineTop > picker->y && g.lineTop < picker->y + picker->height);
+  EXPECT_TRUE(marker) << "no \"(?)\" right of the layer picker, on its line";
+  EXPECT_LE(picker->x + picker->width, 390.0f);
+}
