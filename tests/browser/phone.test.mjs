@@ -14,9 +14,9 @@
 // composition (Input.imeSetComposition / insertText) become tokens 我 想 吃 酸 菜 鱼; a pinch zooms the matrices.
 // Screenshots: build/screenshots/phone-*.png (phone-step-NN-ID.png and phone-zh-step-NN-ID.png for every step,
 // phone-zh-goal-card.png, phone-drawer.png, phone-drawer-scrolled.png, phone-sheet.png, phone-ime.png, phone-pinch.png,
-// phone-tablet-portrait.png, phone-tablet-landscape.png, phone-landscape.png). They are viewport shots in CSS pixels
-// (a ninth of a DPR-3 screen's pixels: quick to encode and check); --device-shots writes them in device pixels, to
-// look at the DPR-3 rendering itself.
+// phone-tablet-portrait.png, phone-tablet-landscape.png, phone-landscape.png, phone-locked-reason.png). They are
+// viewport shots in CSS pixels (a ninth of a DPR-3 screen's pixels: quick to encode and check); --device-shots writes
+// them in device pixels, to look at the DPR-3 rendering itself.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -311,6 +311,18 @@ test('phone: a tap on a cell pins it in the inspector sheet; ✕ Close unpins', 
   const fields = (await items(page)).filter((i) => /^##model-(source|input)$/.test(i.label));
   check(fields.length === 2 && fields.every((i) => i.visible && i.x >= 0 && i.x + i.width <= 390 + 0.5),
     `translation's fields: ${fields.map((i) => `${i.label} ${i.x.toFixed(0)}+${i.width.toFixed(0)}`).join(', ')}`);
+  // s36: a locked control's reason shows on a tap (it was a hover tooltip only, which a tap's mouse leaves at once):
+  // the Mask step's greyed "causal", tapped, leaves a popup under it, inside the screen, after the finger lifted.
+  await setState(page, { step: 'mask' });
+  const causal = await findItem(page, (i) => i.label === 'causal' && i.visible && i.y > 0, 'the Mask step\'s "causal"');
+  await tap(page, causal);
+  await waitFrames(page, 4);
+  const reason = (await items(page)).filter((i) => i.label.startsWith('window ##Popup_'));
+  check(reason.length === 1 && reason[0].x >= 0 && reason[0].x + reason[0].width <= 390 + 0.5 &&
+        reason[0].y >= causal.y + causal.height - 0.5,
+    `a tap on the locked mask: ${reason.map((i) => `${i.label} ${i.x.toFixed(0)}+${i.width.toFixed(0)}`).join(', ') || 'no popup'}`);
+  await shot(page, 'phone-locked-reason.png');
+  check((await getState(page)).model, 'the tap closed the model');
   await setState(page, { model: null });
   check(problems.length === 0, problems.join('\n'));
   await close();

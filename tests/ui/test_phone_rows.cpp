@@ -122,7 +122,7 @@ TEST(PhoneRows, MaskAndScaleLabelsSitOnTheirRadioButtonsLine) {
 
 // With a model open, the locked controls' reasons ("the block's own mask: the model was trained with it") were hover
 // tooltips only: a tap's mouse leaves at once, so a phone never showed them. A tap on the greyed mask now opens its
-// reason in a popup inside the screen, which stays after the finger lifted.
+// reason in a popup under it, inside the screen, which stays after the finger lifted.
 TEST(PhoneRows, ATapOnALockedControlShowsItsReason) {
   ui::setTouchInput(true);
   PhoneApp phone(ImVec2(390, 2400));
@@ -144,6 +144,7 @@ TEST(PhoneRows, ATapOnALockedControlShowsItsReason) {
   ASSERT_EQ(shown.size(), 1u) << "a tap on the locked mask showed no reason";
   EXPECT_GE(shown[0].x, 0.0f);
   EXPECT_LE(shown[0].x + shown[0].width, 390.5f) << "the reason runs past the screen";
+  EXPECT_GE(shown[0].y, causal->y + causal->height - 0.5f) << "the reason covers the control it explains";
   EXPECT_TRUE(phone.app.state().drawerOpen) << "the tap closed the drawer";
   EXPECT_NE(phone.app.state().model, nullptr) << "the tap changed the model";
   phone.tap(ImVec2(200, 40));  // a tap elsewhere closes it

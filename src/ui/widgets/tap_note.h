@@ -5,8 +5,8 @@
 //   ImGui::TextDisabled("(?)");
 //   tapNote("help", text);   // right after the item it explains (a disabled item or a group too)
 //
-// Hovered: the text in a tooltip. Tapped or clicked: the same text in a popup by the tap, inside the screen and
-// wrapped to it, until the next tap or click elsewhere.
+// Hovered: the text in a tooltip. Tapped or clicked: the same text in a popup under the item (above it near the
+// screen's bottom), inside the screen and wrapped to it, until the next tap or click elsewhere.
 #pragma once
 #include <string>
 
