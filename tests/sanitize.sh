@@ -27,11 +27,15 @@ START=$(date +%s)
 
 say() { echo "sanitize: $*"; }
 
-# -O1 keeps the instrumented tests fast enough; -g for readable stacks. Both flavours of the build type get it.
-say "configuring $BUILD ($BUILD_TYPE, -O1, ASan+UBSan)"
+# -O1 keeps the instrumented tests fast enough. -g1 for readable stacks: function names and line tables, inlined
+# frames included, no local variables (nothing a sanitizer report prints); a report's stack is the same as with -g
+# (checked on an inlined heap overflow), and each file compiles in ~70% of the CPU time (gcc 12: json_io 21.2 ->
+# 15.8 s, stages 19.6 -> 13.9, cmd_trace 24.4 -> 18.4, test_kernels_products 23.5 -> 15.9). Both flavours of the
+# build type get it.
+say "configuring $BUILD ($BUILD_TYPE, -O1 -g1, ASan+UBSan)"
 if ! cmake -S "$ROOT" -B "$BUILD" -DATTNLAB_SANITIZE=ON -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
-     -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DCMAKE_C_FLAGS_DEBUG="-g -O1" \
-     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-g -O1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-g -O1" \
+     -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1" -DCMAKE_C_FLAGS_DEBUG="-g1 -O1" \
+     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-g1 -O1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-g1 -O1" \
      -DATTNLAB_FUZZ=OFF >"$BUILD.configure.log" 2>&1; then
   cat "$BUILD.configure.log"
   say "FAILED: cmake configure"

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { check, items, waitFrames, waitReady } from './harness.mjs';
+import { canvasBox, check, items, waitFrames, waitReady } from './harness.mjs';
 
 // ---------------------------------------------------------------- a tiny GPT-2 checkpoint, Hugging Face's layout
 // 1 layer, 2 heads of width 4 (n_embd 8), 64 positions, the real 50,257-row vocabulary (the tokenizer's): 1.6 MB.
@@ -103,7 +103,7 @@ async function waitPhase(page, phases, timeout = 20000) {
 // The panel's button whose label (wrapped or not) starts with `text`.
 async function panelButton(page, text) {
   let all = await items(page);
-  const box = await page.locator('#canvas').boundingBox();
+  const box = await canvasBox(page);
   // wholly inside the canvas (a button half under its bottom edge reports visible but its centre is not clickable)
   const inside = (x) => x.visible && x.y >= 0 && x.y + x.height <= box.height - 2;
   const named = (x) => x.label.replace(/\n/g, ' ').startsWith(text);
@@ -133,7 +133,7 @@ async function panelButton(page, text) {
   return item;
 }
 async function click(page, item) {
-  const box = await page.locator('#canvas').boundingBox();
+  const box = await canvasBox(page);
   await page.mouse.click(box.x + item.x + item.width / 2, box.y + item.y + item.height / 2);
   await waitFrames(page, 2);
 }

@@ -8,7 +8,7 @@
 //
 //   node tests/browser/share.test.mjs [--web DIR] [--only SUBSTRING]
 //
-// Screenshots: build/screenshots/share-panel-dpr{1,2}.png, share-copied-dpr{1,2}.png; the figures themselves:
+// Screenshots: build/screenshots/share-panel-dpr1.png, share-copied-dpr{1,2}.png; the figures themselves:
 // share-figure-softmax-2x.png, share-figure-A-4x.png, share-figure-lines-2x.png.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,14 +48,13 @@ test('link round trip: Copy link -> new page -> same state and trace (DPR 1 and 
   await clickItem(page, await findItem(page, (i) => i.label === 'Copy link', '"Copy link"'));
   await page.mouse.move(700, 880);  // away: no tooltip over the confirmation
   await waitFrames(page, 2);
-  // The Copy link button itself says so (where the user is looking), green over its face.
+  // The Copy link button itself says so (where the user is looking), green over its face; the same screenshot is
+  // checked for drawn UI (one screenshot: s36).
   const button = await findItem(page, (i) => i.label === 'Copy link', '"Copy link"');
-  const shot = decodePng(await page.locator('#canvas').screenshot());
+  const shot = (await checkDrawn(page, 'share-copied-dpr1.png')).png;
   const at = (Math.round(button.y + button.height / 2) * shot.width + Math.round(button.x + 6)) * shot.channels;
   check(shot.data[at + 1] > shot.data[at] + 12 && shot.data[at + 1] > shot.data[at + 2] + 12,
     `the Copy link button is not green after the copy: rgb ${[...shot.data.subarray(at, at + 3)]}`);
-
-  await checkDrawn(page, 'share-copied-dpr1.png');
 
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   check(/#v1\.[A-Za-z0-9_-]+$/.test(copied), `clipboard holds ${copied.slice(0, 80)}`);
@@ -95,8 +94,7 @@ test('link round trip: Copy link -> new page -> same state and trace (DPR 1 and 
   await clickItem(hi.page, await findItem(hi.page, (i) => i.label === 'Copy link', '"Copy link"'));
   await hi.page.mouse.move(700, 880);
   await waitFrames(hi.page, 2);
-  await checkDrawn(hi.page, 'share-copied-dpr2.png');
-  await checkDrawn(hi.page, 'share-panel-dpr2.png');
+  await checkDrawn(hi.page, 'share-copied-dpr2.png');  // the panel at DPR 2, its button confirming the copy
   await hi.close();
   return `state (${Object.keys(state).length} keys) and trace identical; link ${copied.length} chars`;
 });
@@ -210,6 +208,22 @@ test('CSV: header = key labels, rows = query labels, values = trace', async (ctx
   await close();
 });
 
+// attnlab.exportFigure(request) -> {width, height, bytes (Buffer)} or null; the PNG comes across as base64 (s36: a
+// JSON array of its bytes before, a number a byte).
+async function figureOf(page, request) {
+  const r = await page.evaluate(async (q) => {
+    const f = await window.attnlab.exportFigure(q);
+    if (!f) return null;
+    const url = await new Promise((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result);
+      reader.readAsDataURL(f.blob);
+    });
+    return { width: f.width, height: f.height, base64: url.slice(url.indexOf(',') + 1) };
+  }, request);
+  return r && { width: r.width, height: r.height, bytes: Buffer.from(r.base64, 'base64') };
+}
+
 test('PNG export: a decodable image of the canvas size with many colours', async (ctx) => {
   for (const dpr of [1, 2]) {
     const { page, problems, close } = await openShare(ctx, { dpr, height: 1000 });
@@ -241,31 +255,26 @@ test('PNG export: a decodable image of the canvas size with many colours', async
       // The attention lines alone (issue 27's third kind of figure, untested before s33): the "lines" part cropped
       // at 2x, its token labels and coloured lines in it.
       await setState(page, { step: 'lines' });
-      const lines = await page.evaluate(async () => {
-        const r = await window.attnlab.exportFigure({ what: 'lines', scale: 2 });
-        return r && { width: r.width, height: r.height, bytes: Array.from(new Uint8Array(await r.blob.arrayBuffer())) };
-      });
+      const lines = await figureOf(page, { what: 'lines', scale: 2 });
       check(lines, 'no figure of the attention lines');
       const linesPart = (await page.evaluate(() => JSON.parse(window.Module.UTF8ToString(window.Module._attnlab_figure_parts()))))
         .find((p) => p.name === 'lines');
       check(linesPart && Math.abs(lines.width - 2 * (linesPart.width + 16)) <= 4 && Math.abs(lines.height - 2 * (linesPart.height + 16)) <= 4,
         `lines figure ${lines.width}×${lines.height} px for a ${linesPart && linesPart.width}×${linesPart && linesPart.height} CSS px part at 2x`);
-      const linesPng = decodePng(Buffer.from(lines.bytes));
-      writeFileSync(join(shotDir, 'share-figure-lines-2x.png'), Buffer.from(lines.bytes));
+      const linesPng = decodePng(lines.bytes);
+      writeFileSync(join(shotDir, 'share-figure-lines-2x.png'), lines.bytes);
       const linesStats = colourStats(linesPng);
       check(linesStats.distinct >= 40 && linesStats.topShare < 0.97, `lines figure: ${linesStats.distinct} colours, top ${linesStats.topShare}`);
     } else {
-      const one = await page.evaluate(async () => {
-        const r = await window.attnlab.exportFigure({ what: 'matrix', matrix: 'A', head: 0, scale: 4 });
-        return r && { width: r.width, height: r.height, bytes: Array.from(new Uint8Array(await r.blob.arrayBuffer())) };
-      });
+      const one = await figureOf(page, { what: 'matrix', matrix: 'A', head: 0, scale: 4 });
       check(one, 'no figure of A at 4x');
       const grid = (await page.evaluate(() => JSON.parse(window.Module.UTF8ToString(window.Module._attnlab_figure_parts()))))
         .find((p) => p.name === 'grid A');
       check(grid && Math.abs(one.width - 4 * (grid.width + 16)) <= 8, `A at 4x: ${one.width} px for a ${grid && grid.width} CSS px grid`);
-      const fig = decodePng(Buffer.from(one.bytes));
-      writeFileSync(join(shotDir, 'share-figure-A-4x.png'), Buffer.from(one.bytes));
-      check(colourStats(fig).distinct >= 40, `A at 4x: ${colourStats(fig).distinct} colours`);
+      const fig = decodePng(one.bytes);
+      writeFileSync(join(shotDir, 'share-figure-A-4x.png'), one.bytes);
+      const figColours = colourStats(fig).distinct;
+      check(figColours >= 40, `A at 4x: ${figColours} colours`);
       const back = await page.evaluate(() => window.attnlab.frameStats());
       check(Math.abs(back.framebufferWidth / back.cssWidth - 2) < 0.01, `after the figure the page draws at ${back.framebufferWidth / back.cssWidth}x, not its DPR 2`);
     }

@@ -218,7 +218,7 @@ test('attention lines: one panel per head, every token labelled; hovering a toke
     const L = s.tokens.length;
     const panels = (await items(page)).filter((i) => /^lines head \d+$/.test(i.label));
     check(panels.length === s.heads, `${panels.length} panels for ${s.heads} heads`);
-    await checkDrawn(page, `views-lines-dpr${dpr}.png`);
+    const drawn = await checkDrawn(page, `views-lines-dpr${dpr}.png`);
     if (dpr === 2) {
       await checkReadableAtAGlance(page, dpr);
       check(problems.length === 0, problems.join('\n'));
@@ -227,9 +227,8 @@ test('attention lines: one panel per head, every token labelled; hovering a toke
     }
     const panel = panels.find((p) => p.label === 'lines head 1');
     const rowH = panel.height / L;
-    // Row bands (device px) in which head 1's lines start, at the left end of the lines.
-    const bandsWithLines = async (name) => {
-      const { png } = await screenshotCanvas(page, name);
+    // Row bands (device px) in which head 1's lines start, at the left end of the lines, in a screenshot.
+    const bandsWithLines = async (png, name) => {
       const k = png.width / (await page.locator('#canvas').boundingBox()).width;
       let minX = Infinity;
       const y0 = Math.ceil(panel.y * k), y1 = Math.floor((panel.y + panel.height) * k);
@@ -243,13 +242,13 @@ test('attention lines: one panel per head, every token labelled; hovering a toke
           if (isHead1Blue(px(png, x, y))) bands.add(Math.floor((y / k - panel.y) / rowH));
       return [...bands].sort((a, b) => a - b);
     };
-    const before = await bandsWithLines('views-lines-before-hover.png');
+    const before = await bandsWithLines(drawn.png, 'views-lines-dpr1.png');  // nothing moved since that screenshot
     check(before.length >= 3, `before hovering, lines start in rows ${before} only`);
     const query = 4;  // not the focus (1)
     const box = await page.locator('#canvas').boundingBox();
     await page.mouse.move(box.x + panel.x + 3, box.y + panel.y + (query + 0.5) * rowH);
     await waitFrames(page, 4);
-    const after = await bandsWithLines('views-lines-hover-dpr1.png');
+    const after = await bandsWithLines((await screenshotCanvas(page, 'views-lines-hover-dpr1.png')).png, 'views-lines-hover-dpr1.png');
     check(after.length >= 1 && after.every((b) => b === query),
       `hovering query ${query} ("${s.tokens[query]}"): lines start in rows ${after}`);
     await checkReadableAtAGlance(page, dpr);

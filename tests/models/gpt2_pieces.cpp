@@ -8,13 +8,13 @@
 // difference.
 #include <cstdio>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "core/errors.h"
 #include "core/models/gpt2.h"
 #include "core/models/gpt2_forward.h"
+#include "random_gpt2.h"
 
 namespace am = attn::models;
 using MF = attn::MatrixT<float>;
@@ -23,44 +23,8 @@ namespace {
 
 int failures = 0;
 
-MF randomMatrix(std::mt19937& rng, Eigen::Index rows, Eigen::Index cols, float scale, float offset = 0) {
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  MF m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = offset + scale * normal(rng);
-  return m;
-}
-
-am::Gpt2Model randomModel() {
-  std::mt19937 rng(29);
-  am::Gpt2Model m;
-  const int d = 128;
-  m.config.nLayer = 2;
-  m.config.nHead = 4;
-  m.config.nEmbd = d;
-  m.config.nPositions = 64;
-  m.config.vocab = 1000;
-  m.wte = attn::kernels::PackedTransposed(randomMatrix(rng, m.config.vocab, d, 0.5f));  // stored packed
-  m.wpe = randomMatrix(rng, m.config.nPositions, d, 0.3f);
-  m.lnfGamma = randomMatrix(rng, 1, d, 0.2f, 1.0f);
-  m.lnfBeta = randomMatrix(rng, 1, d, 0.1f);
-  for (int l = 0; l < m.config.nLayer; ++l) {
-    am::Gpt2Block b;
-    b.ln1Gamma = randomMatrix(rng, 1, d, 0.2f, 1.0f);
-    b.ln1Beta = randomMatrix(rng, 1, d, 0.1f);
-    b.attnWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, 3 * d, 0.15f));  // the linear weights: packed
-    b.attnBias = randomMatrix(rng, 1, 3 * d, 0.3f);
-    b.attnProjWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, d, 0.05f));
-    b.attnProjBias = randomMatrix(rng, 1, d, 0.1f);
-    b.ln2Gamma = randomMatrix(rng, 1, d, 0.2f, 1.0f);
-    b.ln2Beta = randomMatrix(rng, 1, d, 0.1f);
-    b.fcWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, 4 * d, 0.1f));
-    b.fcBias = randomMatrix(rng, 1, 4 * d, 0.1f);
-    b.mlpProjWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, 4 * d, d, 0.03f));
-    b.mlpProjBias = randomMatrix(rng, 1, d, 0.1f);
-    m.blocks.push_back(std::move(b));
-  }
-  return m;
-}
+// d 128, 4 heads, 2 blocks, 64 positions, a 1000-row vocabulary (tests/models/random_gpt2.h).
+am::Gpt2Model randomModel() { return modeltest::randomGpt2Model(29, {2, 4, 128, 64, 1000}); }
 
 bool same(const MF& a, const MF& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() &&

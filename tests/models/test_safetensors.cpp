@@ -11,24 +11,14 @@
 #include "core/errors.h"
 #include "core/io/sha256.h"
 #include "core/models/safetensors.h"
+#include "safetensors_file.h"
 
 using namespace attn;
 using namespace attn::models;
+using modeltest::f32Bytes;
+using modeltest::safetensorsFile;
 
 namespace {
-
-std::string file(const std::string& header, const std::string& data) {
-  std::string out(8, '\0');
-  const uint64_t n = header.size();
-  for (int i = 0; i < 8; ++i) out[static_cast<size_t>(i)] = static_cast<char>(n >> (8 * i));
-  return out + header + data;
-}
-
-std::string floats(std::initializer_list<float> values) {
-  std::string out;
-  for (float v : values) out.append(reinterpret_cast<const char*>(&v), 4);
-  return out;
-}
 
 // The message of the InputError reading `bytes` throws ("" when none).
 std::string refusal(const std::string& bytes) {
@@ -45,9 +35,9 @@ std::string refusal(const std::string& bytes) {
 }  // namespace
 
 TEST(Safetensors, ReadsF32F16Bf16AndHashesTheFile) {
-  const std::string data = floats({1.5f, -2.0f, 0.25f, 3.0f}) + std::string("\x00\x3c\x00\xc0", 4) +  // F16 1, -2
+  const std::string data = f32Bytes({1.5f, -2.0f, 0.25f, 3.0f}) + std::string("\x00\x3c\x00\xc0", 4) +  // F16 1, -2
                            std::string("\x80\x3f\x40\x40", 4);                                        // BF16 1, 3
-  const std::string bytes = file(
+  const std::string bytes = safetensorsFile(
       R"({"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]},"h":{"dtype":"F16","shape":[2],)"
       R"("data_offsets":[16,20]},"b":{"dtype":"BF16","shape":[2],"data_offsets":[20,24]},"__metadata__":{"format":"pt"}})",
       data);
@@ -69,9 +59,9 @@ TEST(Safetensors, ReadsF32F16Bf16AndHashesTheFile) {
 }
 
 TEST(Safetensors, SkippedTensorsAreHashedButNotKept) {
-  const std::string bytes = file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
-                                 R"("b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}})",
-                                 floats({1, 2, 3}));
+  const std::string bytes = safetensorsFile(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                                            R"("b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}})",
+                                            f32Bytes({1, 2, 3}));
   MemoryStream stream(bytes.data(), bytes.size());
   SafetensorsReader reader(stream);
   int kept = 0;
@@ -86,35 +76,39 @@ TEST(Safetensors, SkippedTensorsAreHashedButNotKept) {
 TEST(Safetensors, BadFilesAreRefusedNamingWhere) {
   const std::string ok = R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
   EXPECT_NE(refusal(std::string("\x05\x00", 2)).find("fewer than the 8"), std::string::npos);
-  EXPECT_NE(refusal(file(ok, floats({1}))).find("beyond the data's 4 bytes"), std::string::npos);  // truncated
-  std::string longHeader = file(ok, floats({1, 2}));
+  EXPECT_NE(refusal(safetensorsFile(ok, f32Bytes({1}))).find("beyond the data's 4 bytes"),  // truncated
+            std::string::npos);
+  std::string longHeader = safetensorsFile(ok, f32Bytes({1, 2}));
   longHeader[0] = '\x7f', longHeader[1] = '\x7f';
   EXPECT_NE(refusal(longHeader).find("header is 32639 bytes long"), std::string::npos);
-  EXPECT_NE(refusal(file("{not json", floats({1, 2}))).find("malformed JSON"), std::string::npos);
-  EXPECT_NE(refusal(file("[1,2]", "")).find("must be a JSON object"), std::string::npos);
-  EXPECT_NE(refusal(file(R"({"w":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}})", floats({1, 2})))
+  EXPECT_NE(refusal(safetensorsFile("{not json", f32Bytes({1, 2}))).find("malformed JSON"), std::string::npos);
+  EXPECT_NE(refusal(safetensorsFile("[1,2]", "")).find("must be a JSON object"), std::string::npos);
+  EXPECT_NE(refusal(safetensorsFile(R"({"w":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}})", f32Bytes({1, 2})))
                 .find("\"w\" has dtype \"I64\""),
             std::string::npos);
-  EXPECT_NE(refusal(file(R"({"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", floats({1, 2})))
+  EXPECT_NE(refusal(safetensorsFile(R"({"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", f32Bytes({1, 2})))
                 .find("hold 8 bytes"),
             std::string::npos);
-  EXPECT_NE(refusal(file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
-                         R"("b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
-                         floats({1, 2, 3})))
+  EXPECT_NE(refusal(safetensorsFile(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                                    R"("b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
+                                    f32Bytes({1, 2, 3})))
                 .find("overlap"),
             std::string::npos);
   // A header that declares a 5 GB tensor in a small file.
-  EXPECT_NE(refusal(file(R"({"w":{"dtype":"F32","shape":[1250000000],"data_offsets":[0,5000000000]}})", floats({1})))
+  EXPECT_NE(refusal(safetensorsFile(R"({"w":{"dtype":"F32","shape":[1250000000],"data_offsets":[0,5000000000]}})",
+                                    f32Bytes({1})))
                 .find("more than this reader takes"),
             std::string::npos);
-  EXPECT_NE(refusal(file(R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,5000000000]}})", floats({1})))
+  EXPECT_NE(refusal(safetensorsFile(R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,5000000000]}})",
+                                    f32Bytes({1})))
                 .find("hold 5000000000 bytes"),
             std::string::npos);
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  EXPECT_NE(refusal(file(ok, floats({1, nan}))).find("\"w\" has NaN at element 1"), std::string::npos);
-  EXPECT_NE(refusal(file(R"({"w":{"dtype":"F32","shape":[2]}})", floats({1, 2}))).find("no \"data_offsets\""),
+  EXPECT_NE(refusal(safetensorsFile(ok, f32Bytes({1, nan}))).find("\"w\" has NaN at element 1"), std::string::npos);
+  EXPECT_NE(refusal(safetensorsFile(R"({"w":{"dtype":"F32","shape":[2]}})", f32Bytes({1, 2})))
+                .find("no \"data_offsets\""),
             std::string::npos);
-  EXPECT_NE(refusal(file(R"({"w":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", floats({1, 2})))
+  EXPECT_NE(refusal(safetensorsFile(R"({"w":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", f32Bytes({1, 2})))
                 .find("whole number >= 0"),
             std::string::npos);
 }
@@ -146,9 +140,9 @@ Pushed pushInPieces(const std::string& bytes, size_t piece, uint64_t fileBytes) 
 
 TEST(SafetensorsPush, AnySplitGivesThePullReadersTensorsAndDigest) {
   // F32 with a gap before "b", F16 and BF16 of odd lengths: elements split across pieces at every offset.
-  const std::string data = floats({1.5f, -2.0f, 0.25f}) + std::string(4, '\0') + floats({7.0f}) +
+  const std::string data = f32Bytes({1.5f, -2.0f, 0.25f}) + std::string(4, '\0') + f32Bytes({7.0f}) +
                            std::string("\x00\x3c\x00\xc0\x00\x3c", 6) + std::string("\x80\x3f\x40\x40\x80\x3f", 6);
-  const std::string bytes = file(
+  const std::string bytes = safetensorsFile(
       R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,12]},"b":{"dtype":"F32","shape":[1,1],"data_offsets":[16,20]},)"
       R"("h":{"dtype":"F16","shape":[3],"data_offsets":[20,26]},"z":{"dtype":"F32","shape":[0],"data_offsets":[26,26]},)"
       R"("f":{"dtype":"BF16","shape":[3],"data_offsets":[26,32]}})",
@@ -171,14 +165,15 @@ TEST(SafetensorsPush, AnySplitGivesThePullReadersTensorsAndDigest) {
 }
 
 TEST(SafetensorsPush, RefusesLikeThePullReader) {
-  const std::string bytes = file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", floats({1, 2}));
+  const std::string bytes =
+      safetensorsFile(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", f32Bytes({1, 2}));
   // A file that ends early (the page's Blob shorter than it said): the pull reader's message, named tensor.
   const Pushed cut = pushInPieces(bytes.substr(0, bytes.size() - 2), 3, bytes.size());
   EXPECT_NE(cut.error.find("the file ends at byte"), std::string::npos) << cut.error;
   EXPECT_NE(cut.error.find("inside tensor \"a\""), std::string::npos) << cut.error;
   // NaN at element 1, split across pieces: named with its element and byte.
-  const std::string nan = file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})",
-                               floats({1, std::numeric_limits<float>::quiet_NaN()}));
+  const std::string nan = safetensorsFile(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})",
+                                          f32Bytes({1, std::numeric_limits<float>::quiet_NaN()}));
   const Pushed bad = pushInPieces(nan, 3, nan.size());
   EXPECT_EQ(bad.error, refusal(nan));
   EXPECT_NE(bad.error.find("NaN at element 1"), std::string::npos) << bad.error;

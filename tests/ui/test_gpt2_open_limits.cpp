@@ -19,6 +19,7 @@
 
 #include "core/text/bpe.h"
 #include "core/weights.h"
+#include "models/safetensors_file.h"
 #include "ui/app_state.h"
 #include "ui/gpt2_state.h"
 #include "ui/i18n/i18n.h"
@@ -41,9 +42,9 @@ std::int64_t elements(const std::vector<std::int64_t>& shape) {
   return n;
 }
 
-// A safetensors file: 8-byte little-endian header length, the JSON header, the F32 data in order.
-// headerOnly: the bytes of the length and the header alone; *fileBytes: the whole file's size all the same.
-std::vector<unsigned char> safetensors(const std::vector<Tensor>& tensors, bool headerOnly, std::uint64_t* fileBytes) {
+// A safetensors file (tests/models/safetensors_file.h) of F32 tensors in order. headerOnly: the bytes of the length
+// and the header alone; *fileBytes: the whole file's size all the same.
+std::string safetensors(const std::vector<Tensor>& tensors, bool headerOnly, std::uint64_t* fileBytes) {
   json header = json::object();
   std::uint64_t offset = 0;
   for (const Tensor& t : tensors) {
@@ -52,16 +53,11 @@ std::vector<unsigned char> safetensors(const std::vector<Tensor>& tensors, bool 
     offset += bytes;
   }
   header["__metadata__"] = {{"format", "pt"}};
-  const std::string text = header.dump();
-  std::vector<unsigned char> out(8 + text.size());
-  for (int i = 0; i < 8; ++i) out[static_cast<size_t>(i)] = static_cast<unsigned char>((text.size() >> (8 * i)) & 0xff);
-  std::copy(text.begin(), text.end(), out.begin() + 8);
-  *fileBytes = out.size() + offset;
-  if (headerOnly) return out;
-  for (const Tensor& t : tensors) {
-    const auto* p = reinterpret_cast<const unsigned char*>(t.values.data());
-    out.insert(out.end(), p, p + t.values.size() * 4);
-  }
+  std::string data;
+  if (!headerOnly)
+    for (const Tensor& t : tensors) data += modeltest::f32Bytes(t.values.data(), t.values.size());
+  const std::string out = modeltest::safetensorsFile(header.dump(), data);
+  *fileBytes = out.size() - data.size() + offset;
   return out;
 }
 
@@ -119,7 +115,7 @@ std::string configJson(const char* name, int layers, int heads, int d, int posit
 }
 
 // The page's push interface, in 1 MB slices as attnlab.openModel pushes (16 MB there).
-std::string open(ui::AppState& s, const std::vector<unsigned char>& bytes, std::uint64_t fileBytes,
+std::string open(ui::AppState& s, const std::string& bytes, std::uint64_t fileBytes,
                  const std::string& config, bool finish) {
   std::string err = ui::beginGpt2Opening(s, "model.safetensors", fileBytes, config);
   if (!err.empty()) return err;
@@ -151,7 +147,7 @@ TEST_F(Gpt2OpenLimits, DistilGpt2sLayoutOpens) {
   // distilgpt2: 6 blocks, "transformer." names, lm_head.weight and the attn.bias buffers in the file.
   const std::vector<Tensor> tensors = gpt2Tensors(6, 16, 64, "transformer.", true, true, true);
   std::uint64_t fileBytes = 0;
-  const std::vector<unsigned char> bytes = safetensors(tensors, false, &fileBytes);
+  const std::string bytes = safetensors(tensors, false, &fileBytes);
   ASSERT_EQ(bytes.size(), fileBytes);
   const std::string err = open(state, bytes, fileBytes, configJson("distilgpt2", 6, 2, 16, 64), true);
   ASSERT_EQ(err, "");
@@ -174,13 +170,12 @@ TEST_F(Gpt2OpenLimits, DistilGpt2sLayoutOpens) {
 TEST_F(Gpt2OpenLimits, Gpt2MediumIsRefusedAtItsHeaderWithTheSizesAndTheOpenModelStays) {
   // First a small model is open …
   std::uint64_t smallBytes = 0;
-  const std::vector<unsigned char> small = safetensors(gpt2Tensors(2, 16, 64, "", true, false, false), false, &smallBytes);
+  const std::string small = safetensors(gpt2Tensors(2, 16, 64, "", true, false, false), false, &smallBytes);
   ASSERT_EQ(open(state, small, smallBytes, configJson("tiny", 2, 2, 16, 64), true), "");
   const std::string sha = ui::openGpt2State(state)->sha256;
   // … then gpt2-medium's header: 24 blocks of d_model 1024 (355M parameters, 1.42 GB of float32).
   std::uint64_t mediumBytes = 0;
-  const std::vector<unsigned char> header =
-      safetensors(gpt2Tensors(24, 1024, 1024, "", false, false, true), true, &mediumBytes);
+  const std::string header = safetensors(gpt2Tensors(24, 1024, 1024, "", false, false, true), true, &mediumBytes);
   EXPECT_GT(mediumBytes, std::uint64_t(1400) << 20);
   const std::string err = open(state, header, mediumBytes, configJson("gpt2-medium", 24, 16, 1024, 1024), false);
   EXPECT_NE(err.find("too large for this page"), std::string::npos) << err;

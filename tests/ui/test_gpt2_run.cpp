@@ -22,6 +22,7 @@
 #include "core/models/gpt2.h"
 #include "core/text/bpe.h"
 #include "imgui.h"
+#include "models/random_gpt2.h"
 #include "ui/app_state.h"
 #include "ui/gpt2_state.h"
 #include "ui/i18n/i18n.h"
@@ -29,7 +30,6 @@
 #include "ui/ui.h"
 
 namespace am = attn::models;
-using MF = attn::MatrixT<float>;
 
 namespace {
 
@@ -45,46 +45,10 @@ std::shared_ptr<const attn::Gpt2Bpe> loadBpe() {
 #endif
 }
 
-MF randomMatrix(std::mt19937& rng, Eigen::Index rows, Eigen::Index cols, float scale, float offset = 0) {
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  MF m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = offset + scale * normal(rng);
-  return m;
-}
-
-am::Gpt2Block randomBlock(std::mt19937& rng, int d) {
-  am::Gpt2Block b;
-  b.ln1Gamma = randomMatrix(rng, 1, d, 0.2f, 1.0f);
-  b.ln1Beta = randomMatrix(rng, 1, d, 0.1f);
-  b.attnWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, 3 * d, 0.15f));
-  b.attnBias = randomMatrix(rng, 1, 3 * d, 0.3f);
-  b.attnProjWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, d, 0.05f));
-  b.attnProjBias = randomMatrix(rng, 1, d, 0.1f);
-  b.ln2Gamma = randomMatrix(rng, 1, d, 0.2f, 1.0f);
-  b.ln2Beta = randomMatrix(rng, 1, d, 0.1f);
-  b.fcWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, 4 * d, 0.1f));
-  b.fcBias = randomMatrix(rng, 1, 4 * d, 0.1f);
-  b.mlpProjWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, 4 * d, d, 0.03f));
-  b.mlpProjBias = randomMatrix(rng, 1, d, 0.1f);
-  return b;
-}
-
-// GPT-2's vocabulary (the BPE's ids), small width: 2 blocks, 2 heads, d 16.
+// GPT-2's vocabulary (the BPE's ids), small width: 2 blocks, 2 heads, d 16 (tests/models/random_gpt2.h).
 std::shared_ptr<const am::Gpt2Model> randomModel(const std::string& sha256) {
-  std::mt19937 rng(35);
-  auto m = std::make_shared<am::Gpt2Model>();
-  const int d = 16;
-  m->config.nLayer = 2;
-  m->config.nHead = 2;
-  m->config.nEmbd = d;
-  m->config.nPositions = 64;
-  m->config.vocab = 50257;
+  auto m = std::make_shared<am::Gpt2Model>(modeltest::randomGpt2Model(35, {2, 2, 16, 64, 50257}));
   m->sha256 = sha256;
-  m->wte = attn::kernels::PackedTransposed(randomMatrix(rng, m->config.vocab, d, 0.5f));
-  m->wpe = randomMatrix(rng, m->config.nPositions, d, 0.3f);
-  m->lnfGamma = randomMatrix(rng, 1, d, 0.2f, 1.0f);
-  m->lnfBeta = randomMatrix(rng, 1, d, 0.1f);
-  for (int l = 0; l < m->config.nLayer; ++l) m->blocks.push_back(randomBlock(rng, d));
   return m;
 }
 
@@ -202,13 +166,13 @@ TEST_F(Gpt2Run, TheConfigJsonOfAGpt2SmallBlockIsSizedBeforeTheClickAndImportsBac
   model.config.nLayer = 1;
   model.config.nHead = 12;
   model.config.nEmbd = 768;
-  model.blocks.push_back(randomBlock(rng, 768));
+  model.blocks.push_back(modeltest::randomGpt2Block(rng, 768));
   std::string text;
   for (int i = 0; i < 3; ++i)
     text += "The Law will never be perfect, but its application should be just. Give me a second, please. ";
   const int tokens = static_cast<int>(bpe_->encode(text).size());
   am::Gpt2BlockRun block;
-  block.ln1 = randomMatrix(rng, tokens, 768, 1.0f);
+  block.ln1 = modeltest::randomMatrix(rng, tokens, 768, 1.0f);
   const attn::Config config = am::gpt2BlockConfig(model, 0, block, text, bpe_);
   ASSERT_EQ(s.apply(config), "");
   const attn::Config shown = s.config();

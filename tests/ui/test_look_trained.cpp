@@ -7,31 +7,27 @@
 
 #include "core/train/model_trace.h"
 #include "core/train/trained_presets.h"
+#include "string_checks.h"
 #include "ui/app_state.h"
 #include "ui/data_notes.h"
 #include "ui/i18n/i18n.h"
 #include "ui/model_view.h"
 #include "ui/ui.h"
 
-namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-}  // namespace
+using uitest::contains;
+using uitest::containsAny;
 
 // Attention lines' explanation said "With d_k = 2 drag q in the square below" over every sentence; the square (the
 // geometric view) is drawn only for d_k <= 3 and q is draggable only at d_k = 2 (law: d_k 8, kv-lookup and
 // translation: 16, no square). The sentence is now the line drawn over the square itself (lines.cpp, d_k = 2 only).
 TEST(LookTrained, TheLinesExplanationSpeaksOfNoSquareThatMayNotBeThere) {
-  for (ui::Lang lang : {ui::Lang::En, ui::Lang::Zh}) {
-    for (ui::Key k : {ui::Key::StepLinesExplanation, ui::Key::StepLinesExplanationTouch}) {
-      const std::string text = ui::trIn(lang, k);
-      EXPECT_FALSE(contains(text, "d_k = 2")) << text;
-      EXPECT_FALSE(contains(text, "square") || contains(text, "方框")) << text;
-    }
-    const std::string drag = ui::trIn(lang, ui::Key::LinesDragQ);
-    EXPECT_TRUE(contains(drag, "d_k = 2")) << drag;
+  for (const std::string& text :
+       uitest::textsInEveryLanguage({ui::Key::StepLinesExplanation, ui::Key::StepLinesExplanationTouch})) {
+    EXPECT_FALSE(contains(text, "d_k = 2")) << text;
+    EXPECT_FALSE(containsAny(text, {"square", "方框"})) << text;
   }
+  for (const std::string& drag : uitest::textsInEveryLanguage({ui::Key::LinesDragQ}))
+    EXPECT_TRUE(contains(drag, "d_k = 2")) << drag;
 }
 
 // A trained preset opened with the focus on its first token: kv-lookup's "a" (which, under the causal mask, sees only

@@ -4,24 +4,21 @@
 
 #include <string>
 
+#include "string_checks.h"
 #include "ui/data_notes.h"
 #include "ui/i18n/i18n.h"
 
-namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-}  // namespace
+using uitest::contains;
+using uitest::containsAny;
 
 // Embed's notes sent a phone, which has no sidebar (its menus and the layer picker are in the ≡ Menu drawer), to
 // one: under random rows "Choose GloVe embeddings (sidebar: Embeddings)", at a trained model's later block "pick it
 // with the layer picker in the side panel" (Chinese 侧栏 both). They name the control, which both layouts have.
 TEST(PhoneTexts, EmbedsNotesNameTheControlNotTheSidebarAPhoneHasNot) {
-  for (ui::Lang lang : {ui::Lang::En, ui::Lang::Zh}) {
-    for (ui::Key key : {ui::Key::EmbedRandomMeansNothing, ui::Key::EmbedGivenModelNote}) {
-      const std::string text = ui::trIn(lang, key);
-      EXPECT_FALSE(contains(text, "sidebar") || contains(text, "side panel") || contains(text, "侧栏")) << text;
-    }
+  for (const std::string& text :
+       uitest::textsInEveryLanguage({ui::Key::EmbedRandomMeansNothing, ui::Key::EmbedGivenModelNote}))
+    EXPECT_FALSE(containsAny(text, {"sidebar", "side panel", "侧栏"})) << text;
+  for (ui::Lang lang : ui::kAllLangs) {
     const std::string glove = ui::trIn(lang, ui::Key::EmbedRandomMeansNothing);
     EXPECT_TRUE(contains(glove, ui::trIn(lang, ui::Key::EmbeddingsLabel))) << glove;
   }
@@ -30,11 +27,11 @@ TEST(PhoneTexts, EmbedsNotesNameTheControlNotTheSidebarAPhoneHasNot) {
 // Project said "Each of the 8 heads has its own W_q, W_k, W_v (pick one above)" (Chinese 在上面选一个) over the head
 // picker drawn right below it, on a phone and on a desktop alike (law, kv-lookup, translation): it says below.
 TEST(PhoneTexts, ProjectsHeadsNotePointsToThePickerBelowIt) {
-  for (ui::Lang lang : {ui::Lang::En, ui::Lang::Zh}) {
+  for (ui::Lang lang : ui::kAllLangs) {
     ui::setLanguage(lang);
     const std::string note = ui::projectHeadsNote(8);
-    EXPECT_FALSE(contains(note, "above") || contains(note, "上面")) << note;
-    EXPECT_TRUE(contains(note, "below") || contains(note, "下面")) << note;
+    EXPECT_FALSE(containsAny(note, {"above", "上面"})) << note;
+    EXPECT_TRUE(containsAny(note, {"below", "下面"})) << note;
   }
   ui::setLanguage(ui::Lang::En);
 }
