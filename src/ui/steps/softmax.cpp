@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "imgui.h"
+#include "ui/data_notes.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/text_util.h"
@@ -106,8 +107,7 @@ void drawSoftmaxStep(StepContext& ctx) {
   drawFocusWeights(ctx, h);
   ImGui::Spacing();
   drawSaturationTable(ctx, h);
-  const int L = static_cast<int>(h.A.cols());
-  noteLine(trf(Key::SoftmaxUniform, L, L, num(std::log(static_cast<double>(L)), 4).c_str()));
+  noteLine(uniformEntropyNote(ctx.trace));
   drawSaturationWarning(ctx, h);
 }
 
