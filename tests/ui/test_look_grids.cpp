@@ -5,6 +5,8 @@
 // draw lists read: a glyph is a quad whose texture coordinates are not the atlas's white pixel.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <regex>
 #include <string>
 #include <vector>
@@ -144,5 +146,56 @@ TEST(LookGrids, FormulasPrintTheDigitsThePageShows) {
       const std::string formula = attn::formulaFor(t, info.id);
       EXPECT_FALSE(std::regex_search(formula, longNumber)) << c.preset << ": " << formula;
     }
+  }
+}
+
+// Weighted sum's turned A column labels read smaller than the upright ones at DPR 2: they were turned about the
+// column's centre, a fractional point, which put every glyph between pixels (blurred; the page's DPR-2 atlas has no
+// horizontal oversampling). The glyphs of turned labels now sit on whole pixels, as upright text does. Column widths
+// of 19.5 … 21 px (centres at fractions of a pixel) with token labels too wide to fit across.
+TEST(LookGrids, TurnedColumnLabelsSitOnWholePixels) {
+  HeadlessImGui imgui(ImVec2(1200, 800), 0, false);
+  ui::setHeatmapGpuEnabled(false);
+  ImFont* font = ImGui::GetIO().Fonts->Fonts[0];
+  const ui::Fonts fonts{font, font, font};
+  ui::AppState state;
+  const attn::Matrix m = attn::Matrix::Constant(8, 8, 0.1);
+  ui::GridSpec spec;
+  spec.name = "A";
+  spec.values = &m;
+  spec.colLabels = {"a", "3", "b#2", "5", "c", "7", "?", "b#7"};  // kv-lookup's tokens
+  spec.rowLabels = spec.colLabels;
+  spec.showLegend = false;
+  const ImVec2 white = ImGui::GetIO().Fonts->TexUvWhitePixel;
+  for (float cw : {19.5f, 19.75f, 20.25f, 20.6f}) {
+    imgui.beginFrame();
+    ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
+    ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
+    ImGui::Begin("grid", nullptr, ImGuiWindowFlags_NoDecoration);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const int firstVertex = dl->VtxBuffer.Size;
+    spec.cellWidth = cw;
+    spec.cellHeight = 20.0f;
+    ui::GridContext ctx{state, fonts};
+    ui::drawGrid(spec, ctx);
+    // The labels' glyphs: quads (four vertices, the third opposite the first) in the labels' colour. A turned glyph
+    // is wider than tall (the default font's glyphs are 7 × 13 px upright).
+    int glyphVertices = 0, offPixel = 0, turned = 0;
+    for (int v = firstVertex; v + 3 < dl->VtxBuffer.Size; ++v) {
+      const ImDrawVert& a = dl->VtxBuffer[v];
+      if ((a.uv.x == white.x && a.uv.y == white.y) || a.col != IM_COL32(60, 60, 70, 255)) continue;  // labels' colour
+      const ImDrawVert& c = dl->VtxBuffer[v + 2];
+      turned += std::abs(c.pos.x - a.pos.x) > std::abs(c.pos.y - a.pos.y);
+      for (int k = 0; k < 4; ++k, ++glyphVertices) {
+        const ImVec2 p = dl->VtxBuffer[v + k].pos;
+        offPixel += p.x != std::floor(p.x) || p.y != std::floor(p.y);
+      }
+      v += 3;
+    }
+    ImGui::End();
+    imgui.endFrame();
+    ASSERT_GT(glyphVertices, 0) << "no label drawn at " << cw << " px";
+    EXPECT_GE(turned, 8) << "the column labels were not turned at " << cw << " px";
+    EXPECT_EQ(offPixel, 0) << offPixel << " of " << glyphVertices << " label vertices between pixels at " << cw << " px";
   }
 }

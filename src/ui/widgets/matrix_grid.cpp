@@ -367,18 +367,23 @@ int columnLabelStride(float widestLabel, float cellWidth, float em) {
 
 // Text turned a quarter turn anticlockwise (read bottom to top), its start at `bottom` and centred on x = `centreX`.
 // Dear ImGui 1.86 draws text only upright: the glyphs are laid out somewhere inside the clip rectangle (glyphs
-// outside it are culled on the CPU), then their vertices are rotated into place.
+// outside it are culled on the CPU), then their vertices are rotated into place about whole pixels. ImGui lays text
+// out from its origin floored to a pixel; turning it about a fractional point (the column's centre) put every glyph
+// between pixels, and the blurred glyphs read smaller than upright ones (at DPR 2 the atlas has no horizontal
+// oversampling to hide it: Weighted sum's narrow A columns).
 void addUprightText(ImDrawList* dl, const ImFont* font, float px, float centreX, float bottom, ImU32 col,
                     const std::string& text) {
   const ImVec2 size = textSizeAt(font, px, text);
   const ImVec4 clip = dl->_ClipRectStack.back();
-  const ImVec2 origin(std::max(clip.x, std::min(centreX, clip.z - size.x - 1)), std::max(clip.y, bottom - size.y));
+  const ImVec2 origin(IM_FLOOR(std::max(clip.x, std::min(centreX, clip.z - size.x - 1))),
+                      IM_FLOOR(std::max(clip.y, bottom - size.y)));
+  const ImVec2 pivot(IM_ROUND(centreX - size.y * 0.5f), IM_ROUND(bottom));
   const int first = dl->VtxBuffer.Size;
   dl->AddText(font, px, origin, col, text.c_str());
   for (int i = first; i < dl->VtxBuffer.Size; ++i) {
     ImVec2& v = dl->VtxBuffer[i].pos;
     const float rx = v.x - origin.x, ry = v.y - origin.y;
-    v = ImVec2(centreX - size.y * 0.5f + ry, bottom - rx);
+    v = ImVec2(pivot.x + ry, pivot.y - rx);
   }
 }
 
