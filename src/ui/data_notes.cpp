@@ -7,6 +7,7 @@
 
 #include "core/text/tokenizer.h"
 #include "ui/explain.h"  // num, unmaskedKeys
+#include "ui/token_labels.h"
 #include "ui/i18n/i18n.h"
 
 namespace ui {
@@ -133,6 +134,14 @@ std::string uniformEntropyNote(const attn::Trace& t) {
 
 std::string headsMapsNote(int maps, const std::string& focus) {
   return trf(maps > 1 ? Key::HeadsNote : Key::HeadsNoteOne, focus.c_str());
+}
+
+std::string focusScoresText(const attn::Trace& t, const attn::HeadTrace& h, int focus) {
+  std::string scores;
+  if (focus < 0 || focus >= h.S.rows()) return scores;
+  for (int j = 0; j < h.S.cols(); ++j)
+    scores += (j ? "   " : "") + tokenLabel(t.config, t.tokens, j) + "\u00a0" + num(h.S(focus, j), 3);
+  return scores;
 }
 
 }  // namespace ui

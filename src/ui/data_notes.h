@@ -36,5 +36,8 @@ std::string uniformEntropyNote(const attn::Trace& trace);
 // All heads' note on reading the maps: "Each map is one head's weights …" over several maps, "The map is the head's
 // weights …" over one (quick-fox's single head read "each map" and "in that head"). `focus`: the focus token's label.
 std::string headsMapsNote(int maps, const std::string& focus);
+// Attention lines' list of the focus query's scores q·k, "The 0.16   quick 0.6   brown 1.04 …": each key and its
+// score joined by a no-break space, so a wrapped line never parts them ("fox" at a line's end, "1.48" on the next).
+std::string focusScoresText(const attn::Trace& trace, const attn::HeadTrace& head, int focus);
 
 }  // namespace ui

@@ -72,3 +72,13 @@ TEST(LookSentences, AllHeadsSpeaksOfOneMapWhenThereIsOne) {
   }
   ui::setLanguage(ui::Lang::En);
 }
+
+// Attention lines' scores of quick-fox's "quick" wrapped between a key and its score ("… fox" at a line's end, "1.48
+// jumps 1.92" on the next): each key is joined to its score by a no-break space.
+TEST(LookSentences, TheLinesScoresKeepEachKeyWithItsScore) {
+  const attn::Trace t = attn::computeTrace(preset("quick-fox"));
+  const std::string scores = ui::focusScoresText(t, t.heads[0], 1);
+  EXPECT_TRUE(contains(scores, "fox\u00a01.48")) << scores;
+  EXPECT_TRUE(contains(scores, "The\u00a00.16")) << scores;
+  EXPECT_FALSE(contains(scores, "fox 1.48")) << scores;
+}
