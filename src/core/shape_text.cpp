@@ -34,4 +34,11 @@ std::string formatNumber(double value) {
   return buf;
 }
 
+std::string formulaNumber(double value, int significant) {
+  if (!std::isfinite(value)) return "= " + formatNumber(value);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", significant, value);
+  return (std::strtod(buf, nullptr) == value ? "= " : "\u2248 ") + std::string(buf);
+}
+
 }  // namespace attn

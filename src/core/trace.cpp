@@ -34,10 +34,11 @@ std::string positionalFormula(const Trace& t, bool queries) {
 
 std::string scaledFormula(const Trace& t, const HeadTrace& h) {
   const Config& c = t.config;
-  const std::string factor = c.scaleKind == ScaleKind::InvSqrtDk ? "1/\u221A" + std::to_string(c.dK) + " = "
-                             : c.scaleKind == ScaleKind::None    ? "no scaling = "
+  // "1/√8 ≈ 0.3536", "no scaling = 1", "custom = 0.5": the digits the page shows (the exact factor: the JSON's "scale").
+  const std::string factor = c.scaleKind == ScaleKind::InvSqrtDk ? "1/\u221A" + std::to_string(c.dK) + " "
+                             : c.scaleKind == ScaleKind::None    ? "no scaling "
                                                                  : "custom ";
-  return "S_scaled = S\u00B7(" + factor + formatNumber(t.scale) + ") : " + sh(h.S) + kArrow + sh(h.S_scaled);
+  return "S_scaled = S\u00B7(" + factor + formulaNumber(t.scale) + ") : " + sh(h.S) + kArrow + sh(h.S_scaled);
 }
 
 std::string weightFormula(const char* name, const char* width, const Matrix& whole) {

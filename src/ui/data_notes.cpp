@@ -1,9 +1,13 @@
 // Notes chosen from the data (see data_notes.h).
 #include "ui/data_notes.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "core/text/tokenizer.h"
+#include "ui/explain.h"  // num, unmaskedKeys
+#include "ui/token_labels.h"
 #include "ui/i18n/i18n.h"
 
 namespace ui {
@@ -110,5 +114,34 @@ int focusRowIn(const attn::Trace& shown, const attn::Trace& layer, int focus) {
 }
 
 std::string headLabel(int headIndex) { return trf(Key::TrainHeadLabel, headIndex + 1); }
+
+std::string uniformEntropyNote(const attn::Trace& t) {
+  const int rows = static_cast<int>(t.maskAdd.rows());
+  int fewest = static_cast<int>(t.tokens.size()), most = 0;
+  for (int i = 0; i < std::max(rows, 1); ++i) {
+    const int n = unmaskedKeys(t, i);
+    if (n <= 0) continue;  // a fully masked row has no uniform
+    fewest = std::min(fewest, n);
+    most = std::max(most, n);
+  }
+  const auto logText = [](int n) { return num(std::log(static_cast<double>(n)), 4); };
+  if (most == 0 || fewest == most) {
+    const int n = most > 0 ? most : static_cast<int>(t.tokens.size());
+    return trf(Key::SoftmaxUniform, n, n, logText(n).c_str());
+  }
+  return trf(Key::SoftmaxUniformVaries, fewest, logText(fewest).c_str(), most, logText(most).c_str());
+}
+
+std::string headsMapsNote(int maps, const std::string& focus) {
+  return trf(maps > 1 ? Key::HeadsNote : Key::HeadsNoteOne, focus.c_str());
+}
+
+std::string focusScoresText(const attn::Trace& t, const attn::HeadTrace& h, int focus) {
+  std::string scores;
+  if (focus < 0 || focus >= h.S.rows()) return scores;
+  for (int j = 0; j < h.S.cols(); ++j)
+    scores += (j ? "   " : "") + tokenLabel(t.config, t.tokens, j) + "\u00a0" + num(h.S(focus, j), 3);
+  return scores;
+}
 
 }  // namespace ui

@@ -29,5 +29,15 @@ int focusRowIn(const attn::Trace& shown, const attn::Trace& layer, int focus);
 // A head's name from its 0-based index, as the walkthrough's head pickers and captions number them ("head 1" is the
 // first): the Train view's thumbnails said "head 0" over the head the walkthrough calls head 1.
 std::string headLabel(int headIndex);
+// Step 8's note on a uniform row's entropy: over the keys a row sees ("Uniform over 5 keys … log 5" for quick-fox's
+// 7 padded tokens, of which the padding mask hides 2: it said log 7), or the range when the rows see different
+// numbers of keys (a causal mask: 1 … L).
+std::string uniformEntropyNote(const attn::Trace& trace);
+// All heads' note on reading the maps: "Each map is one head's weights …" over several maps, "The map is the head's
+// weights …" over one (quick-fox's single head read "each map" and "in that head"). `focus`: the focus token's label.
+std::string headsMapsNote(int maps, const std::string& focus);
+// Attention lines' list of the focus query's scores q·k, "The 0.16   quick 0.6   brown 1.04 …": each key and its
+// score joined by a no-break space, so a wrapped line never parts them ("fox" at a line's end, "1.48" on the next).
+std::string focusScoresText(const attn::Trace& trace, const attn::HeadTrace& head, int focus);
 
 }  // namespace ui

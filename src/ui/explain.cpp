@@ -522,7 +522,7 @@ const char* headsOriginSentence(const attn::Config& config, int heads) {
   switch (attn::attentionWeightsOrigin(config)) {
     case attn::WeightOrigin::Seeded: return tr(heads > 1 ? Key::HeadsOriginSeeded : Key::HeadsOriginOneSeeded);
     case attn::WeightOrigin::Trained: return tr(heads > 1 ? Key::HeadsOriginTrained : Key::HeadsOriginOneTrained);
-    case attn::WeightOrigin::HandMade: return tr(Key::HeadsOriginHandMade);
+    case attn::WeightOrigin::HandMade: return tr(heads > 1 ? Key::HeadsOriginHandMade : Key::HeadsOriginOneHandMade);
     case attn::WeightOrigin::Given: case attn::WeightOrigin::Edited: break;
   }
   return tr(Key::HeadsOriginGiven);

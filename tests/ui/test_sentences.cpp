@@ -86,7 +86,7 @@ TEST(Sentences, HeadsSayWhatTheirWeightsAre) {
   EXPECT_STREQ(ui::headsOriginSentence(attn::findPreset("law")->config, 8), ui::tr(ui::Key::HeadsOriginSeeded));
   EXPECT_STREQ(ui::headsOriginSentence(attn::findPreset("sauerkraut-en")->config, 1),
                ui::tr(ui::Key::HeadsOriginOneSeeded));
-  EXPECT_STREQ(ui::headsOriginSentence(attn::findPreset("quick-fox")->config, 1), ui::tr(ui::Key::HeadsOriginHandMade));
+  EXPECT_STREQ(ui::headsOriginSentence(attn::findPreset("quick-fox")->config, 1), ui::tr(ui::Key::HeadsOriginOneHandMade));
   EXPECT_STREQ(ui::headsOriginSentence(trainedLayer("reverse").config, 1), ui::tr(ui::Key::HeadsOriginOneTrained));
   EXPECT_STREQ(ui::headsOriginSentence(trainedLayer("kv-lookup").config, 4), ui::tr(ui::Key::HeadsOriginTrained));
 }

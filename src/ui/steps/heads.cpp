@@ -214,7 +214,7 @@ void drawHeadsStep(StepContext& ctx) {
   const int fit = std::clamp(static_cast<int>((avail + gap) / (smallest + marker + gap)), 1, layered ? maxHeads : std::min(maxHeads, 8));
   const int lines = (maxHeads + fit - 1) / fit;
   const int perRow = (maxHeads + lines - 1) / lines;  // equal lines: 4 + 4, never 7 + 1 (law's 8 heads at 1280 px)
-  noteLine(trf(Key::HeadsNote, tokenLabel(ctx.trace.config, ctx.trace.queryTokens, ctx.state.config().focus).c_str()));
+  noteLine(headsMapsNote(shownHeads, tokenLabel(ctx.trace.config, ctx.trace.queryTokens, ctx.state.config().focus)));
   drawWeightScalePicker(ctx.state);
   {
     WeightColoring words;  // the legend's words for the chosen colouring

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "imgui.h"
+#include "ui/data_notes.h"
 #include "ui/explain.h"
 #include "ui/steps/step_common.h"
 #include "ui/widgets/text_util.h"
@@ -85,8 +86,7 @@ void drawFocusNumbers(StepContext& ctx, const attn::HeadTrace& h) {
     return s;
   }().c_str());
   // The weights below are the softmax of the scaled scores: the line says by what the listed q·k were multiplied.
-  std::string scores;
-  for (int j = 0; j < h.S.cols(); ++j) scores += (j ? "   " : "") + tokenLabel(t.config, t.tokens, j) + " " + num(h.S(focus, j), 3);
+  const std::string scores = focusScoresText(t, h, focus);
   const double factor = t.config.scale();
   wrappedText(factor == 1.0 ? trf(Key::LinesScores, scores.c_str())  // wrapped: clipped at the edge when long
                             : trf(Key::LinesScoresScaled, num(factor, 4).c_str(), scores.c_str()));

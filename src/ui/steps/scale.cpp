@@ -15,12 +15,13 @@ namespace {
 std::string scaleFormula(const attn::Trace& t, const attn::HeadTrace& h) {
   const int dK = static_cast<int>(h.Q.cols());
   switch (t.config.scaleKind) {
-    case attn::ScaleKind::InvSqrtDk:  // the registry's formula: "S_scaled = S·(1/√2 = 0.707107) : (5×5) → (5×5)"
+    case attn::ScaleKind::InvSqrtDk:  // the registry's formula: "S_scaled = S·(1/√2 ≈ 0.7071) : (5×5) → (5×5)"
       return attn::formulaFor(t, attn::MatrixId::S_scaled);
     case attn::ScaleKind::None:
       return tr(Key::ScaleOff);
     case attn::ScaleKind::Custom:
-      return trf(Key::ScaleCustomFormula, num(t.scale, 6).c_str(), num(1.0 / std::sqrt(dK), 6).c_str());
+      // Four digits, as the operator "× 0.3536" beside the grids and every sentence of the page.
+      return trf(Key::ScaleCustomFormula, num(t.scale, 4).c_str(), num(1.0 / std::sqrt(dK), 4).c_str());
   }
   return "";
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "imgui.h"
+#include "ui/data_notes.h"
 #include "ui/explain.h"
 #include "ui/first_run.h"  // touchInput: "swipe" or "scroll" the table sideways
 #include "ui/steps/step_common.h"
@@ -140,8 +141,7 @@ void drawSoftmaxStep(StepContext& ctx) {
   drawFocusWeights(ctx, h);
   ImGui::Spacing();
   drawSaturationTable(ctx, h);
-  const int L = static_cast<int>(h.A.cols());
-  noteLine(trf(Key::SoftmaxUniform, L, L, num(std::log(static_cast<double>(L)), 4).c_str()));
+  noteLine(uniformEntropyNote(ctx.trace));
   drawSaturationWarning(ctx, h);
 }
 

@@ -367,18 +367,23 @@ int columnLabelStride(float widestLabel, float cellWidth, float em) {
 
 // Text turned a quarter turn anticlockwise (read bottom to top), its start at `bottom` and centred on x = `centreX`.
 // Dear ImGui 1.86 draws text only upright: the glyphs are laid out somewhere inside the clip rectangle (glyphs
-// outside it are culled on the CPU), then their vertices are rotated into place.
+// outside it are culled on the CPU), then their vertices are rotated into place about whole pixels. ImGui lays text
+// out from its origin floored to a pixel; turning it about a fractional point (the column's centre) put every glyph
+// between pixels, and the blurred glyphs read smaller than upright ones (at DPR 2 the atlas has no horizontal
+// oversampling to hide it: Weighted sum's narrow A columns).
 void addUprightText(ImDrawList* dl, const ImFont* font, float px, float centreX, float bottom, ImU32 col,
                     const std::string& text) {
   const ImVec2 size = textSizeAt(font, px, text);
   const ImVec4 clip = dl->_ClipRectStack.back();
-  const ImVec2 origin(std::max(clip.x, std::min(centreX, clip.z - size.x - 1)), std::max(clip.y, bottom - size.y));
+  const ImVec2 origin(IM_FLOOR(std::max(clip.x, std::min(centreX, clip.z - size.x - 1))),
+                      IM_FLOOR(std::max(clip.y, bottom - size.y)));
+  const ImVec2 pivot(IM_ROUND(centreX - size.y * 0.5f), IM_ROUND(bottom));
   const int first = dl->VtxBuffer.Size;
   dl->AddText(font, px, origin, col, text.c_str());
   for (int i = first; i < dl->VtxBuffer.Size; ++i) {
     ImVec2& v = dl->VtxBuffer[i].pos;
     const float rx = v.x - origin.x, ry = v.y - origin.y;
-    v = ImVec2(centreX - size.y * 0.5f + ry, bottom - rx);
+    v = ImVec2(pivot.x + ry, pivot.y - rx);
   }
 }
 
@@ -443,37 +448,52 @@ void drawGridLines(ImDrawList* dl, const Layout& l, const Placement& p) {
     dl->AddLine(ImVec2(p.cells0.x, p.cells0.y + r * l.ch), ImVec2(p.cells1.x, p.cells0.y + r * l.ch), kGridLine);
 }
 
-// Each cell's value, centred, dark or white against its colour, whenever the cell fits it: in the mono font's size,
-// or in one smaller size for the whole grid (down to kMinLabelEm) that fits every number; a number that fits in
-// neither is left out (never spilling into the neighbour).
+// Each cell's value, centred, dark or white against its colour: in every cell of the grid or in none. The type is
+// the mono font's size, or one smaller size for the whole grid (down to kMinLabelEm) at which every number fits its
+// cell; when even that is too large for one of them, the grid shows colours only (values on hover). Showing the
+// numbers that happen to fit ("≈0", "0.1") among empty cells read as missing data (law's 25 tokens at 1280 px).
+// Only the cells inside the clip rectangle are measured and drawn (a pinch-zoomed 768-wide grid); more than
+// kMaxNumberedCells of them show no numbers.
+constexpr long kMaxNumberedCells = 4096;
+
 void drawCellNumbers(ImDrawList* dl, const GridSpec& spec, const Layout& l, const Placement& p, ColorRange range,
                      const WeightColoring* coloring, const Fonts& fonts) {
   const float em = ImGui::GetFontSize();
   const float minPx = kMinLabelEm * em;
   if (l.cw < 2.0f * minPx || l.ch < minPx + 2) return;  // not even "0" fits
+  // The cells on screen: display rows [r0, r1), columns [c0, c1).
+  const ImVec4 clip = dl->_ClipRectStack.back();
+  const int c0 = std::clamp(static_cast<int>(std::floor((clip.x - p.cells0.x) / l.cw)), 0, l.cols);
+  const int c1 = std::clamp(static_cast<int>(std::ceil((clip.z - p.cells0.x) / l.cw)), c0, l.cols);
+  const int r0 = std::clamp(static_cast<int>(std::floor((clip.y - p.cells0.y) / l.ch)), 0, l.rows);
+  const int r1 = std::clamp(static_cast<int>(std::ceil((clip.w - p.cells0.y) / l.ch)), r0, l.rows);
+  if (static_cast<long>(r1 - r0) * (c1 - c0) > kMaxNumberedCells) return;
   const ColorScale scale = scaleOf(spec);
   ImGui::PushFont(fonts.mono);
   const ImFont* font = ImGui::GetFont();
   const float monoPx = ImGui::GetFontSize();
+  const auto value = [&](int r, int c) { return (*spec.values)(spec.transposed ? c : r, spec.transposed ? r : c); };
   // The type size: the largest at which every number fits its cell with a margin (and the row's height).
   const float margin = std::max(3.0f, 0.25f * monoPx);  // both sides together; scales with the pixel ratio
   float px = std::min(monoPx, l.ch - 2);
-  if (static_cast<long>(l.rows) * l.cols <= 4096) {
-    for (int r = 0; r < l.rows; ++r)
-      for (int c = 0; c < l.cols; ++c) {
-        const double v = (*spec.values)(spec.transposed ? c : r, spec.transposed ? r : c);
-        const float w = ImGui::CalcTextSize(formatCell(v, l.cw, spec.decimals, kNumberShrink).c_str()).x;
-        if (w > 0) px = std::min(px, monoPx * (l.cw - margin) / w);
-      }
+  std::vector<std::string> texts(static_cast<size_t>(r1 - r0) * static_cast<size_t>(c1 - c0));
+  for (int r = r0; r < r1; ++r)
+    for (int c = c0; c < c1; ++c) {
+      std::string& t = texts[static_cast<size_t>(r - r0) * (c1 - c0) + (c - c0)];
+      t = formatCell(value(r, c), l.cw, spec.decimals, kNumberShrink);
+      const float w = ImGui::CalcTextSize(t.c_str()).x;
+      if (w > 0) px = std::min(px, monoPx * (l.cw - margin) / w);
+    }
+  if (px < minPx) {  // some number does not fit even in the smallest type: none is shown
+    ImGui::PopFont();
+    return;
   }
-  if (px < minPx) px = monoPx;  // too small for all: the numbers that fit at full size
-  for (int r = 0; r < l.rows; ++r)
-    for (int c = 0; c < l.cols; ++c) {
+  for (int r = r0; r < r1; ++r)
+    for (int c = c0; c < c1; ++c) {
       const int mr = spec.transposed ? c : r, mc = spec.transposed ? r : c;
-      const double v = (*spec.values)(mr, mc);
-      const std::string t = formatCell(v, l.cw, spec.decimals, kNumberShrink);
+      const double v = value(r, c);
+      const std::string& t = texts[static_cast<size_t>(r - r0) * (c1 - c0) + (c - c0)];
       const ImVec2 ts = textSizeAt(font, px, t);
-      if (ts.x > l.cw - margin || ts.y > l.ch) continue;  // never spill into the neighbour
       double tpos = 0.5;
       bool hatched = !std::isfinite(v);
       if (coloring) {
