@@ -181,3 +181,33 @@ TEST(Pass27, TrainedPresetDescriptionsStateTheirOwnNumbers) {
     EXPECT_TRUE(contains(p->description, "at \"black\" (" + twoDecimals(chat) + ")")) << p->description;
   }
 }
+
+// All heads' explanation said "dark cells are the large weights" (颜色深的单元格是大权重) over maps coloured × uniform by
+// default, where the smallest weights are the darkest blue (reverse: every weight far below 1/8). It now points to the
+// legend line, which says what the chosen colouring means.
+TEST(Pass27, AllHeadsDoesNotSayDarkIsLargeUnderTheDivergingDefault) {
+  ASSERT_EQ(ui::kDefaultWeightScale, ui::WeightScale::Uniform);  // diverging: both ends dark
+  for (ui::Lang lang : {ui::Lang::En, ui::Lang::Zh})
+    for (ui::Key k : {ui::Key::StepHeadsExplanation, ui::Key::StepHeadsExplanationTouch}) {
+      const std::string text = ui::trIn(lang, k);
+      EXPECT_FALSE(contains(text, "dark cells are") || contains(text, "颜色深的单元格是大权重")) << text;
+      EXPECT_TRUE(contains(text, "Colour weights by") || contains(text, "权重着色")) << text;
+    }
+}
+
+// Attention lines' explanation said "switch heads on and off to compare" over the default one-panel-per-head view,
+// which has no switches (they are in the overlaid view), and over a one-head model. It now says where they are.
+TEST(Pass27, AttentionLinesSaysTheHeadSwitchesAreInTheOverlaidView) {
+  for (ui::Lang lang : {ui::Lang::En, ui::Lang::Zh})
+    for (ui::Key k : {ui::Key::StepLinesExplanation, ui::Key::StepLinesExplanationTouch}) {
+      const std::string text = ui::trIn(lang, k);
+      EXPECT_TRUE(contains(text, "overlaid, where each can be switched") || contains(text, "叠在一起，那时每个头都可以")) << text;
+    }
+}
+
+// The model panel said "Model's output: 0 3 3 5 3 3 3 5" for kv-lookup, whose answer is the last position's 5 (the
+// other positions are not trained): the line is the model's prediction at each position, and says so.
+TEST(Pass27, TheModelPanelCallsItsLineThePredictionAtEachPosition) {
+  EXPECT_TRUE(contains(ui::trIn(ui::Lang::En, ui::Key::ModelOutput), "prediction at each position"));
+  EXPECT_TRUE(contains(ui::trIn(ui::Lang::Zh, ui::Key::ModelOutput), "每个位置的预测"));
+}
