@@ -9,11 +9,13 @@
 
 #include "core/models/gpt2_analysis.h"
 #include "core/train/model_trace.h"
+#include "core/train/session.h"
 #include "core/train/tasks.h"
 #include "core/train/trained_presets.h"
 #include "ui/app_state.h"
 #include "ui/i18n/core_texts.h"
 #include "ui/i18n/i18n.h"
+#include "ui/train_state.h"
 #include "ui/ui.h"
 
 namespace {
@@ -210,4 +212,29 @@ TEST(Pass27, AttentionLinesSaysTheHeadSwitchesAreInTheOverlaidView) {
 TEST(Pass27, TheModelPanelCallsItsLineThePredictionAtEachPosition) {
   EXPECT_TRUE(contains(ui::trIn(ui::Lang::En, ui::Key::ModelOutput), "prediction at each position"));
   EXPECT_TRUE(contains(ui::trIn(ui::Lang::Zh, ui::Key::ModelOutput), "每个位置的预测"));
+}
+
+// The scaled-vs-unscaled sentence said "The largest weight of an attention row is now 0.71 with the scale and 0.99
+// without": the numbers are each run's mean, over the held-out examples' rows, of a row's largest weight
+// (Evaluation::maxWeight), not one row's. The sentence says so in both languages.
+TEST(Pass27, TheComparisonsLargestWeightIsSaidToBeAnAverage) {
+  EnglishAfter restore;
+  namespace atr = attn::train;
+  atr::SessionOptions scaledOptions = atr::scalingComparisonOptions(true, 1),
+                      unscaledOptions = atr::scalingComparisonOptions(false, 1);
+  for (atr::SessionOptions* o : {&scaledOptions, &unscaledOptions}) o->heldOut = 10, o->steps = 20;  // the least it reports on
+  atr::TrainingSession scaled(scaledOptions), unscaled(unscaledOptions);
+  scaled.advanceSteps(20);
+  unscaled.advanceSteps(20);
+  const atr::ScalingComparison c = atr::compareScaling(scaled, unscaled);
+  ASSERT_NE(c.verdict, atr::ScalingComparison::Verdict::TooEarly);
+  char numbers[64];
+  std::snprintf(numbers, sizeof numbers, "averages %.2f with the scale and %.2f without", c.scaled.maxWeight,
+                c.unscaled.maxWeight);
+  ui::setLanguage(ui::Lang::En);
+  const std::string en = ui::scalingComparisonText(scaled, unscaled);
+  EXPECT_TRUE(contains(en, "On held-out examples an attention row's largest weight now " + std::string(numbers))) << en;
+  ui::setLanguage(ui::Lang::Zh);
+  const std::string zh = ui::scalingComparisonText(scaled, unscaled);
+  EXPECT_TRUE(contains(zh, "最大权重现在平均为")) << zh;
 }
