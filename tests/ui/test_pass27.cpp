@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "core/models/gpt2_analysis.h"
+#include "headless_imgui.h"
 #include "core/train/model_trace.h"
 #include "core/train/session.h"
 #include "core/train/tasks.h"
@@ -237,4 +238,19 @@ TEST(Pass27, TheComparisonsLargestWeightIsSaidToBeAnAverage) {
   ui::setLanguage(ui::Lang::Zh);
   const std::string zh = ui::scalingComparisonText(scaled, unscaled);
   EXPECT_TRUE(contains(zh, "最大权重现在平均为")) << zh;
+}
+
+// The Train view's thumbnails drew a column label when it was up to 1.6 cells wide, so translation's French labels ran
+// into each other ("<bos>le chiemangeunevache" at 1280 px, DPR 2). A label now fits its cell (shortened with "…"; the
+// hover names the tokens in full), and one that fits is drawn whole.
+TEST(Pass27, TrainThumbnailLabelsFitTheirCells) {
+  HeadlessImGui imgui;  // ProggyClean 13 px: 7 px a character
+  const float scale = 0.75f;
+  for (const std::string& token : attn::train::taskInfo(attn::train::TaskKind::Translation).vocab)
+    for (float cell : {8.0f, 12.0f, 18.0f, 30.0f}) {
+      const std::string shown = ui::thumbnailLabel(token, cell, scale);
+      EXPECT_LE(ImGui::CalcTextSize(shown.c_str()).x * scale, cell + 0.5f) << token << " in " << cell << " px: " << shown;
+      if (ImGui::CalcTextSize(token.c_str()).x * scale <= cell) EXPECT_EQ(shown, token);
+    }
+  EXPECT_EQ(ui::thumbnailLabel("chien", 18.0f, scale), "ch\u2026");  // 5 × 5.25 px > 18: "ch…"
 }
