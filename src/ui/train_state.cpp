@@ -142,6 +142,10 @@ std::string scalingComparisonText(const atr::TrainingSession& scaled, const atr:
   return out;
 }
 
+std::string thumbnailLabel(const std::string& token, float widthPx, float scale) {
+  return ellipsize(token, widthPx / scale);  // widths scale with the font size: fits widthPx at scale × the font
+}
+
 TrainControls defaultTrainControls(atr::TaskKind task) {
   const atr::SessionOptions o = atr::defaultSessionOptions(task);
   TrainControls c;

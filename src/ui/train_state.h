@@ -79,6 +79,10 @@ std::string trainStatusText(const TrainState& t);
 // The comparison's sentence in the page's language (attn::train::describeScalingComparison in English).
 std::string scalingComparisonText(const attn::train::TrainingSession& scaled,
                                   const attn::train::TrainingSession& unscaled);
+// A token label of the Train view's attention thumbnails, drawn at `scale` × the current font size into `widthPx`:
+// the token, or its start and "…" when it is wider (the hover says it in full). Labels wider than their cell were
+// drawn anyway (up to 1.6 cells) and ran into each other: translation's "<bos>le chiemangeunevache".
+std::string thumbnailLabel(const std::string& token, float widthPx, float scale);
 
 // getState().train: the controls, status and every number the view shows (see train_state.cpp for the keys).
 nlohmann::json trainToJson(const TrainState& t);

@@ -278,12 +278,13 @@ TEST(I18n, EveryPresetHasAChineseTitle) {
 
 TEST(I18n, BlockNamesInChinese) {
   ui::setLanguage(ui::Lang::Zh);
-  EXPECT_EQ(ui::blockName("layer 0 self-attention"), "第 0 层自注意力");
-  EXPECT_EQ(ui::blockName("decoder layer 1 cross-attention"), "解码器第 1 层交叉注意力");
-  EXPECT_EQ(ui::blockName("encoder layer 0 self-attention"), "编码器第 0 层自注意力");
+  // Numbered from 1 on the page (the core's ids are 0-based: test_pass27.cpp).
+  EXPECT_EQ(ui::blockName("layer 0 self-attention"), "第 1 层自注意力");
+  EXPECT_EQ(ui::blockName("decoder layer 1 cross-attention"), "解码器第 2 层交叉注意力");
+  EXPECT_EQ(ui::blockName("encoder layer 0 self-attention"), "编码器第 1 层自注意力");
   EXPECT_EQ(ui::blockName("something else"), "something else");
   ui::setLanguage(ui::Lang::En);
-  EXPECT_EQ(ui::blockName("decoder layer 1 cross-attention"), "decoder layer 1 cross-attention");
+  EXPECT_EQ(ui::blockName("decoder layer 1 cross-attention"), "decoder layer 2 cross-attention");
 }
 
 TEST(I18n, PlaceholderFilling) {

@@ -144,8 +144,10 @@ std::string percent(double w) {
 std::string sinkSentence(const SinkSummary& s) {
   const std::string kind = sinkSentenceKind(s);
   const std::string n = std::to_string(s.firstWeight.size());
-  const std::string strongest = "layer " + std::to_string(s.strongestLayer) + " head " +
-                                std::to_string(s.strongestHead) + " (" + percent(s.strongest) + ")";
+  // Numbered from 1, as the page's sentence (find_head.cpp) and its block and head pickers number them: the fields are
+  // 0-based indexes.
+  const std::string strongest = "layer " + std::to_string(s.strongestLayer + 1) + " head " +
+                                std::to_string(s.strongestHead + 1) + " (" + percent(s.strongest) + ")";
   if (kind == "one-token") return "With one token every head can only look at it: add words to see where the weight goes.";
   if (kind == "none")
     return "In none of the " + n + " heads does more than half of the weight go to the first token; the most is " +

@@ -56,12 +56,12 @@ struct SinkSummary {
   std::vector<double> firstWeight;  // (layers·headsPerLayer) layer-major: mean over i ≥ 1 of A[i][0]
   int overHalf = 0;                 // heads whose mean is > 0.5
   double meanOfHeads = 0;           // mean of firstWeight
-  int strongestLayer = 0, strongestHead = 0;  // the head with the largest mean (lowest (layer, head) on a tie)
+  int strongestLayer = 0, strongestHead = 0;  // the head with the largest mean (lowest (layer, head) on a tie), 0-based
   double strongest = 0;
 };
 SinkSummary attentionSinks(const Gpt2Run& run);
-// The sentence the numbers make, in English (the page composes its translation from the same numbers and
-// sinkSentenceKind). Kinds: "one-token" (no row to average), "none", "some", "all".
+// The sentence the numbers make, in English, layers and heads numbered from 1 as the page numbers them (the page
+// composes its translation from the same numbers and sinkSentenceKind). Kinds: "one-token" (no row to average), "none", "some", "all".
 std::string sinkSentenceKind(const SinkSummary& s);
 std::string sinkSentence(const SinkSummary& s);
 

@@ -469,8 +469,10 @@ std::string describeScalingComparison(const TrainingSession& scaled, const Train
   else if (c.gradLarger)
     out += " (" + ratioText(c.ratio) + "× larger without it)";
   out += ". ";
-  std::snprintf(buf, sizeof buf, "The largest weight of an attention row is now %.2f with the scale and %.2f without",
-                c.scaled.maxWeight, c.unscaled.maxWeight);
+  // maxWeight is a mean over the held-out examples' rows (Evaluation::maxWeight): said so.
+  std::snprintf(buf, sizeof buf,
+                "On held-out examples an attention row's largest weight now averages %.2f with the scale and %.2f "
+                "without", c.scaled.maxWeight, c.unscaled.maxWeight);
   out += buf;
   if (c.unscaledSaturated && c.unscaledBehind)
     out += ": without the scale the scores of width d_k = " + std::to_string(c.dK) +

@@ -220,7 +220,7 @@ struct ScalingComparison {
     double accuracy = 0;    // held-out accuracy now
     int steps = 0;
     double gradNorm = 0;    // mean ‖dL/dS‖ over steps 20..gradTo
-    double maxWeight = 0;   // largest weight of an attention row now
+    double maxWeight = 0;   // largest weight of an attention row now, averaged (Evaluation::maxWeight)
   } scaled, unscaled;
   int gradTo = 0;
   double ratio = 0;             // ≥ 1.5: how many times smaller (gradSmaller) or larger the unscaled gradient is

@@ -123,7 +123,7 @@ TaskInfo taskInfo(TaskKind kind) {
       t.description = "predict the previous token";
       t.inputFormat = "8 tokens of 10 symbols; the target at position t is the token at t-1 (t = 0 does not count): "
                       "3 1 4 1 5 9 2 6 -> _ 3 1 4 1 5 9 2";
-      t.expectedPattern = "position t attends to t-1 (layer 0)";
+      t.expectedPattern = "position t attends to t-1 (the first layer)";
       t.vocab = digits(10);
       m.layers = defaults::train.layers;
       m.heads = defaults::train.heads;
@@ -139,7 +139,7 @@ TaskInfo taskInfo(TaskKind kind) {
       t.description = "output the sequence reversed";
       t.inputFormat = "8 tokens of 10 symbols; the target at position t is the token at 7-t: "
                       "3 1 4 1 5 9 2 6 -> 6 2 9 5 1 4 1 3";
-      t.expectedPattern = "position t attends to 7-t (layer 0)";
+      t.expectedPattern = "position t attends to 7-t (the first layer)";
       t.vocab = digits(10);
       m.layers = defaults::train.layers;
       m.heads = defaults::train.heads;
@@ -171,8 +171,8 @@ TaskInfo taskInfo(TaskKind kind) {
       t.description = "look up the value of a key";
       t.inputFormat = "3-4 pairs 'key value' (keys distinct letters a-h, values digits), '?', a key; the target at the "
                       "last position is that key's value: a 3 b 5 c 7 ? b -> 5";
-      t.expectedPattern = "layer 0: a previous-token head (each value sees its key); layer 1: the last position "
-                          "attends to the matching pair";
+      t.expectedPattern = "the first layer: a previous-token head (each value sees its key); the second layer: the last "
+                          "position attends to the matching pair";
       for (int i = 0; i < kKvLetters; ++i) t.vocab.push_back(std::string(1, static_cast<char>('a' + i)));
       for (const std::string& d : digits(kKvDigits)) t.vocab.push_back(d);
       t.vocab.push_back("?");

@@ -14,16 +14,17 @@ const std::vector<TrainedPreset>& trainedPresets() {
   static const std::vector<TrainedPreset> kPresets = {
       {"reverse", "Trained: reverse",
        "A 1-layer, 1-head model trained to output its 8 input digits reversed. Softmax: each position t puts its "
-       "weight on the mirrored position 7−t, the anti-diagonal.",
+       "largest weight on the mirrored position 7−t (0.53 to 0.61 for 3 1 4 1 5 9 2 6), the anti-diagonal.",
        "", "3 1 4 1 5 9 2 6", 0},
       {"kv-lookup", "Trained: key–value lookup",
-       "A 2-layer model trained to answer \"a 3 b 5 c 7 ? b\" with 5. Layer 1's last row (the query b) attends to "
-       "the pair of the matching key.",
+       "A 2-layer model trained to answer \"a 3 b 5 c 7 ? b\" with 5. The second layer's last row (the query b) "
+       "puts 0.99 of its weight, in both heads, on 5: the value after the matching key.",
        "", "a 3 b 5 c 7 ? b", 1},
       {"translation", "Trained: translation",
-       "A toy English→French encoder–decoder. Cross-attention: each French query predicts the next word, so \"le\" "
-       "(about to say chat) looks at \"cat\" and \"chat\" (about to say noir) at \"black\": the alignment crosses "
-       "where French puts the adjective after the noun. <bos> is the first query.",
+       "A toy English→French encoder–decoder. In the first decoder layer's cross-attention (its first head) each "
+       "French query predicts the next word, so \"le\" (about to say chat) looks most at \"cat\" (0.63) and \"chat\" "
+       "(about to say noir) at \"black\" (0.96): the alignment crosses where French puts the adjective after the "
+       "noun. <bos> is the first query.",
        "the black cat sleeps", "", 2},
   };
   return kPresets;

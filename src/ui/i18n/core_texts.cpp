@@ -57,7 +57,7 @@ std::string blockName(const std::string& english) {
     const long layer = std::strtol(rest.c_str(), &end, 10);
     if (end == rest.c_str()) return english;
     const std::string kind(end);
-    const std::string layerText = trf(layerKey, static_cast<int>(layer));
+    const std::string layerText = trf(layerKey, static_cast<int>(layer) + 1);  // the id's 0 is the page's layer 1
     if (kind == " self-attention") return trf(Key::BlockSelfAttention, layerText.c_str());
     if (kind == " cross-attention") return trf(Key::BlockCrossAttention, layerText.c_str());
     return kind.empty() ? layerText : english;

@@ -27,8 +27,10 @@ std::string presetDescription(const attn::train::TrainedPreset& preset);
 // Whether the tables have a title for this preset name ("sauerkraut-zh" keeps its Chinese title: true).
 bool hasPresetTexts(const std::string& name, bool trained);
 
-// "layer 0 self-attention", "encoder layer 1 self-attention", "decoder layer 0 cross-attention" in the page's
-// language (the English as is when it has another form).
+// A block's name as the page shows it, from the core's id ("layer 0 self-attention", "encoder layer 1
+// self-attention", "decoder layer 0 cross-attention": 0-based, as the JSON, getState and the CLI keep them), in the
+// page's language and numbered from 1 as the page numbers heads and GPT-2's blocks: "layer 1 self-attention",
+// "编码器第 2 层自注意力". The id as is when it has another form.
 std::string blockName(const std::string& english);
 
 }  // namespace ui

@@ -253,13 +253,16 @@ void drawAttentionThumbnail(const attn::Matrix& A, const std::vector<std::string
   ImFont* font = ImGui::GetFont();
   const float fs = ImGui::GetFontSize() * small;
   if (cell >= fs * 0.9f) {
-    for (int i = 0; i < nr && i < static_cast<int>(rows.size()); ++i)
-      draw->AddText(font, fs, ImVec2(origin.x, grid.y + i * cell + (cell - fs) / 2), text, rows[static_cast<size_t>(i)].c_str());
+    // Each label within its own room (the row labels' column, a column's cell less a gap), shortened with "…" when
+    // wider: the hover names both tokens in full.
+    for (int i = 0; i < nr && i < static_cast<int>(rows.size()); ++i) {
+      const std::string label = thumbnailLabel(rows[static_cast<size_t>(i)], labelW - 0.3f * em, small);
+      draw->AddText(font, fs, ImVec2(origin.x, grid.y + i * cell + (cell - fs) / 2), text, label.c_str());
+    }
     for (int j = 0; j < nc && j < static_cast<int>(cols.size()); ++j) {
-      const std::string& label = cols[static_cast<size_t>(j)];
+      const std::string label = thumbnailLabel(cols[static_cast<size_t>(j)], cell - 0.1f * em, small);
       const float tw = font->CalcTextSizeA(fs, FLT_MAX, 0, label.c_str()).x;
-      if (tw <= cell * 1.6f)
-        draw->AddText(font, fs, ImVec2(grid.x + j * cell + (cell - tw) / 2, origin.y + 0.2f * em), text, label.c_str());
+      draw->AddText(font, fs, ImVec2(grid.x + j * cell + (cell - tw) / 2, origin.y + 0.2f * em), text, label.c_str());
     }
   }
   if (hovered) {
