@@ -118,8 +118,13 @@ void drawPresetMenu(AppState& state, float width) {
   const std::string label = trained   ? presetTitle(*trained)
                             : current ? presetTitle(*current)
                                       : std::string(tr(Key::PresetsPlaceholder));
+  // The preview fits the box with an ellipsis ("The Law will never be perfec" was cut mid-word); hovered, the whole
+  // title. Box = width − the arrow button (a frame height) − the frame's padding on both sides.
+  const float previewW = width - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x;
+  const std::string preview = ellipsize(label, previewW);
   const ImGuiID comboId = ImGui::GetID("##preset");
-  const bool open = ImGui::BeginCombo("##preset", label.c_str(), ImGuiComboFlags_HeightLarge);
+  const bool open = ImGui::BeginCombo("##preset", preview.c_str(), ImGuiComboFlags_HeightLarge);
+  if (!open && preview != label && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", label.c_str());
   // Dear ImGui 1.86's combo reports no label to the item hooks: name it, so tests (and a screen reader) find it.
   ImGuiContext& g = *ImGui::GetCurrentContext();  // the macro reads `g`
   IMGUI_TEST_ENGINE_ITEM_INFO(comboId, "Preset menu", 0);

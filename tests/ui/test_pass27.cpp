@@ -9,6 +9,7 @@
 
 #include "core/models/gpt2_analysis.h"
 #include "headless_imgui.h"
+#include "phone_app.h"
 #include "core/train/model_trace.h"
 #include "core/train/session.h"
 #include "core/train/tasks.h"
@@ -253,4 +254,48 @@ TEST(Pass27, TrainThumbnailLabelsFitTheirCells) {
       if (ImGui::CalcTextSize(token.c_str()).x * scale <= cell) EXPECT_EQ(shown, token);
     }
   EXPECT_EQ(ui::thumbnailLabel("chien", 18.0f, scale), "ch\u2026");  // 5 × 5.25 px > 18: "ch…"
+}
+
+// All heads said every head computes its weights "from the same sentence" (同一个句子) also over translation's
+// cross-attention, whose queries come from one sentence and keys from another: it speaks of the same tokens now.
+TEST(Pass27, AllHeadsDoesNotCallCrossAttentionsTokensOneSentence) {
+  EnglishAfter english;
+  for (ui::Lang lang : {ui::Lang::En, ui::Lang::Zh}) {
+    ui::setLanguage(lang);
+    for (ui::Key key : {ui::Key::StepHeadsExplanation, ui::Key::StepHeadsExplanationTouch}) {
+      const std::string text = ui::tr(key);
+      EXPECT_FALSE(contains(text, "same sentence")) << text;
+      EXPECT_FALSE(contains(text, "同一个句子")) << text;
+    }
+  }
+}
+
+// The desktop top bar's Example box cut law's title mid-word ("The Law will never be perfec", the last letters under
+// the arrow): the preview now ends with an ellipsis where the whole title does not fit (the full title on hover).
+// Read back: the glyphs drawn inside the box, left of its arrow button (the default font has no "…": it draws its
+// fallback glyph, "?").
+TEST(Pass27, ThePresetBoxEndsACutTitleWithAnEllipsis) {
+  PhoneApp desk(ImVec2(1280, 800));
+  desk.app.setStateJson(R"({"preset": "law"})");
+  desk.frames(3);
+  const auto box = desk.item("Preset menu");
+  ASSERT_TRUE(box.has_value());
+  const float textRight = box->x + box->width - ImGui::GetFrameHeight();
+  const ImFont* font = ImGui::GetIO().Fonts->Fonts[0];
+  std::string preview;
+  const ImDrawData* data = ImGui::GetDrawData();
+  for (int l = 0; data && l < data->CmdListsCount; ++l) {
+    const ImVector<ImDrawVert>& v = data->CmdLists[l]->VtxBuffer;
+    for (int i = 0; i + 3 < v.Size; ++i)
+      for (const ImFontGlyph& g : font->Glyphs)
+        if (g.Visible && v[i].uv.x == g.U0 && v[i].uv.y == g.V0 && v[i + 2].uv.x == g.U1 && v[i + 2].uv.y == g.V1) {
+          if (v[i].pos.x >= box->x && v[i + 2].pos.x <= textRight && v[i].pos.y >= box->y &&
+              v[i + 2].pos.y <= box->y + box->height)
+            preview += static_cast<char>(g.Codepoint < 128 ? g.Codepoint : '?');
+          i += 3;
+          break;
+        }
+  }
+  ASSERT_NE(preview.find("Lawwillnever"), std::string::npos) << preview;
+  EXPECT_EQ(preview.back(), '?') << "the cut title ends without an ellipsis: " << preview;
 }
