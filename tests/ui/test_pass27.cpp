@@ -299,3 +299,14 @@ TEST(Pass27, ThePresetBoxEndsACutTitleWithAnEllipsis) {
   ASSERT_NE(preview.find("Lawwillnever"), std::string::npos) << preview;
   EXPECT_EQ(preview.back(), '?') << "the cut title ends without an ellipsis: " << preview;
 }
+
+// All heads' captions printed a weight in two significant digits, so law's head 8 read "→ is 0.2" beside head 2's
+// "0.53": every caption's weight has two decimals now (law's head 8: A[its, is] = 0.20497 → "0.20").
+TEST(Pass27, AllHeadsCaptionsGiveTwoDecimals) {
+  PhoneApp desk(ImVec2(1280, 800));
+  desk.app.setStateJson(R"({"preset": "law", "step": "heads"})");
+  desk.frames(3);
+  const std::string drawn = desk.drawnText();  // without spaces
+  EXPECT_TRUE(contains(drawn, "is0.20")) << drawn;
+  EXPECT_TRUE(contains(drawn, "be#40.12")) << drawn;
+}

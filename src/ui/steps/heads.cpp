@@ -168,7 +168,8 @@ bool drawHeadMap(StepContext& ctx, const HeadsRow& r, int head, float side, bool
   } else if (best < 0) {
     ImGui::TextUnformatted(tr(Key::HeadsAllMasked));
   } else {
-    const std::string word = tokenLabel(t.config, t.tokens, best), weight = num(h.A(focus, best), 2);
+    // The weight in two decimals (0.20, not "0.2" beside "0.53"; a tiny one in e-notation, never "0.00").
+    const std::string word = tokenLabel(t.config, t.tokens, best), weight = fmtProbability(h.A(focus, best), 2);
     const ImVec2 c0 = ImGui::GetCursorScreenPos();
     std::string shown;
     if (twoLines) {
