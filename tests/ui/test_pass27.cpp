@@ -310,3 +310,13 @@ TEST(Pass27, AllHeadsCaptionsGiveTwoDecimals) {
   EXPECT_TRUE(contains(drawn, "is0.20")) << drawn;
   EXPECT_TRUE(contains(drawn, "be#40.12")) << drawn;
 }
+
+// Add position's experiment lines padded "with PE:" with spaces to line up under "without PE:", which a
+// proportional font never does (it looked like a stray gap): the lines say their label once, unpadded.
+TEST(Pass27, ThePermutationLinesAreNotPaddedWithSpaces) {
+  for (ui::Lang lang : {ui::Lang::En, ui::Lang::Zh})
+    for (ui::Key key : {ui::Key::PosWithPePending, ui::Key::PosWithPeSame, ui::Key::PosWithPeChanged}) {
+      const std::string text = ui::trIn(lang, key);
+      EXPECT_FALSE(contains(text, ":  ") || contains(text, "：  ")) << text;
+    }
+}
