@@ -59,8 +59,19 @@ class PhoneApp {
   // Every character the last frame drew, in drawing order and without spaces (a space draws nothing): read back
   // from the draw lists' glyph quads (the default font's, matched by their place in the atlas).
   std::string drawnText() const {
-    const ImFont* font = ImGui::GetIO().Fonts->Fonts[0];
     std::string out;
+    for (const DrawnGlyph& g : drawnGlyphs()) out += g.character;
+    return out;
+  }
+  // The glyphs the last frame drew, each with its quad's corners (the fallback glyph, "?", for a character the default
+  // font lacks, such as "…"; a glyph cut by a clip rectangle has other UVs and is not listed).
+  struct DrawnGlyph {
+    char character;
+    ImVec2 min, max;
+  };
+  std::vector<DrawnGlyph> drawnGlyphs() const {
+    const ImFont* font = ImGui::GetIO().Fonts->Fonts[0];
+    std::vector<DrawnGlyph> out;
     const ImDrawData* data = ImGui::GetDrawData();
     for (int l = 0; data && l < data->CmdListsCount; ++l) {
       const ImVector<ImDrawVert>& v = data->CmdLists[l]->VtxBuffer;
@@ -68,7 +79,7 @@ class PhoneApp {
         for (const ImFontGlyph& g : font->Glyphs)  // a glyph's quad: (u0,v0) (u1,v0) (u1,v1) (u0,v1)
           if (g.Visible && g.Codepoint < 128 && v[i].uv.x == g.U0 && v[i].uv.y == g.V0 && v[i + 2].uv.x == g.U1 &&
               v[i + 2].uv.y == g.V1) {
-            out += static_cast<char>(g.Codepoint);
+            out.push_back({static_cast<char>(g.Codepoint), v[i].pos, v[i + 2].pos});
             i += 3;
             break;
           }

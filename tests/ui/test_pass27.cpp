@@ -281,21 +281,10 @@ TEST(Pass27, ThePresetBoxEndsACutTitleWithAnEllipsis) {
   const auto box = desk.item("Preset menu");
   ASSERT_TRUE(box.has_value());
   const float textRight = box->x + box->width - ImGui::GetFrameHeight();
-  const ImFont* font = ImGui::GetIO().Fonts->Fonts[0];
   std::string preview;
-  const ImDrawData* data = ImGui::GetDrawData();
-  for (int l = 0; data && l < data->CmdListsCount; ++l) {
-    const ImVector<ImDrawVert>& v = data->CmdLists[l]->VtxBuffer;
-    for (int i = 0; i + 3 < v.Size; ++i)
-      for (const ImFontGlyph& g : font->Glyphs)
-        if (g.Visible && v[i].uv.x == g.U0 && v[i].uv.y == g.V0 && v[i + 2].uv.x == g.U1 && v[i + 2].uv.y == g.V1) {
-          if (v[i].pos.x >= box->x && v[i + 2].pos.x <= textRight && v[i].pos.y >= box->y &&
-              v[i + 2].pos.y <= box->y + box->height)
-            preview += static_cast<char>(g.Codepoint < 128 ? g.Codepoint : '?');
-          i += 3;
-          break;
-        }
-  }
+  for (const PhoneApp::DrawnGlyph& g : desk.drawnGlyphs())
+    if (g.min.x >= box->x && g.max.x <= textRight && g.min.y >= box->y && g.max.y <= box->y + box->height)
+      preview += g.character;
   ASSERT_NE(preview.find("Lawwillnever"), std::string::npos) << preview;
   EXPECT_EQ(preview.back(), '?') << "the cut title ends without an ellipsis: " << preview;
 }
