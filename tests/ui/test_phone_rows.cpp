@@ -32,27 +32,30 @@ const ImGuiTable* saturationTable() {
 struct GlyphAt {
   float x, lineTop;
 };
-std::vector<GlyphAt> glyphsDrawn(ImWchar c) {
-  const ImFont* font = ImGui::GetIO().Fonts->Fonts[0];
-  const ImFontGlyph* glyph = font->FindGlyphNoFallback(c);
+// Where `phone`'s last frame drew the character c: each glyph's left edge and its text line's top.
+std::vector<GlyphAt> glyphsDrawn(const PhoneApp& phone, char c) {
+  const ImFontGlyph* glyph = ImGui::GetIO().Fonts->Fonts[0]->FindGlyphNoFallback(static_cast<ImWchar>(c));
   std::vector<GlyphAt> out;
   if (!glyph) return out;
-  const ImDrawData* data = ImGui::GetDrawData();
-  for (int l = 0; data && l < data->CmdListsCount; ++l) {
-    const ImVector<ImDrawVert>& v = data->CmdLists[l]->VtxBuffer;
-    for (int i = 0; i + 3 < v.Size; ++i)  // a glyph's quad: (x0,y0,u0,v0) (x1,y0,u1,v0) (x1,y1,u1,v1) (x0,y1,u0,v1)
-      if (v[i].uv.x == glyph->U0 && v[i].uv.y == glyph->V0 && v[i + 1].uv.x == glyph->U1 && v[i + 2].uv.y == glyph->V1)
-        out.push_back({v[i].pos.x, v[i].pos.y - glyph->Y0});
-  }
+  for (const PhoneApp::DrawnGlyph& g : phone.drawnGlyphs())
+    if (g.character == c) out.push_back({g.min.x, g.min.y - glyph->Y0});
   return out;
+}
+
+// A 390 × 2400 phone (tall: the whole drawer is laid out) with the trained reverse preset open and the drawer open.
+void openReverseInTheDrawer(PhoneApp& phone) {
+  ASSERT_EQ(phone.app.setStateJson(R"({"model": {"open": "preset:reverse"}})"), "");
+  phone.frames(2);
+  phone.app.state().drawerOpen = true;
+  phone.frames(3);
 }
 
 // The text line's top of the row label ("Mask:", "Scale:": the ':' left of the row's first radio) against the
 // radio's own label, which sits centred in its row (widgets/toggles.cpp). Returns the gap in px (NAN: no label).
-float labelOffsetFromRadio(const PhoneItem& radio) {
+float labelOffsetFromRadio(const PhoneApp& screen, const PhoneItem& radio) {
   const float radioTextTop = std::round(radio.y + (radio.height - ImGui::GetFontSize()) * 0.5f);
   float best = NAN;
-  for (const GlyphAt& g : glyphsDrawn(':'))
+  for (const GlyphAt& g : glyphsDrawn(screen, ':'))
     if (g.x < radio.x && g.lineTop >= radio.y - ImGui::GetFontSize() && g.lineTop < radio.y + radio.height)
       if (std::isnan(best) || std::abs(g.lineTop - radioTextTop) < std::abs(best)) best = g.lineTop - radioTextTop;
   return best;
@@ -112,7 +115,7 @@ TEST(PhoneRows, MaskAndScaleLabelsSitOnTheirRadioButtonsLine) {
     for (const char* radio : {"none", "1/√d_k"}) {
       const auto item = screen.item(radio);
       ASSERT_TRUE(item) << size.x << " px: no radio \"" << radio << "\"";
-      const float offset = labelOffsetFromRadio(*item);
+      const float offset = labelOffsetFromRadio(screen, *item);
       ASSERT_FALSE(std::isnan(offset)) << size.x << " px: no label before \"" << radio << "\"";
       EXPECT_LE(std::abs(offset), 1.0f) << size.x << " px: the label before \"" << radio << "\" is " << offset
                                         << " px off its line";
@@ -126,10 +129,7 @@ TEST(PhoneRows, MaskAndScaleLabelsSitOnTheirRadioButtonsLine) {
 TEST(PhoneRows, ATapOnALockedControlShowsItsReason) {
   ui::setTouchInput(true);
   PhoneApp phone(ImVec2(390, 2400));
-  ASSERT_EQ(phone.app.setStateJson(R"({"model": {"open": "preset:reverse"}})"), "");
-  phone.frames(2);
-  phone.app.state().drawerOpen = true;
-  phone.frames(3);
+  openReverseInTheDrawer(phone);
   const auto causal = phone.item("causal");
   ASSERT_TRUE(causal) << "no mask radio in the drawer";
   const auto popups = [&phone] {
@@ -226,14 +226,11 @@ TEST(PhoneRows, ThePhoneSaysWhyTheMaskIsLocked) {
 // finger-sized combo counts as several lines to helpMarker). It now leaves the marker its room on the picker's line.
 TEST(PhoneRows, TheLayerPickersHelpStaysOnItsLine) {
   PhoneApp phone(ImVec2(390, 2400));
-  ASSERT_EQ(phone.app.setStateJson(R"({"model": {"open": "preset:reverse"}})"), "");
-  phone.frames(2);
-  phone.app.state().drawerOpen = true;
-  phone.frames(3);
+  openReverseInTheDrawer(phone);
   const auto picker = phone.item("model layer picker");
   ASSERT_TRUE(picker) << "no layer picker in the drawer";
   bool marker = false;
-  for (const GlyphAt& g : glyphsDrawn('?'))
+  for (const GlyphAt& g : glyphsDrawn(phone, '?'))
     marker = marker || (g.x > picker->x + picker->width && g.lineTop > picker->y && g.lineTop < picker->y + picker->height);
   EXPECT_TRUE(marker) << "no \"(?)\" right of the layer picker, on its line";
   EXPECT_LE(picker->x + picker->width, 390.0f);
