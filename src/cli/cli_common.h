@@ -13,6 +13,7 @@
 
 #include "core/config.h"
 #include "core/matrix.h"
+#include "core/text/model_tokenizer.h"
 
 namespace attncli {
 
@@ -36,13 +37,12 @@ Command addTrainCommand(CLI::App& parent);     // cmd_train.cpp
 Command addBackwardCommand(CLI::App& parent);  // cmd_backward.cpp
 Command addInputsCommand(CLI::App& parent);    // cmd_inputs.cpp: the inputs for a learner's own code
 Command addCheckCommand(CLI::App& parent);     // cmd_check.cpp: a learner's result checked, the bug named
-Command addGenerateCommand(CLI::App& parent);  // cmd_gpt2.cpp
+Command addGenerateCommand(CLI::App& parent);  // cmd_pretrained.cpp
 
-// GPT-2 checkpoints (cmd_gpt2.cpp): whether --model PATH is one (a folder, a .safetensors file, or a file that does
-// not start like a Model JSON), and `attnlab trace --model PATH` on it.
-bool isGpt2Checkpoint(const std::string& path);
-void runGpt2Trace(CLI::App* traceApp, const std::string& path, const std::string& text, const std::string& format,
-                  int indent, int precision, int topK);
+// `attnlab trace --model PATH` on a pretrained checkpoint (cmd_pretrained.cpp; pretrained_files.h says whether PATH
+// is one).
+void runPretrainedTrace(CLI::App* traceApp, const std::string& path, const std::string& text,
+                        const std::string& format, int indent, int precision, int topK);
 
 // `attnlab trace --model MODEL.json` (cmd_trace_model.cpp): the --model and --source-text options on the trace
 // subcommand, and the run that replaces the usual trace when they are given (--text is trace's own option).
@@ -57,6 +57,8 @@ void runModelTrace(const ModelTraceArgs& args, CLI::App* traceApp, const std::st
 void addDataDirOption(CLI::App* app, std::string* dataDir);  // --data-dir DIR
 std::shared_ptr<const attn::GloveVectors> loadGlove(const std::string& dataDir);
 std::shared_ptr<const attn::Gpt2Bpe> loadGpt2(const std::string& dataDir);
+// The tokenizer an architecture's row names (its data file, loaded once).
+std::shared_ptr<const attn::ModelTokenizer> loadModelTokenizer(attn::TokenizerKind kind, const std::string& dataDir);
 // Validates `config`, then loads the files its choices need (GloVe rows, GPT-2 tokens) into config.glove / gpt2.
 void attachDataFiles(attn::Config& config, const std::string& dataDir);
 

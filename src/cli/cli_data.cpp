@@ -114,6 +114,11 @@ std::shared_ptr<const attn::Gpt2Bpe> loadGpt2(const std::string& dataDir) {
   return loaded;
 }
 
+std::shared_ptr<const attn::ModelTokenizer> loadModelTokenizer(attn::TokenizerKind kind, const std::string& dataDir) {
+  if (kind == attn::TokenizerKind::Gpt2) return loadGpt2(dataDir);
+  throw attn::InputError(std::string("no model tokenizer of kind ") + attn::tokenizerName(kind));
+}
+
 void attachDataFiles(attn::Config& config, const std::string& dataDir) {
   attn::validate(config);  // a refused combination (GloVe with char tokens, d_model 768) says so before any file
   if (config.embeddingSource == attn::EmbeddingSource::Glove && !config.glove) config.glove = loadGlove(dataDir);

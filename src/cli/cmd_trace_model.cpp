@@ -4,7 +4,7 @@
 //   --text         the decoder's (or only stack's) input in the model's vocabulary; for an encoder–decoder model
 //                  "<bos>" is prepended when missing, and without --text the decoder's input is decoded greedily
 //   --source-text  the encoder's input (encoder–decoder models only, required there)
-// A GPT-2 checkpoint (a folder, a .safetensors file: isGpt2Checkpoint) goes to cmd_gpt2.cpp instead.
+// A pretrained checkpoint (a folder, a .safetensors file: isPretrainedCheckpoint) goes to cmd_pretrained.cpp instead.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +14,7 @@
 
 #include "cli/check_files.h"
 #include "cli/cli_common.h"
+#include "cli/pretrained_files.h"
 #include "core/errors.h"
 #include "core/train/model_trace.h"
 
@@ -99,8 +100,8 @@ bool modelTraceRequested(const ModelTraceArgs& args) {
 void runModelTrace(const ModelTraceArgs& args, CLI::App* app, const std::string& text, const std::string& format,
                    int indent, int precision) {
   if (args.modelOpt->count() == 0) throw InputError("--source-text needs --model");
-  if (args.sourceTextOpt->count() == 0 && isGpt2Checkpoint(args.modelFile))  // cmd_gpt2.cpp
-    return runGpt2Trace(app, args.modelFile, text, format, indent, precision, args.topK);
+  if (args.sourceTextOpt->count() == 0 && isPretrainedCheckpoint(args.modelFile))  // cmd_pretrained.cpp
+    return runPretrainedTrace(app, args.modelFile, text, format, indent, precision, args.topK);
   // The model fixes dimensions, weights, mask and scale: only these options go with --model.
   static const std::set<std::string> allowed = {"--model", "--text", "--source-text", "--format", "--indent",
                                                 "--precision", "--help"};

@@ -58,7 +58,7 @@ struct QueryOverride {
   bool operator!=(const QueryOverride& o) const { return !(*this == o); }
 };
 
-// ---- biases (a pretrained model's projections: GPT-2 has one on each; core/models/gpt2.h)
+// ---- biases (a pretrained model's projections: GPT-2 has one on each; core/models/block_config.h)
 // None by default, and then every number is what it was without them. Given: Q = X_q·W_q + b_q, K = X·W_k + b_k,
 // V = X·W_v + b_v (head i adds its columns of the bias), output = concat·W_o + b_o.
 struct ProjectionBiases {

@@ -127,7 +127,7 @@ std::vector<MatrixInfo> buildRegistry() {
        kPerHead, A::QueryTokens, A::KeyTokens,   "dS = scale · A ⊙ (dA − rowsum(dA ⊙ A))",
        {{M::A, D::SameRow}, {M::dA, D::SameRow}},
        false, kGrad,  R::ScoreGradient,     Stage::Count, 8,    HEAD(dS),         nullptr, M::S},
-    // A pretrained model's block (GPT-2: core/models/gpt2_trace_json.h). Held only when present (kModel). The
+    // A pretrained model's block (core/models/block_trace.h). Held only when present (kModel). The
     // biases come with the Config (Config::biases), the rest from the model's float32 forward.
     {M::b_q,       "b_q",       {},           "query bias",
        kWhole,   A::One,         A::AllKeyDims,  "b_q: added to every row of Q = X_q·W_q + b_q (head i: columns i·d_k …)", {},

@@ -30,7 +30,7 @@ enum class MatrixId : int {
   concat, output,
   // Gradients dLoss/d… given dLoss/d output (backward.h; present only in a trace with gradients).
   d_output, dX, dX_q, dW_q, dW_k, dW_v, dW_o, dA, dS,
-  // A pretrained model's block (GPT-2, core/models/gpt2_trace_json.h; present only in a trace that holds them):
+  // A pretrained model's block (core/models/block_trace.h; present only in a trace that holds them):
   // the projections' biases, ln_1's input and output, the MLP's hidden layer, and after the last block the logits.
   b_q, b_k, b_v, b_o, ln1_in, ln1_out, mlp_hidden, logits,
   Count

@@ -64,9 +64,9 @@ struct Trace {
   Matrix dWq, dWk, dWv, dWo;  // same shapes as the weights
   bool hasGradients() const { return dOutput.size() > 0; }
 
-  // A pretrained GPT-2 block's own (core/models/gpt2_trace_json.h: gpt2LayerTrace fills them from the float32
-  // forward; empty in every other trace). The walkthrough's X is ln_1's output; the block goes on past `output`:
-  // x + output, then the MLP, and after the last block ln_f and the output layer.
+  // A pretrained block's own (core/models/block_trace.h: blockTrace fills them from the float32 forward; empty in
+  // every other trace). The walkthrough's X is the attention norm's output (GPT-2's ln_1); the block goes on past
+  // `output`: x + output, then the MLP, and after the last block the final norm and the output layer.
   Matrix ln1In;        // the residual stream entering the block, ln_1's input     : (L,d_model)
   Matrix ln1Out;       // ln_1(ln1In) = (x − mean)/√(var + ε)·γ + β (= X)         : (L,d_model)
   Matrix ln1Gamma, ln1Beta;  // ln_1's γ and β (the explanations' numbers)       : (1,d_model)

@@ -8,7 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
-#include "core/models/gpt2_analysis.h"
+#include "core/models/analysis.h"
+#include "core/text/token_label.h"
 #include "imgui.h"
 #include "ui/controls.h"
 #include "ui/i18n/error_text.h"
@@ -43,10 +44,10 @@ namespace {
 // the input does not hold it.
 int findToken(const AppState& s, const Gpt2State& g, const std::string& word) {
   if (word.empty() || !s.data.gpt2) return -1;
-  for (size_t i = 0; i < g.run.ids.size(); ++i) {
+  for (size_t i = 0; i < g.run.activations.ids.size(); ++i) {
     std::string joined;
-    for (size_t j = i; j < g.run.ids.size() && joined.size() <= word.size(); ++j) {
-      joined += s.data.gpt2->tokenBytes(g.run.ids[j]);
+    for (size_t j = i; j < g.run.activations.ids.size() && joined.size() <= word.size(); ++j) {
+      joined += s.data.gpt2->tokenBytes(g.run.activations.ids[j]);
       if (joined == word || joined == " " + word) return static_cast<int>(j);
     }
   }
@@ -57,9 +58,9 @@ int findToken(const AppState& s, const Gpt2State& g, const std::string& word) {
 // pair, else "its" → "Law"), else the last token and the second.
 FindHeadView& syncedView(AppState& s, const Gpt2State& g) {
   FindHeadView& v = s.views.findHead;
-  const int L = static_cast<int>(g.run.ids.size());
-  if (v.input != g.input || v.query >= L || v.key >= L) {
-    v.input = g.input;
+  const int L = static_cast<int>(g.run.activations.ids.size());
+  if (v.input != g.input() || v.query >= L || v.key >= L) {
+    v.input = g.input();
     v.query = findToken(s, g, v.wantQuery.empty() ? "its" : v.wantQuery);
     v.key = findToken(s, g, v.wantKey.empty() ? "Law" : v.wantKey);
     if (v.query < 0 || v.key < 0 || v.key > v.query) {
@@ -202,7 +203,7 @@ std::string sinkText(const am::SinkSummary& s) {
 void drawExamples(AppState& s, const Gpt2State& g) {
   ImGui::TextUnformatted(tr(Key::FindHeadExamples));
   for (const FindHeadExample& e : findHeadExamples()) {
-    const bool current = g.input == e.text;
+    const bool current = g.input() == e.text;
     // One line each, cut with "…" to the width (the whole sentence in the tooltip).
     const std::string label = ellipsize(std::string(current ? "\u25B6 " : "") + e.text, ImGui::GetContentRegionAvail().x);
     ImGui::PushID(e.text);
@@ -243,9 +244,9 @@ void drawFindHeadStep(StepContext& ctx) {
   checkbox(tr(Key::FindHeadIgnoreFirst), &v.ignoreFirst);
   helpMarker(tr(Key::FindHeadIgnoreFirstHelp));
 
-  const std::vector<am::HeadWeight> ranked = am::rankHeads(g->run, v.query, v.key, v.ignoreFirst);
-  const int layers = static_cast<int>(g->run.blocks.size());
-  const int heads = static_cast<int>(g->run.blocks.front().A.size());
+  const std::vector<am::HeadWeight> ranked = am::rankHeads(g->run.activations, v.query, v.key, v.ignoreFirst);
+  const int layers = static_cast<int>(g->run.activations.blocks.size());
+  const int heads = static_cast<int>(g->run.activations.blocks.front().A.size());
   ImGui::Spacing();
   formulaLine(trf(v.ignoreFirst ? Key::FindHeadTitleRenormalised : Key::FindHeadTitle,
                   labels[static_cast<size_t>(v.query)].c_str(), labels[static_cast<size_t>(v.key)].c_str(), layers,
@@ -270,25 +271,25 @@ void drawFindHeadStep(StepContext& ctx) {
     }
   }
   ImGui::Spacing();
-  noteLine(sinkText(am::attentionSinks(g->run)));
+  noteLine(sinkText(am::attentionSinks(g->run.activations)));
   ImGui::Spacing();
   drawExamples(s, *g);
 }
 
 json findHeadJson(AppState& s) {
   const Gpt2State* g = openGpt2State(s);
-  if (!g || g->run.blocks.empty()) return nullptr;
+  if (!g || g->run.activations.blocks.empty()) return nullptr;
   const FindHeadView& v = syncedView(s, *g);
   // The API's token texts: the tokens' own text (" its", readable pieces as ⟨e2 80⟩), not the screen's "␣its".
   auto text = [&](int position) {
-    const int id = g->run.ids[static_cast<size_t>(position)];
-    return s.data.gpt2 ? am::readableTokenLabel(s.data.gpt2->tokenBytes(id)) : "#" + std::to_string(id);
+    const int id = g->run.activations.ids[static_cast<size_t>(position)];
+    return s.data.gpt2 ? attn::readableTokenLabel(s.data.gpt2->tokenBytes(id)) : "#" + std::to_string(id);
   };
   json top = json::array();
-  const std::vector<am::HeadWeight> ranked = am::rankHeads(g->run, v.query, v.key, v.ignoreFirst);
+  const std::vector<am::HeadWeight> ranked = am::rankHeads(g->run.activations, v.query, v.key, v.ignoreFirst);
   for (size_t r = 0; r < std::min<size_t>(5, ranked.size()); ++r)
     top.push_back({{"layer", ranked[r].layer}, {"head", ranked[r].head}, {"weight", ranked[r].weight}});
-  const am::SinkSummary sinks = am::attentionSinks(g->run);
+  const am::SinkSummary sinks = am::attentionSinks(g->run.activations);
   return {{"query", v.query},
           {"key", v.key},
           {"query_token", text(v.query)},
@@ -305,10 +306,10 @@ json findHeadJson(AppState& s) {
 
 std::string applyFindHeadJson(AppState& s, const json& request) {
   const Gpt2State* g = openGpt2State(s);
-  if (!g || g->run.blocks.empty()) return s.refuse(tr(Key::FindHeadNoModel));
+  if (!g || g->run.activations.blocks.empty()) return s.refuse(tr(Key::FindHeadNoModel));
   if (!request.is_object()) return s.refuse("find_head must be an object {query, key, ignore_first}");
   FindHeadView& v = syncedView(s, *g);
-  const int L = static_cast<int>(g->run.ids.size());
+  const int L = static_cast<int>(g->run.activations.ids.size());
   auto position = [&](const char* name, int current) -> int {
     if (!request.contains(name)) return current;
     const json& p = request.at(name);

@@ -13,9 +13,10 @@
 #include "core/config_fields.h"
 #include "core/errors.h"
 #include "core/limits.h"
-#include "core/models/gpt2_forward.h"
-#include "core/models/gpt2_loader.h"
-#include "core/models/gpt2_trace_json.h"
+#include "core/models/forward.h"
+#include "core/models/loader.h"
+#include "core/models/block_config.h"
+#include "core/models/block_trace.h"
 #include "core/text/bpe.h"
 #include "core/text/tokenizer.h"
 #include "imgui.h"
@@ -68,78 +69,31 @@ std::string millions(std::int64_t n) {
 
 Gpt2State* shownState(AppState& s) { return s.model ? s.model->gpt2.get() : nullptr; }
 
-double nowMs() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double nowMs() { return am::ModelRun::nowMs(); }
 
-// Gpt2State::bestNext from position *done on (one position's softmax over V each: 1.3 ms in the page), until
-// every position has its own or `deadlineMs` (steady clock) has passed; at least one position a call. Returns
-// whether every position has it.
-bool fillBestNext(Gpt2State& g, std::size_t* done, double deadlineMs) {
-  const std::size_t positions = static_cast<std::size_t>(g.run.logits.rows());
-  if (g.bestNext.size() != positions) g.bestNext.assign(positions, am::TopToken{-1, 0});
-  while (*done < positions) {
-    g.bestNext[*done] = am::topTokens(g.run.logits, static_cast<Eigen::Index>(*done), 1).at(0);
-    ++*done;
-    if (nowMs() >= deadlineMs) break;
-  }
-  return *done >= positions;
-}
+// The most tokens the page shows (the walkthrough's limit; the model's positions may be fewer).
+constexpr int kPageTokens = attn::limits::kMaxTokens;
 
-// Every position's best next token at once (a state shown synchronously; a run's state has them already).
-void fillAllBestNext(Gpt2State& g) {
-  if (g.bestNext.size() == static_cast<std::size_t>(g.run.logits.rows()) &&
-      std::all_of(g.bestNext.begin(), g.bestNext.end(), [](const am::TopToken& t) { return t.id >= 0; }))
-    return;
-  std::size_t done = 0;
-  g.bestNext.clear();
-  fillBestNext(g, &done, std::numeric_limits<double>::infinity());
-}
-
-// `state.input` as GPT-2 reads it: ids and labels (the forward not yet run). Throws InputError.
-void tokenizeInput(Gpt2State& state, const attn::Gpt2Bpe& bpe) {
-  if (state.input.size() > static_cast<size_t>(attn::limits::kMaxTextBytes))
-    throw attn::InputError("the text is " + std::to_string(state.input.size()) + " bytes long; the limit is " +
-                           std::to_string(attn::limits::kMaxTextBytes));
-  const std::string valid = attn::sanitizeUtf8(state.input);
-  std::vector<int> ids = bpe.encode(valid);
-  if (ids.empty()) throw attn::InputError("type a text for GPT-2", "TypeInput", {});
-  const int most = std::min(state.model->config.nPositions, attn::limits::kMaxTokens);
-  if (static_cast<int>(ids.size()) > most)
-    throw attn::InputError("the text has " + std::to_string(ids.size()) + " tokens; the page shows at most " +
-                           std::to_string(most));
-  state.ids = std::move(ids);
-  state.tokens.clear();
-  for (int id : state.ids) state.tokens.push_back(bpe.tokenText(id));
-  state.input = valid;
-}
-
-// Tokenizes and runs the forward with every block kept, at once. Throws InputError.
-void runInput(Gpt2State& state, const attn::Gpt2Bpe& bpe) {
-  tokenizeInput(state, bpe);
-  state.run = am::runGpt2(*state.model, state.ids, true);
-}
-
-// Shows block `layer` of `next` (already run) in the walkthrough; `prepared`: that block's Config, already cast
-// (moved in, not copied; null: cast here). On a refusal nothing changes.
+// Shows block `layer` of a finished run in the walkthrough; `prepared`: that block's Config, already cast (moved in,
+// not copied; null: cast here). On a refusal nothing changes.
 std::string show(AppState& s, std::shared_ptr<Gpt2State> next, int layer, std::unique_ptr<attn::Config> prepared = {}) {
-  const int layers = static_cast<int>(next->run.blocks.size());
+  const int layers = static_cast<int>(next->run.activations.blocks.size());
   if (layer < 0 || layer >= layers) return s.refuse("layer must be 0.." + std::to_string(layers - 1));
-  fillAllBestNext(*next);  // nothing lazy on getState's path: a run has them already (advanceGpt2Run)
   attn::Config config = prepared ? std::move(*prepared)
-                                 : am::gpt2BlockConfig(*next->model, layer, next->run.blocks[static_cast<size_t>(layer)],
-                                                       next->input, s.data.gpt2);
-  if (s.model && s.model->gpt2 && s.config().focus < static_cast<int>(next->ids.size()))
+                                 : am::blockConfig(next->model(), layer,
+                                                   next->run.activations.blocks[static_cast<size_t>(layer)],
+                                                   next->input(), next->run.tokenizer);
+  if (s.model && s.model->gpt2 && s.config().focus < static_cast<int>(next->ids().size()))
     config.focus = s.config().focus;  // keep the focus token on new inputs (else the first: the CLI's Config)
   const int head = s.head;
   const std::string err = applyModelBlockConfig(s, std::move(config));  // moved: 19 MB at GPT-2 small
   if (!err.empty()) return err;
   next->layer = layer;
-  next->inputBuffer = next->input;
+  next->inputBuffer = next->input();
   auto open = std::make_shared<OpenModel>();
   open->gpt2 = std::move(next);
   open->origin = "gpt2: " + open->gpt2->name;
-  open->input = open->gpt2->input;
+  open->input = open->gpt2->input();
   open->layer = layer;
   s.model = std::move(open);
   s.head = std::min(head, s.config().heads - 1);
@@ -147,10 +101,10 @@ std::string show(AppState& s, std::shared_ptr<Gpt2State> next, int layer, std::u
 }
 
 // A link named `model` (its sha256): its input and block replace `input` and `layer` (a block the model lacks: 0).
-void linkedView(const Gpt2Page& page, const am::Gpt2Model& model, std::string* input, int* layer) {
+void linkedView(const Gpt2Page& page, const am::PretrainedModel& model, std::string* input, int* layer) {
   if (page.wantedSha256.empty() || page.wantedSha256 != model.sha256) return;
   if (!page.wantedInput.empty()) *input = page.wantedInput;
-  *layer = page.wantedLayer >= 0 && page.wantedLayer < model.config.nLayer ? page.wantedLayer : 0;
+  *layer = page.wantedLayer >= 0 && page.wantedLayer < model.settings.blocks ? page.wantedLayer : 0;
 }
 
 void forgetWantedModel(Gpt2Page& page) {
@@ -160,31 +114,27 @@ void forgetWantedModel(Gpt2Page& page) {
   page.wantedLayer = 0;
 }
 
-// Gpt2State::bestNext[t]: computed before the state was shown (show() makes sure), so this only reads it.
-const am::TopToken& bestNextToken(const Gpt2State& g, size_t t) { return g.bestNext.at(t); }
-
-json predictionsJson(const Gpt2State& g, const attn::Gpt2Bpe* bpe) {
+json predictionsJson(const Gpt2State& g) {
   json out = json::array();
-  for (size_t t = 0; t < g.ids.size(); ++t) {
-    const am::TopToken top[1] = {bestNextToken(g, t)};
+  const am::ModelResult& r = g.run;
+  for (size_t t = 0; t < r.bestNext.size() && t < r.input.ids.size(); ++t)
     out.push_back({{"position", t},
-                   {"input", g.tokens[t]},
-                   {"token", bpe ? bpe->tokenText(top[0].id) : std::to_string(top[0].id)},
-                   {"id", top[0].id},
-                   {"probability", top[0].probability}});
-  }
+                   {"input", r.input.tokens[t]},
+                   {"token", r.tokenizer->pieceText(r.bestNext[t].id)},
+                   {"id", r.bestNext[t].id},
+                   {"probability", r.bestNext[t].probability}});
   return out;
 }
 
 json gpt2RunningJson(const AppState& s) {
-  if (!s.gpt2 || !s.gpt2->running || !s.gpt2->running->forward) return nullptr;
+  if (!s.gpt2 || !s.gpt2->running) return nullptr;
   const Gpt2Running& r = *s.gpt2->running;
-  return {{"input", r.next->input},
-          {"tokens", r.next->ids.size()},
-          {"done", r.forward->piecesDone()},
-          {"total", r.forward->piecesTotal()},
-          {"block", r.forward->block()},
-          {"blocks", r.next->model->config.nLayer},
+  return {{"input", r.run->input().text},
+          {"tokens", r.run->input().ids.size()},
+          {"done", r.run->piecesDone()},
+          {"total", r.run->piecesTotal()},
+          {"block", r.run->forwardBlock()},
+          {"blocks", r.run->model().settings.blocks},
           {"frames", r.frames}};
 }
 
@@ -210,13 +160,12 @@ std::string beginGpt2Opening(AppState& s, const std::string& name, std::uint64_t
   opening->fileBytes = fileBytes;
   opening->startedAt = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0;
   try {
-    std::optional<am::Gpt2Config> config;
-    if (!configJson.empty()) config = am::parseGpt2ConfigJson(configJson, "config.json");
+    am::ConfigFile config = am::parseConfigFile(configJson, "config.json");
     const std::string shown = name;
-    opening->loader = std::make_unique<am::Gpt2Loader>(
-        fileBytes, config ? &*config : nullptr, [shown](const am::Gpt2Config& c, std::uint64_t floatBytes) {
+    opening->loader = std::make_unique<am::ModelLoader>(
+        fileBytes, std::move(config), [shown](const am::PretrainedModel& m, std::uint64_t floatBytes) {
           if (floatBytes > kGpt2PageWeightBytes)
-            throw attn::InputError(trf(Key::Gpt2TooLarge, shown.c_str(), c.nLayer, c.nEmbd,
+            throw attn::InputError(trf(Key::Gpt2TooLarge, shown.c_str(), m.settings.blocks, m.settings.width,
                                        megabytes(floatBytes).c_str(), megabytes(kGpt2PageWeightBytes).c_str()));
         });
   } catch (const attn::InputError& e) {
@@ -243,9 +192,9 @@ std::string finishGpt2Opening(AppState& s) {
   Gpt2Page& page = gpt2Page(s);
   if (!page.opening) return tr(Key::Gpt2Cancelled);
   std::unique_ptr<Gpt2Opening> opening = std::move(page.opening);
-  std::shared_ptr<const am::Gpt2Model> model;
+  std::shared_ptr<const am::PretrainedModel> model;
   try {
-    model = std::make_shared<const am::Gpt2Model>(opening->loader->finish());
+    model = std::make_shared<const am::PretrainedModel>(opening->loader->finish());
   } catch (const attn::InputError& e) {
     return s.refuse(opening->name + ": " + errorText(e));
   }
@@ -256,7 +205,7 @@ std::string finishGpt2Opening(AppState& s) {
   if (!page.wantedSha256.empty() && page.wantedSha256 != model->sha256)
     notice = trf(Key::Gpt2OtherFile, model->sha256.substr(0, 12).c_str(), page.wantedSha256.substr(0, 12).c_str());
   const std::shared_ptr<OpenModel> before = s.model;
-  std::string input = before && before->gpt2 ? before->gpt2->input : std::string(kGpt2DefaultInput);
+  std::string input = before && before->gpt2 ? before->gpt2->input() : std::string(kGpt2DefaultInput);
   int layer = 0;
   linkedView(page, *model, &input, &layer);
   forgetWantedModel(page);
@@ -286,60 +235,54 @@ json gpt2OpeningJson(const AppState& s) {
 
 // ---------------------------------------------------------------- the open model
 
-std::string openGpt2(AppState& s, std::shared_ptr<const am::Gpt2Model> model, const std::string& name,
-                     const std::string& input, int layer) {
-  if (!s.data.gpt2) return s.refuse(tr(Key::Gpt2NeedsTokenizer));
-  cancelGpt2Run(s);  // another model (or the same one anew): a run of the one before is of no use
-  auto next = std::make_shared<Gpt2State>();
-  next->model = std::move(model);
-  next->name = name;
-  next->sha256 = next->model->sha256;
-  next->input = input;
-  try {
-    runInput(*next, *s.data.gpt2);
-  } catch (const attn::InputError& e) {
-    return s.refuse(errorText(e));
-  }
-  const std::string err = show(s, std::move(next), layer);
-  if (err.empty()) goToStep(s, 0);
-  return err;
-}
-
-
 namespace {
 
-// A run of `model` on `input`: a new state (not a copy of a shown run: tens of MB at 128 tokens), tokenized now, and
-// its forward to advance across frames. Null and *refused = the message when the text is refused.
-std::unique_ptr<Gpt2Running> newRun(AppState& s, std::shared_ptr<const am::Gpt2Model> model, const std::string& name,
-                                    const std::string& input, std::string* refused) {
-  auto next = std::make_shared<Gpt2State>();
-  next->model = std::move(model);
-  next->name = name;
-  next->sha256 = next->model->sha256;
-  next->input = input;
+// A run of `model` on `input` (tokenized now) to advance across frames. Null and *refused = the message when the
+// text is refused.
+std::unique_ptr<Gpt2Running> newRun(AppState& s, std::shared_ptr<const am::PretrainedModel> model,
+                                    const std::string& name, const std::string& input, int layer,
+                                    std::string* refused) {
   auto running = std::make_unique<Gpt2Running>();
+  running->name = name;
   try {
-    tokenizeInput(*next, *s.data.gpt2);
-    running->forward = std::make_unique<am::Gpt2Forward>(*next->model, next->ids, true, false, am::kGpt2PagePieces);
+    running->run = std::make_unique<am::ModelRun>(std::move(model), s.data.gpt2, input, layer, kPageTokens);
   } catch (const attn::InputError& e) {
     *refused = s.refuse(errorText(e));
     return nullptr;
   }
-  running->next = std::move(next);
   return running;
 }
 
 }  // namespace
-std::string startGpt2Open(AppState& s, std::shared_ptr<const am::Gpt2Model> model, const std::string& name,
+
+std::string openGpt2(AppState& s, std::shared_ptr<const am::PretrainedModel> model, const std::string& name,
+                     const std::string& input, int layer) {
+  if (!s.data.gpt2) return s.refuse(tr(Key::Gpt2NeedsTokenizer));
+  cancelGpt2Run(s);  // another model (or the same one anew): a run of the one before is of no use
+  std::string refused;
+  std::unique_ptr<Gpt2Running> running = newRun(s, std::move(model), name, input, layer, &refused);
+  if (!running) return refused;
+  running->run->advance(std::numeric_limits<double>::infinity());
+  auto next = std::make_shared<Gpt2State>();
+  next->name = name;
+  std::unique_ptr<attn::Config> config = running->run->takeConfig();
+  next->run = running->run->takeResult();
+  const std::string err = show(s, std::move(next), layer, std::move(config));
+  if (err.empty()) goToStep(s, 0);
+  return err;
+}
+
+std::string startGpt2Open(AppState& s, std::shared_ptr<const am::PretrainedModel> model, const std::string& name,
                           const std::string& input, int layer, const std::string& notice) {
   if (!s.data.gpt2) return s.refuse(tr(Key::Gpt2NeedsTokenizer));
   cancelGpt2Run(s);  // another model (or the same one anew): a run of the one before is of no use
   Gpt2Page& page = gpt2Page(s);
   page.openResult.clear();
+  const int blocks = model->settings.blocks;
   std::string refused;
-  std::unique_ptr<Gpt2Running> running = newRun(s, std::move(model), name, input, &refused);
+  std::unique_ptr<Gpt2Running> running =
+      newRun(s, std::move(model), name, input, layer >= 0 && layer < blocks ? layer : 0, &refused);
   if (!running) return refused;
-  running->layer = layer >= 0 && layer < running->next->model->config.nLayer ? layer : 0;
   running->opening = true;
   running->doneNotice = notice;
   running->startedMs = nowMs();
@@ -360,15 +303,16 @@ std::string setGpt2Input(AppState& s, const std::string& input) {
   if (!s.data.gpt2) return s.refuse(tr(Key::Gpt2NeedsTokenizer));
   // A model being opened (its first run under way) runs on the new input instead, and still opens when done.
   Gpt2Running* opening = gpt2OpenPending(s) ? s.gpt2->running.get() : nullptr;
-  const Gpt2State& base = opening ? *opening->next : *shown;
+  std::shared_ptr<const am::PretrainedModel> model = opening ? opening->run->sharedModel() : shown->run.model;
+  const std::string name = opening ? opening->name : shown->name;
+  const int layer = opening ? opening->run->block() : shown->layer;
   std::string refused;
-  std::unique_ptr<Gpt2Running> running = newRun(s, base.model, base.name, input, &refused);
-  if (!running) return refused;
+  std::unique_ptr<Gpt2Running> running = newRun(s, model, name, input, layer, &refused);
+  if (!running) return refused;  // an opening run goes on
   if (opening) {
     running->opening = true;
     running->doneNotice = opening->doneNotice;
   }
-  running->layer = opening ? opening->layer : shown->layer;
   running->startedMs = nowMs();
   Gpt2Page& page = gpt2Page(s);
   page.running = std::move(running);  // replaces a run under way
@@ -384,66 +328,36 @@ void cancelGpt2Run(AppState& s) {
 std::string advanceGpt2Run(AppState& s) {
   if (!s.gpt2 || !s.gpt2->running) return "";
   Gpt2Page& page = *s.gpt2;
-  Gpt2Running& run = *page.running;
+  Gpt2Running& running = *page.running;
+  am::ModelRun& run = *running.run;
   const Gpt2State* shown = openGpt2State(s);
   // closed, or another model opened: the run is of no use (an opening run's model is not shown yet)
-  if (!run.opening && (!shown || shown->model != run.next->model)) {
+  if (!running.opening && (!shown || shown->run.model.get() != &run.model())) {
     page.running.reset();
     return "";
   }
   const double start = nowMs();
-  ++run.frames;
-  // Pieces until the budget is spent (at least one a frame, so a budget of 0 still moves on).
-  bool worked = false;
-  if (!run.forward->done()) {
-    while (!run.forward->advance())
-      if (nowMs() - start >= page.frameBudgetMs) break;
-    run.maxSliceMs = std::max(run.maxSliceMs, nowMs() - start);
-    if (!run.forward->done()) return "";
-    worked = true;
+  ++running.frames;
+  if (!run.done()) {
+    // The run's pieces until the budget is spent (at least one a frame, so a budget of 0 still moves on).
+    run.advance(start + page.frameBudgetMs);
+    running.maxSliceMs = std::max(running.maxSliceMs, nowMs() - start);
+    // Showing it (the pipeline's checks and shared stages) gets a frame of its own unless this one has time to
+    // spare (a tiny model's whole run: then at once, inside the call that started it).
+    if (!run.done() || nowMs() - start > 0.25 * page.frameBudgetMs) return "";
   }
-  // Every position's most probable next token (getState's predictions, the panel's line), a few positions a slice.
-  if (!run.taken) {
-    run.next->run = run.forward->take();  // the forward's result (its progress stays readable)
-    run.taken = true;
-  }
-  if (run.bestDone < static_cast<std::size_t>(run.next->run.logits.rows()) || run.next->bestNext.empty()) {
-    const bool done = fillBestNext(*run.next, &run.bestDone, start + page.frameBudgetMs);
-    run.maxSliceMs = std::max(run.maxSliceMs, nowMs() - start);
-    if (!done) return "";
-    worked = true;
-  }
-  // The Config's cast starts in the next frame unless this one has time to spare (a tiny model's whole run: then
-  // at once, inside the call that started it).
-  if (worked && !run.config && nowMs() - start > 0.25 * page.frameBudgetMs) return "";
-  // The block's Config, a part at a time (W_q, W_k, W_v, W_o: 768 × 768 each at GPT-2 small) within the budget; a
-  // block picked meanwhile starts it over.
-  if (!run.config || run.configLayer != run.layer) {
-    if (run.layer < 0 || run.layer >= static_cast<int>(run.next->run.blocks.size())) run.layer = 0;
-    run.config = std::make_unique<attn::Config>();
-    run.configLayer = run.layer;
-    run.configParts = 0;
-  }
-  const double castStart = nowMs();
-  while (run.configParts < am::kGpt2BlockConfigParts) {
-    am::fillGpt2BlockConfig(*run.next->model, run.configLayer,
-                            run.next->run.blocks[static_cast<size_t>(run.configLayer)], run.next->input,
-                            s.data.gpt2, run.configParts++, run.config.get());
-    worked = true;
-    if (nowMs() - start >= page.frameBudgetMs) break;
-  }
-  run.maxSliceMs = std::max(run.maxSliceMs, nowMs() - castStart);
-  // Showing it (the pipeline's checks and shared stages) gets a frame of its own unless this one has time to spare
-  // (a frame that did no other work shows it: with a budget of 0 and a fine clock it would otherwise never come).
-  if (run.configParts < am::kGpt2BlockConfigParts || (worked && nowMs() - start > 0.25 * page.frameBudgetMs))
-    return "";
   std::unique_ptr<Gpt2Running> finished = std::move(page.running);
-  finished->forward.reset();
+  auto next = std::make_shared<Gpt2State>();
+  next->name = finished->name;
+  const int layer = finished->run->block();
+  std::unique_ptr<attn::Config> config = finished->run->takeConfig();
+  next->run = finished->run->takeResult();
+  finished->run.reset();
   const double showStart = nowMs();
   // A refusal keeps what was shown.
-  const std::string err = show(s, finished->next, finished->configLayer, std::move(finished->config));
+  const std::string err = show(s, next, layer, std::move(config));
   const double end = nowMs();
-  page.lastRun = {static_cast<int>(finished->next->ids.size()), finished->frames, end - finished->startedMs,
+  page.lastRun = {static_cast<int>(next->ids().size()), finished->frames, end - finished->startedMs,
                   finished->maxSliceMs, end - showStart};
   if (finished->opening) {  // a model just read: shown at step 1 (as openGpt2 does); the open promise resolves
     if (err.empty()) {
@@ -458,8 +372,8 @@ std::string advanceGpt2Run(AppState& s) {
 std::string showGpt2Layer(AppState& s, int layer) {
   Gpt2State* shown = shownState(s);
   if (!shown) return s.refuse("no GPT-2 model is open");
-  if (s.gpt2 && s.gpt2->running && !s.gpt2->running->opening && layer >= 0 && layer < shown->model->config.nLayer)
-    s.gpt2->running->layer = layer;  // the input under way opens on this block too
+  if (s.gpt2 && s.gpt2->running && !s.gpt2->running->opening && layer >= 0 && layer < shown->model().settings.blocks)
+    s.gpt2->running->run->setBlock(layer);  // the input under way opens on this block too
   if (layer == shown->layer) return "";
   return show(s, s.model->gpt2, layer);  // the same run, another block
 }
@@ -467,25 +381,25 @@ std::string showGpt2Layer(AppState& s, int layer) {
 json gpt2ToJson(const AppState& s) {
   const Gpt2State* g = openGpt2State(s);
   if (!g) return nullptr;
-  const am::Gpt2Config& c = g->model->config;
+  const am::ModelSettings& c = g->model().settings;
   json layers = json::array();
-  for (int l = 0; l < c.nLayer; ++l) layers.push_back("h." + std::to_string(l));
+  for (int l = 0; l < c.blocks; ++l) layers.push_back("h." + std::to_string(l));
   return {{"kind", "gpt2"},
           {"name", g->name},
-          {"sha256", g->sha256},
-          {"bytes", g->model->fileBytes},
-          {"parameters", g->model->parameterCount()},
-          {"n_layer", c.nLayer},
-          {"n_head", c.nHead},
-          {"n_embd", c.nEmbd},
-          {"n_positions", c.nPositions},
+          {"sha256", g->sha256()},
+          {"bytes", g->model().fileBytes},
+          {"parameters", g->model().parameterCount()},
+          {"n_layer", c.blocks},
+          {"n_head", c.heads},
+          {"n_embd", c.width},
+          {"n_positions", c.positions},
           {"config", c.source},
           {"layer", g->layer},
           {"layers", layers},
-          {"input", g->input},
-          {"tokens", g->tokens},
-          {"token_ids", g->ids},
-          {"predictions", predictionsJson(*g, s.data.gpt2.get())},
+          {"input", g->input()},
+          {"tokens", g->run.input.tokens},
+          {"token_ids", g->ids()},
+          {"predictions", predictionsJson(*g)},
           {"running", gpt2RunningJson(s)},
           {"last_run", lastRunJson(s)},
           {"run_budget_ms", s.gpt2 ? s.gpt2->frameBudgetMs : kGpt2FrameBudgetMs},
@@ -515,16 +429,16 @@ std::string applyGpt2Json(AppState& s, const json& request) {
     if (attn::readWholeNumber(request["layer"], -1, 1000, &clamped) == attn::WholeNumber::NotWhole)
       return s.refuse("model.layer must be an integer");
     layer = static_cast<int>(clamped);
-    if (layer < 0 || layer >= g->model->config.nLayer)
-      return s.refuse("model.layer must be 0.." + std::to_string(g->model->config.nLayer - 1));
+    if (layer < 0 || layer >= g->model().settings.blocks)
+      return s.refuse("model.layer must be 0.." + std::to_string(g->model().settings.blocks - 1));
   }
   if (request.contains("input")) {
     if (!request["input"].is_string()) return s.refuse("model.input must be a string");
     const std::string input = request["input"].get<std::string>();
     const Gpt2Running* running = s.gpt2 ? s.gpt2->running.get() : nullptr;
-    if (input == g->input && !gpt2OpenPending(s)) {
+    if (input == g->input() && !gpt2OpenPending(s)) {
       cancelGpt2Run(s);  // the input shown is the one asked for: a newer run would replace it
-    } else if (!running || running->next->input != input) {
+    } else if (!running || running->run->input().text != input) {
       const std::string err = setGpt2Input(s, input);
       if (!err.empty()) return err;
     }
@@ -535,14 +449,14 @@ std::string applyGpt2Json(AppState& s, const json& request) {
 std::string gpt2TraceJson(const AppState& s) {
   const Gpt2State* g = openGpt2State(s);
   if (!g) return "null";
-  const attn::Trace trace = am::gpt2LayerTrace(*g->model, g->run, g->layer, g->input, s.data.gpt2);
-  return attn::traceToJson(trace, -1, am::gpt2TraceJsonOptions(false));
+  const attn::Trace trace = am::blockTrace(g->model(), g->run.activations, g->layer, g->input(), g->run.tokenizer);
+  return attn::traceToJson(trace, -1, am::blockTraceJsonOptions(false));
 }
 
 json gpt2LinkJson(const AppState& s) {
   const Gpt2State* g = openGpt2State(s);
   if (!g) return nullptr;
-  return {{"name", g->name}, {"sha256", g->sha256}, {"input", g->input}, {"layer", g->layer}};
+  return {{"name", g->name}, {"sha256", g->sha256()}, {"input", g->input()}, {"layer", g->layer}};
 }
 
 std::string applyGpt2Link(AppState& s, const json& link) {
@@ -550,7 +464,7 @@ std::string applyGpt2Link(AppState& s, const json& link) {
   page.wantedName = link.contains("name") && link["name"].is_string() ? link["name"].get<std::string>() : "";
   page.wantedSha256 = link.contains("sha256") && link["sha256"].is_string() ? link["sha256"].get<std::string>() : "";
   const Gpt2State* g = openGpt2State(s);
-  if (g && g->sha256 == page.wantedSha256) {  // already open: take the link's input and block
+  if (g && g->sha256() == page.wantedSha256) {  // already open: take the link's input and block
     json request = json::object();
     if (link.contains("input")) request["input"] = link["input"];
     if (link.contains("layer")) request["layer"] = link["layer"];
@@ -604,48 +518,38 @@ void drawGpt2OpenControls(AppState& s) {
   helpMarker(tr(Key::Gpt2OpenHelp));
 }
 
-// How far a new input's run is: 0 … 1 over the forward's pieces and then the Config's parts.
-static float gpt2RunFraction(const Gpt2Running& run) {
-  const am::Gpt2Forward& forward = *run.forward;
-  // the forward's pieces, each position's best next token, the Config's parts and the show
-  const double positions = static_cast<double>(run.next->ids.size());
-  const double total = static_cast<double>(forward.piecesTotal()) + positions + am::kGpt2BlockConfigParts + 1;
-  return static_cast<float>((static_cast<double>(forward.piecesDone()) + static_cast<double>(run.bestDone) +
-                             run.configParts) / total);
-}
-
-bool gpt2RunUnderWay(const AppState& s) { return s.gpt2 && s.gpt2->running && s.gpt2->running->forward; }
+bool gpt2RunUnderWay(const AppState& s) { return s.gpt2 && s.gpt2->running && s.gpt2->running->run; }
 
 // "Running GPT-2 on the new input: block 5 of 12" (then "Preparing block 5 for the walkthrough") and a progress bar,
-// while a new input's forward is under way (the panel above it still shows the input before).
+// while a new input's run is under way (the panel above it still shows the input before).
 static void drawGpt2RunProgress(AppState& s) {
   if (!gpt2RunUnderWay(s)) return;
-  const Gpt2Running& run = *s.gpt2->running;
-  const am::Gpt2Forward& forward = *run.forward;
-  const int blocks = run.next->model->config.nLayer;
-  const std::string line = run.config                 ? trf(Key::Gpt2RunPreparing, run.configLayer + 1)
-                           : run.opening && forward.block() < blocks
-                               ? trf(Key::Gpt2OpeningRunBlock, run.next->name.c_str(), forward.block() + 1, blocks)
-                           : run.opening              ? trf(Key::Gpt2OpeningRunOutput, run.next->name.c_str())
-                           : forward.block() < blocks ? trf(Key::Gpt2RunningBlock, forward.block() + 1, blocks)
+  const Gpt2Running& running = *s.gpt2->running;
+  const am::ModelRun& run = *running.run;
+  const int blocks = run.model().settings.blocks, block = run.forwardBlock();
+  const std::string line = run.castingConfig()        ? trf(Key::Gpt2RunPreparing, run.block() + 1)
+                           : running.opening && block < blocks
+                               ? trf(Key::Gpt2OpeningRunBlock, running.name.c_str(), block + 1, blocks)
+                           : running.opening          ? trf(Key::Gpt2OpeningRunOutput, running.name.c_str())
+                           : block < blocks           ? trf(Key::Gpt2RunningBlock, block + 1, blocks)
                                                       : std::string(tr(Key::Gpt2RunningOutput));
   ImGui::TextWrapped("%s", line.c_str());
-  const float fraction = gpt2RunFraction(run);
+  const float fraction = static_cast<float>(run.fraction());
   ImGui::ProgressBar(fraction, ImVec2(-FLT_MIN, 0), trf(Key::Gpt2RunningPercent, static_cast<int>(100 * fraction)).c_str());
 }
 
 void drawGpt2RunLine(AppState& s, float height) {
   if (!gpt2RunUnderWay(s)) return;
-  const Gpt2Running& run = *s.gpt2->running;
-  const am::Gpt2Forward& forward = *run.forward;
-  const int blocks = run.next->model->config.nLayer;
-  const float fraction = gpt2RunFraction(run);
+  const Gpt2Running& running = *s.gpt2->running;
+  const am::ModelRun& run = *running.run;
+  const int blocks = run.model().settings.blocks, block = run.forwardBlock();
+  const float fraction = static_cast<float>(run.fraction());
   const int percent = static_cast<int>(100 * fraction);
-  const std::string text = run.config                 ? trf(Key::Gpt2RunPreparing, run.configLayer + 1)
-                           : run.opening && forward.block() < blocks
-                               ? trf(Key::Gpt2OpenBarBlock, forward.block() + 1, blocks, percent)
-                           : run.opening              ? trf(Key::Gpt2OpenBarOutput, percent)
-                           : forward.block() < blocks ? trf(Key::Gpt2RunBarBlock, forward.block() + 1, blocks, percent)
+  const std::string text = run.castingConfig()        ? trf(Key::Gpt2RunPreparing, run.block() + 1)
+                           : running.opening && block < blocks
+                               ? trf(Key::Gpt2OpenBarBlock, block + 1, blocks, percent)
+                           : running.opening          ? trf(Key::Gpt2OpenBarOutput, percent)
+                           : block < blocks           ? trf(Key::Gpt2RunBarBlock, block + 1, blocks, percent)
                                                       : trf(Key::Gpt2RunBarOutput, percent);
   const float width = ImGui::GetContentRegionAvail().x;
   const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -687,13 +591,13 @@ void fitPickerList(int entries, bool narrow) {
 
 void drawGpt2Panel(AppState& s) {
   const Gpt2State& g = *s.model->gpt2;
-  const am::Gpt2Config& c = g.model->config;
+  const am::ModelSettings& c = g.model().settings;
   const float em = ImGui::GetFontSize();
   ImGui::PushStyleColor(ImGuiCol_Text, kOkText);
-  ImGui::TextWrapped("%s", trf(Key::Gpt2Title, g.name.c_str(), c.nLayer, c.nHead, c.nEmbd,
-                               millions(g.model->parameterCount()).c_str()).c_str());
+  ImGui::TextWrapped("%s", trf(Key::Gpt2Title, g.name.c_str(), c.blocks, c.heads, c.width,
+                               millions(g.model().parameterCount()).c_str()).c_str());
   ImGui::PopStyleColor();
-  ImGui::TextDisabled("sha256 %s…", g.sha256.substr(0, 16).c_str());
+  ImGui::TextDisabled("sha256 %s…", g.sha256().substr(0, 16).c_str());
   if (!gpt2OpenPending(s)) drawGpt2RunProgress(s);  // a new input's forward under way (an opening run: above)
   // The block picker.
   ImGui::AlignTextToFramePadding();
@@ -702,12 +606,12 @@ void drawGpt2Panel(AppState& s) {
   ImGui::SetNextItemWidth(-3.0f * em);
   const int layer = g.layer;
   const ImGuiID blockId = ImGui::GetID("##gpt2-layer");
-  fitPickerList(c.nLayer, s.layout.narrow);
-  const bool blockOpen = ImGui::BeginCombo("##gpt2-layer", trf(Key::Gpt2BlockItem, layer + 1, c.nLayer, layer).c_str());
+  fitPickerList(c.blocks, s.layout.narrow);
+  const bool blockOpen = ImGui::BeginCombo("##gpt2-layer", trf(Key::Gpt2BlockItem, layer + 1, c.blocks, layer).c_str());
   nameGpt2Combo(blockId, "gpt2 block picker");
   if (blockOpen) {
-    for (int l = 0; l < c.nLayer; ++l)
-      if (ImGui::Selectable(trf(Key::Gpt2BlockItem, l + 1, c.nLayer, l).c_str(), l == layer, 0, pickerItemSize(s)) && l != layer) {
+    for (int l = 0; l < c.blocks; ++l)
+      if (ImGui::Selectable(trf(Key::Gpt2BlockItem, l + 1, c.blocks, l).c_str(), l == layer, 0, pickerItemSize(s)) && l != layer) {
         showGpt2Layer(s, l);
         break;  // s.model changed
       }
@@ -721,20 +625,20 @@ void drawGpt2Panel(AppState& s) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-3.0f * em);
   const ImGuiID headId = ImGui::GetID("##gpt2-head");
-  fitPickerList(c.nHead, s.layout.narrow);
-  const bool headOpen = ImGui::BeginCombo("##gpt2-head", trf(Key::Gpt2HeadItem, s.head + 1, c.nHead).c_str());
+  fitPickerList(c.heads, s.layout.narrow);
+  const bool headOpen = ImGui::BeginCombo("##gpt2-head", trf(Key::Gpt2HeadItem, s.head + 1, c.heads).c_str());
   nameGpt2Combo(headId, "gpt2 head picker");
   if (headOpen) {
-    for (int h = 0; h < c.nHead; ++h)
-      if (ImGui::Selectable(trf(Key::Gpt2HeadItem, h + 1, c.nHead).c_str(), h == s.head, 0, pickerItemSize(s))) s.head = h;
+    for (int h = 0; h < c.heads; ++h)
+      if (ImGui::Selectable(trf(Key::Gpt2HeadItem, h + 1, c.heads).c_str(), h == s.head, 0, pickerItemSize(s))) s.head = h;
     ImGui::EndCombo();
   }
   // What GPT-2 predicts after the last token.
   const Gpt2State& shown = *s.model->gpt2;
-  if (!shown.ids.empty() && s.data.gpt2) {
-    const am::TopToken top = bestNextToken(shown, shown.ids.size() - 1);
-    const std::string after = readableGpt2Token(s.data.gpt2->tokenBytes(shown.ids.back()));
-    const std::string next = readableGpt2Token(s.data.gpt2->tokenBytes(top.id));
+  if (!shown.ids().empty() && shown.run.bestNext.size() == shown.ids().size()) {
+    const am::TopToken top = shown.run.bestNext.back();
+    const std::string after = shown.run.tokenizer->readableLabel(shown.ids().back());
+    const std::string next = shown.run.tokenizer->readableLabel(top.id);
     ImGui::TextWrapped("%s", trf(Key::Gpt2Next, after.c_str(), next.c_str(), num(top.probability, 3).c_str()).c_str());
   }
   if (ImGui::Button(tr(Key::Gpt2Close), ImVec2(std::max(10.0f * em, buttonWidth(tr(Key::Gpt2Close))), 0))) {
@@ -757,7 +661,7 @@ void drawGpt2Input(AppState& s, float width) {
   if (!inputStringCommitted("##gpt2-input", &g.inputBuffer, width, tr(Key::Gpt2InputHint))) return;
   const std::string typed = g.inputBuffer;
   const Gpt2Page& page = gpt2Page(s);
-  if (typed == (page.running && page.running->next ? page.running->next->input : g.input)) return;  // nothing new
+  if (typed == (page.running ? page.running->run->input().text : g.input())) return;  // nothing new
   if (!setGpt2Input(s, typed).empty() && s.model && s.model->gpt2) s.model->gpt2->inputBuffer = typed;
 }
 

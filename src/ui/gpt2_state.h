@@ -11,7 +11,7 @@
 //   Any refusal (a bad file: the core's one line; too large for the page's memory) drops the reading and keeps
 //   whatever was open before; cancelGpt2Opening() (the Cancel button, attnlab.cancelOpenModel()) too.
 //
-// A new input runs the forward a piece at a time (core/models/gpt2_forward.h) across frames (advanceGpt2Run, once a
+// A new input runs the forward a piece at a time (core/models/forward.h) across frames (advanceGpt2Run, once a
 // frame from App::frame, for at most Gpt2Page::frameBudgetMs), then finds every position's most probable next
 // token a few positions a slice, then casts the block's Config a part at a time, then shows it in a frame of its
 // own, with a progress line in the panel (and on a phone above the grid); the model shown stays as it is, and
@@ -19,8 +19,8 @@
 // fits in one budget finishes inside the call that started it (tiny models with a few tokens: synchronous; each
 // position's next token alone costs ~1.3 ms in the page, so 13 tokens of any model take two frames or more).
 //
-// The open model (Gpt2State): the forward of its input with every block kept (core/models/gpt2.h runGpt2), and the
-// block shown: the walkthrough's Config is gpt2BlockConfig(layer) (X = ln_1's rows, the biases, causal, 1/8), so
+// The open model (Gpt2State): the forward of its input with every block kept (core/models/pretrained_model.h runGpt2), and the
+// block shown: the walkthrough's Config is blockConfig(layer) (X = ln_1's rows, the biases, causal, 1/8), so
 // the current block's Trace is the pipeline's (AppState::trace()), the head shown is AppState::head, and every step,
 // hover, export and the attention lines read the real numbers unchanged.
 #pragma once
@@ -32,12 +32,9 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/config.h"
-#include "core/models/gpt2.h"
-
-namespace attn::models {
-class Gpt2Forward;
-class Gpt2Loader;
-}
+#include "core/models/loader.h"
+#include "core/models/model_run.h"
+#include "core/models/pretrained_model.h"
 
 namespace ui {
 
@@ -50,48 +47,35 @@ inline constexpr std::uint64_t kGpt2PageWeightBytes = std::uint64_t(1) << 30;
 // The input a model opens with: the paper's sentence (its "its" attends to "Law").
 inline constexpr const char* kGpt2DefaultInput = "The Law will never be perfect, but its application should be just";
 
-// The open GPT-2 model (OpenModel::gpt2). Shape kept stable: helpers gpt2extra/gpt2dl build on it.
+// The open GPT-2 model (OpenModel::gpt2): a finished run of the core (core/models/model_run.h) and the block shown.
 struct Gpt2State {
-  std::shared_ptr<const attn::models::Gpt2Model> model;  // the weights, float32, each once
+  attn::models::ModelResult run;    // the model, its tokenizer, the input (text, ids, pieces), every block, logits,
+                                    // each position's most probable next token
   std::string name;                 // the weights' file name as opened ("model.safetensors")
-  std::string sha256;               // of that file, computed as it was read
-  std::string input;                // the text the model runs on
-  std::vector<int> ids;             // its GPT-2 token ids
-  std::vector<std::string> tokens;  // their labels (Gpt2Bpe::tokenText)
-  attn::models::Gpt2Run run;        // the forward on ids, every block kept (input, ln_1, A, MLP, output), logits
   int layer = 0;                    // the block shown (the head: AppState::head)
   std::string inputBuffer;          // the sentence bar's field (may hold a refused text)
-  // Per position, the most probable next token (softmax over V in double): computed as part of the run, a few
-  // positions a slice across frames (advanceGpt2Run; at once for a state shown synchronously, show()), so a shown
-  // state has every position's and getState() and the panel's line only read them (50,257 exps a position: 1.3 ms
-  // each in the page, 164 ms at 128 tokens when getState computed them on its first call after a run).
-  std::vector<attn::models::TopToken> bestNext;
+  const attn::models::PretrainedModel& model() const { return *run.model; }
+  const std::string& input() const { return run.input.text; }
+  const std::vector<int>& ids() const { return run.input.ids; }
+  const std::string& sha256() const { return run.model->sha256; }
 };
 
 // A checkpoint being read.
 struct Gpt2Opening {
   std::string name;                                     // the .safetensors file's name
   std::uint64_t fileBytes = 0;
-  std::unique_ptr<attn::models::Gpt2Loader> loader;
+  std::unique_ptr<attn::models::ModelLoader> loader;
   double startedAt = 0;                                 // ImGui time (s)
   Gpt2Opening();
   ~Gpt2Opening();
 };
 
-// A new input's forward under way (see the top of this file).
+// A new input's run under way (see the top of this file): the core's run, advanced once a frame.
 struct Gpt2Running {
-  std::shared_ptr<Gpt2State> next;                         // the input's state; its run is filled when done
-  std::unique_ptr<attn::models::Gpt2Forward> forward;      // reads next->model (kept alive by `next`)
-  int layer = 0;                                           // the block to show when done (the picker may change it)
-  // When the forward is done, the block's walkthrough Config is cast from float a part at a time
-  // (fillGpt2BlockConfig), in the frames after, and moved into the walkthrough in a frame of its own.
-  std::unique_ptr<attn::Config> config;                    // null until the forward is done
-  int configLayer = -1, configParts = 0;                   // the block it is cast for; parts cast so far
-  int frames = 0;                                          // frames (calls of advanceGpt2Run) it has taken so far
-  double startedMs = 0, maxSliceMs = 0;                    // steady clock; the longest slice of forward work
-  // After the forward: its result taken into next->run, and the positions whose best next token is computed so far.
-  bool taken = false;
-  std::size_t bestDone = 0;
+  std::unique_ptr<attn::models::ModelRun> run;
+  std::string name;            // the file the model was read from
+  int frames = 0;              // frames (calls of advanceGpt2Run) it has taken so far
+  double startedMs = 0, maxSliceMs = 0;  // steady clock; the longest slice of work
   // The run opens its model (a checkpoint just read, startGpt2Open): nothing of it is shown yet (what was shown
   // before stays, another model or none); when done it is shown at step 1 with `doneNotice`, and the page's open
   // promise resolves (Gpt2Page::openResult).
@@ -143,13 +127,13 @@ nlohmann::json gpt2OpeningJson(const AppState& s);
 // ---- the open model
 // Opens `model` (read from `name`) on `input` and shows block `layer` (step 1). "" or the message; nothing changes
 // on a refusal.
-std::string openGpt2(AppState& s, std::shared_ptr<const attn::models::Gpt2Model> model, const std::string& name,
+std::string openGpt2(AppState& s, std::shared_ptr<const attn::models::PretrainedModel> model, const std::string& name,
                      const std::string& input, int layer);
 // The same across frames (a checkpoint just read: at GPT-2 small the first forward alone takes far more than a
 // frame): tokenizes now (a refusal: the message, nothing changes) and starts an opening run, which advanceGpt2Run
 // finishes like a new input's (at once when it fits in this call's budget); what was shown stays until then, and
 // `notice` is set when it is shown. "" or the message; then gpt2OpenPending() / gpt2OpenResult() say how it ends.
-std::string startGpt2Open(AppState& s, std::shared_ptr<const attn::models::Gpt2Model> model, const std::string& name,
+std::string startGpt2Open(AppState& s, std::shared_ptr<const attn::models::PretrainedModel> model, const std::string& name,
                           const std::string& input, int layer, const std::string& notice = "");
 bool gpt2OpenPending(const AppState& s);
 std::string gpt2OpenResult(const AppState& s);
@@ -172,7 +156,7 @@ nlohmann::json gpt2ToJson(const AppState& s);
 // setState({model: {input, layer}}) while GPT-2 is open (model_view's applyModelJson hands it over).
 std::string applyGpt2Json(AppState& s, const nlohmann::json& request);
 // trace() while GPT-2 is open: the shown block's Trace JSON as `attnlab trace --model … --format json` writes
-// layers[layer].trace (core/models/gpt2_trace_json.h: the one function behind both; lean, without W_q … W_o).
+// layers[layer].trace (core/models/block_trace.h: the one function behind both; lean, without W_q … W_o).
 std::string gpt2TraceJson(const AppState& s);
 // The link: {"gpt2": {name, sha256, input, layer}} (the weights are the user's files, never in a link).
 nlohmann::json gpt2LinkJson(const AppState& s);

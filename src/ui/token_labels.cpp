@@ -3,7 +3,7 @@
 
 #include <unordered_map>
 
-#include "core/models/gpt2_analysis.h"
+#include "core/text/token_label.h"
 #include "core/text/bpe.h"
 #include "core/text/utf8.h"
 
@@ -38,19 +38,7 @@ std::string gpt2ByteLevelToBytes(std::string_view text) {
   return bytes;
 }
 
-std::string readableGpt2Token(std::string_view bytes) {
-  // Each space byte becomes ␣ before the bytes are made readable (so the hex of a partial character keeps its own
-  // spaces: "⟨e2 80⟩").
-  std::string marked;
-  marked.reserve(bytes.size() + 4);
-  for (char ch : bytes) {
-    if (ch == ' ')
-      marked += kVisibleSpace;
-    else
-      marked += ch;
-  }
-  return attn::models::readableTokenLabel(marked);
-}
+std::string readableGpt2Token(std::string_view bytes) { return attn::visibleSpaceLabel(bytes); }
 
 std::string tokenText(const attn::Config& config, const attn::Token& token) {
   if (config.tokenizer != attn::TokenizerKind::Gpt2 || token.special) return token.text;

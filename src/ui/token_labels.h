@@ -2,7 +2,7 @@
 // export, chip and picker. Most tokenizers' tokens are their text. GPT-2's tokens carry GPT-2's byte-level form
 // ("Ġjust", "âĢ"), which is what the Trace and getState() keep (equal to the CLI's); on screen and in exports they
 // are shown readably instead: the token's bytes as text, a space as "␣" (Tokenize's note says so once), each run of
-// bytes that is not a whole character as its hex in angle brackets ("⟨e2 80⟩", core/models/gpt2_analysis.h
+// bytes that is not a whole character as its hex in angle brackets ("⟨e2 80⟩", core/models/analysis.h
 // readableTokenLabel), never "Ġ" and never U+FFFD.
 #pragma once
 #include <string>
@@ -10,11 +10,12 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/text/token_label.h"
 #include "core/text/tokenizer.h"
 
 namespace ui {
 
-inline constexpr const char* kVisibleSpace = "\u2423";  // ␣: a token's space, visible
+using attn::kVisibleSpace;  // ␣: a token's space, visible
 
 // GPT-2 token bytes as the page shows them: " its" -> "␣its", "\xe2\x80" -> "⟨e2 80⟩".
 std::string readableGpt2Token(std::string_view bytes);

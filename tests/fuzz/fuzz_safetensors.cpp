@@ -2,7 +2,7 @@
 // `attnlab generate` read from a user's disk. The first byte picks the reader, the rest is the file:
 //   even: a safetensors file (SafetensorsReader: the header, the offsets, every tensor read, F32/F16/BF16 converted),
 //         then GPT-2's key prefix and config completed from the shapes;
-//   odd:  a config.json (parseGpt2ConfigJson).
+//   odd:  a config.json (parseConfigFile, then GPT-2's readSettings).
 //   - InputError is the only acceptable failure; any other exception, a crash, UB or a large allocation is a bug
 //     (a tensor is only allocated once its bytes are known to be in the file).
 //   - A file that is read: every tensor handed over has the shape its header gives and only finite values.
@@ -13,7 +13,8 @@
 #include <typeinfo>
 
 #include "core/errors.h"
-#include "core/models/gpt2_config.h"
+#include "core/models/architecture.h"
+#include "core/models/checkpoint.h"
 #include "core/models/safetensors.h"
 #include "fuzz_common.h"
 
@@ -26,8 +27,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t bytes = size - 1;
   try {
     if (config) {
-      const m::Gpt2Config c = m::parseGpt2ConfigJson(std::string(reinterpret_cast<const char*>(file), bytes), "config.json");
-      FUZZ_CHECK(c.nLayer >= 0 && c.nHead >= 0 && c.nEmbd >= 0 && c.layerNormEpsilon > 0, "config values");
+      const m::ConfigFile parsed = m::parseConfigFile(std::string(reinterpret_cast<const char*>(file), bytes), "config.json");
+      const m::ModelSettings c = m::readSettings(m::architecture(m::Arch::Gpt2), parsed);
+      FUZZ_CHECK(c.blocks >= 0 && c.heads >= 0 && c.width >= 0 && c.epsilon > 0, "config values");
       return 0;
     }
     m::MemoryStream stream(file, bytes);
@@ -40,10 +42,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             FUZZ_CHECK(std::isfinite(values.data()[i]), "tensor %s has a non-finite value", t.name.c_str());
         });
     FUZZ_CHECK(digest.size() == 64, "sha256 hex length %zu", digest.size());
-    m::Gpt2Config c;
-    const std::string prefix = m::gpt2KeyPrefix(reader.tensors());
-    m::completeGpt2Config(c, reader.tensors(), prefix);
-    FUZZ_CHECK(c.nLayer >= 1 && c.nHead >= 1 && c.nEmbd % c.nHead == 0, "completed config");
+    const m::Sniffed sniffed = m::sniffCheckpoint(reader.tensors(), m::ConfigFile{});
+    m::ModelSettings c = m::readSettings(*sniffed.arch, m::ConfigFile{});
+    m::completeSettings(*sniffed.arch, c, reader.tensors(), sniffed.prefix);
+    FUZZ_CHECK(c.blocks >= 1 && c.heads >= 1 && c.width % c.heads == 0, "completed config");
   } catch (const attn::InputError& e) {
     FUZZ_CHECK(e.what()[0] != '\0', "empty InputError message");
   } catch (const std::exception& e) {

@@ -1,4 +1,4 @@
-// Prints what core/models/gpt2_analysis.h computes on a checkpoint, as JSON, for gpt2_analysis_numpy.py to check
+// Prints what core/models/analysis.h computes on a checkpoint, as JSON, for gpt2_analysis_numpy.py to check
 // against numpy: per block and row the layer norm's μ, σ² and output (and whether that output, rounded to float, is
 // the forward's ln_1 row bit for bit); every (layer, head) ranked for one (query, key) with and without the first
 // token; the sinks; the top 10 next tokens at every position.
@@ -10,8 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/models/gpt2.h"
-#include "core/models/gpt2_analysis.h"
+#include "cli/pretrained_files.h"
+#include "core/models/forward.h"
+#include "core/models/pretrained_model.h"
+#include "core/models/analysis.h"
 
 using namespace attn::models;
 
@@ -20,20 +22,20 @@ int main(int argc, char** argv) {
     std::cerr << "usage: gpt2_analysis_dump MODEL.safetensors QUERY KEY ID [ID …]\n";
     return 2;
   }
-  const Gpt2Model model = loadGpt2Files(findGpt2Files(argv[1], ""));
+  const PretrainedModel model = attncli::loadPretrainedFiles(attncli::findPretrainedFiles(argv[1], ""));
   const int query = std::atoi(argv[2]), key = std::atoi(argv[3]);
   std::vector<int> ids;
   for (int a = 4; a < argc; ++a) ids.push_back(std::atoi(argv[a]));
-  const Gpt2Run run = runGpt2(model, ids, /*keepBlocks=*/true);
+  const Activations run = runForward(model, ids, /*keepBlocks=*/true);
   nlohmann::json out;
   bool lnBitsEqual = true;
   for (size_t l = 0; l < run.blocks.size(); ++l) {
     nlohmann::json rows = nlohmann::json::array();
     for (Eigen::Index t = 0; t < run.blocks[l].input.rows(); ++t) {
-      const LayerNormRow r = layerNormRow(run.blocks[l].input, t, model.blocks[l].ln1Gamma, model.blocks[l].ln1Beta,
-                                          model.config.layerNormEpsilon);
+      const LayerNormRow r = layerNormRow(run.blocks[l].input, t, model.blocks[l].attnNormWeight, model.blocks[l].attnNormBias,
+                                          model.settings.epsilon);
       for (size_t j = 0; j < r.output.size(); ++j)
-        if (static_cast<float>(r.output[j]) != run.blocks[l].ln1(t, static_cast<Eigen::Index>(j))) lnBitsEqual = false;
+        if (static_cast<float>(r.output[j]) != run.blocks[l].attentionInput(t, static_cast<Eigen::Index>(j))) lnBitsEqual = false;
       rows.push_back({{"mean", r.mean}, {"variance", r.variance}, {"output", r.output}});
     }
     out["ln1"].push_back(rows);

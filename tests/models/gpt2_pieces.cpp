@@ -1,4 +1,4 @@
-// GPT-2's forward advanced in pieces (core/models/gpt2_forward.h) has the bits of runGpt2's (every row at once):
+// GPT-2's forward advanced in pieces (core/models/forward.h) has the bits of runForward's (every row at once):
 // a random model built in memory (2 blocks, 4 heads, d 128, 40 tokens, a 1000-row vocabulary; wider than 32 rows
 // and 128 columns, so the wasm build's few-row and many-row product paths both run), run with pieces of 1, 5, 16
 // and 40 rows and 7, 64 and 2048 vocabulary rows, every kept matrix and the logits compared byte for byte, with the
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/errors.h"
-#include "core/models/gpt2.h"
-#include "core/models/gpt2_forward.h"
+#include "core/models/pretrained_model.h"
+#include "core/models/forward.h"
 #include "random_gpt2.h"
 
 namespace am = attn::models;
@@ -24,7 +24,7 @@ namespace {
 int failures = 0;
 
 // d 128, 4 heads, 2 blocks, 64 positions, a 1000-row vocabulary (tests/models/random_gpt2.h).
-am::Gpt2Model randomModel() { return modeltest::randomGpt2Model(29, {2, 4, 128, 64, 1000}); }
+am::PretrainedModel randomModel() { return modeltest::randomGpt2Model(29, {2, 4, 128, 64, 1000}); }
 
 bool same(const MF& a, const MF& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() &&
@@ -34,25 +34,25 @@ bool same(const MF& a, const MF& b) {
 void expectSame(const MF& mine, const MF& whole, const std::string& what) {
   if (same(mine, whole)) return;
   ++failures;
-  std::printf("FAIL %s differs from runGpt2's (%ldx%ld vs %ldx%ld)\n", what.c_str(), static_cast<long>(mine.rows()),
+  std::printf("FAIL %s differs from runForward's (%ldx%ld vs %ldx%ld)\n", what.c_str(), static_cast<long>(mine.rows()),
               static_cast<long>(mine.cols()), static_cast<long>(whole.rows()), static_cast<long>(whole.cols()));
 }
 
-void compareRuns(const am::Gpt2Run& mine, const am::Gpt2Run& whole, const std::string& label) {
+void compareRuns(const am::Activations& mine, const am::Activations& whole, const std::string& label) {
   expectSame(mine.logits, whole.logits, label + " logits");
-  expectSame(mine.lnf, whole.lnf, label + " ln_f");
+  expectSame(mine.finalNorm, whole.finalNorm, label + " ln_f");
   if (mine.blocks.size() != whole.blocks.size()) {
     ++failures;
-    std::printf("FAIL %s keeps %zu blocks, runGpt2 %zu\n", label.c_str(), mine.blocks.size(), whole.blocks.size());
+    std::printf("FAIL %s keeps %zu blocks, runForward %zu\n", label.c_str(), mine.blocks.size(), whole.blocks.size());
     return;
   }
   for (size_t l = 0; l < whole.blocks.size(); ++l) {
-    const am::Gpt2BlockRun &p = mine.blocks[l], &w = whole.blocks[l];
+    const am::BlockActivations &p = mine.blocks[l], &w = whole.blocks[l];
     const std::string at = label + " block " + std::to_string(l);
     expectSame(p.input, w.input, at + " input");
-    expectSame(p.ln1, w.ln1, at + " ln_1");
+    expectSame(p.attentionInput, w.attentionInput, at + " ln_1");
     expectSame(p.attention, w.attention, at + " attention");
-    expectSame(p.ln2, w.ln2, at + " ln_2");
+    expectSame(p.mlpInput, w.mlpInput, at + " ln_2");
     expectSame(p.mlpHidden, w.mlpHidden, at + " MLP hidden");
     expectSame(p.output, w.output, at + " output");
     for (size_t h = 0; h < w.A.size(); ++h) expectSame(p.A.at(h), w.A[h], at + " A head " + std::to_string(h));
@@ -62,15 +62,15 @@ void compareRuns(const am::Gpt2Run& mine, const am::Gpt2Run& whole, const std::s
 }  // namespace
 
 int main() {
-  const am::Gpt2Model model = randomModel();
+  const am::PretrainedModel model = randomModel();
   std::vector<int> ids;
-  for (int t = 0; t < 40; ++t) ids.push_back((t * 379 + 11) % model.config.vocab);
+  for (int t = 0; t < 40; ++t) ids.push_back((t * 379 + 11) % model.settings.vocab);
   for (bool lastOnly : {false, true}) {
     for (bool keep : {true, false}) {
-      const am::Gpt2Run whole = am::runGpt2(model, ids, keep, lastOnly);
+      const am::Activations whole = am::runForward(model, ids, keep, lastOnly);
       for (int rows : {1, 5, 16, 40}) {
         for (int vocabRows : {7, 64, 2048}) {
-          am::Gpt2Forward forward(model, ids, keep, lastOnly, am::Gpt2Pieces{rows, vocabRows});
+          am::Forward forward(model, ids, keep, lastOnly, am::Pieces{rows, vocabRows});
           const std::int64_t total = forward.piecesTotal();
           const std::int64_t rowPieces = (40 + rows - 1) / rows;
           const std::int64_t expected = 2 * (2 * rowPieces + 4) + (1000 + vocabRows - 1) / vocabRows;
@@ -94,14 +94,14 @@ int main() {
           compareRuns(forward.take(), whole, label);
         }
       }
-      std::printf("ok pieces of 1/5/16/40 rows and 7/64/2048 vocabulary rows: runGpt2's bits%s%s\n",
+      std::printf("ok pieces of 1/5/16/40 rows and 7/64/2048 vocabulary rows: runForward's bits%s%s\n",
                   keep ? ", every block kept" : "", lastOnly ? ", last position only" : "");
     }
   }
-  // Bad ids: refused by the constructor, as runGpt2 refuses them.
+  // Bad ids: refused by the constructor, as runForward refuses them.
   for (const std::vector<int>& bad : {std::vector<int>{}, std::vector<int>{1000}, std::vector<int>(65, 1)}) {
     try {
-      am::Gpt2Forward forward(model, bad, true);
+      am::Forward forward(model, bad, true);
       ++failures;
       std::printf("FAIL %zu ids with a bad one were not refused\n", bad.size());
     } catch (const attn::InputError& e) {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # ctest wasm_gpt2_forward_pieces: builds tests/models/gpt2_pieces.cpp with em++ against the web tree's
-# libattn_core.a and runs it under node: GPT-2's forward advanced in pieces has runGpt2's bits in WebAssembly too
+# libattn_core.a and runs it under node: GPT-2's forward advanced in pieces has runForward's bits in WebAssembly too
 # (its float products take other paths there: few-row and many-row SIMD kernels). Skips (77) without em++, node or
 # the web tree (emcmake cmake -S . -B build/web && cmake --build build/web).
 # Usage: gpt2_pieces_wasm.sh SOURCE_DIR OUT_DIR

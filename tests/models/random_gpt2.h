@@ -7,7 +7,8 @@
 
 #include <random>
 
-#include "core/models/gpt2.h"
+#include "core/models/architecture.h"
+#include "core/models/pretrained_model.h"
 
 namespace modeltest {
 
@@ -23,20 +24,20 @@ inline MF randomMatrix(std::mt19937& rng, Eigen::Index rows, Eigen::Index cols, 
 
 // One block of width d: layer norms near 1 (γ) and 0 (β); the four linear weights (Conv1D, stored (in, out)) packed
 // as the reader stores them: c_attn (d, 3d), c_proj (d, d), c_fc (d, 4d), mlp.c_proj (4d, d).
-inline attn::models::Gpt2Block randomGpt2Block(std::mt19937& rng, int d) {
-  attn::models::Gpt2Block b;
-  b.ln1Gamma = randomMatrix(rng, 1, d, 0.2f, 1.0f);
-  b.ln1Beta = randomMatrix(rng, 1, d, 0.1f);
-  b.attnWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, 3 * d, 0.15f));
-  b.attnBias = randomMatrix(rng, 1, 3 * d, 0.3f);
-  b.attnProjWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, d, 0.05f));
-  b.attnProjBias = randomMatrix(rng, 1, d, 0.1f);
-  b.ln2Gamma = randomMatrix(rng, 1, d, 0.2f, 1.0f);
-  b.ln2Beta = randomMatrix(rng, 1, d, 0.1f);
-  b.fcWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, 4 * d, 0.1f));
-  b.fcBias = randomMatrix(rng, 1, 4 * d, 0.1f);
-  b.mlpProjWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, 4 * d, d, 0.03f));
-  b.mlpProjBias = randomMatrix(rng, 1, d, 0.1f);
+inline attn::models::Block randomGpt2Block(std::mt19937& rng, int d) {
+  attn::models::Block b;
+  b.attnNormWeight = randomMatrix(rng, 1, d, 0.2f, 1.0f);
+  b.attnNormBias = randomMatrix(rng, 1, d, 0.1f);
+  b.qkvWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, 3 * d, 0.15f));
+  b.qkvBias = randomMatrix(rng, 1, 3 * d, 0.3f);
+  b.attnOutWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, d, 0.05f));
+  b.attnOutBias = randomMatrix(rng, 1, d, 0.1f);
+  b.mlpNormWeight = randomMatrix(rng, 1, d, 0.2f, 1.0f);
+  b.mlpNormBias = randomMatrix(rng, 1, d, 0.1f);
+  b.upWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, d, 4 * d, 0.1f));
+  b.upBias = randomMatrix(rng, 1, 4 * d, 0.1f);
+  b.downWeight = attn::kernels::PackedWeight::pack(randomMatrix(rng, 4 * d, d, 0.03f));
+  b.downBias = randomMatrix(rng, 1, d, 0.1f);
   return b;
 }
 
@@ -49,18 +50,22 @@ struct Gpt2Shape {
 };
 
 // A whole model: wte (vocab, d) stored packed (tied output layer), wpe (positions, d), ln_f, `layers` blocks.
-inline attn::models::Gpt2Model randomGpt2Model(unsigned seed, const Gpt2Shape& shape) {
+inline attn::models::PretrainedModel randomGpt2Model(unsigned seed, const Gpt2Shape& shape) {
   std::mt19937 rng(seed);
-  attn::models::Gpt2Model m;
-  m.config.nLayer = shape.layers;
-  m.config.nHead = shape.heads;
-  m.config.nEmbd = shape.d;
-  m.config.nPositions = shape.positions;
-  m.config.vocab = shape.vocab;
-  m.wte = attn::kernels::PackedTransposed(randomMatrix(rng, shape.vocab, shape.d, 0.5f));
-  m.wpe = randomMatrix(rng, shape.positions, shape.d, 0.3f);
-  m.lnfGamma = randomMatrix(rng, 1, shape.d, 0.2f, 1.0f);
-  m.lnfBeta = randomMatrix(rng, 1, shape.d, 0.1f);
+  attn::models::PretrainedModel m;
+  m.arch = &attn::models::architecture(attn::models::Arch::Gpt2);
+  m.settings.blocks = shape.layers;
+  m.settings.heads = shape.heads;
+  m.settings.width = shape.d;
+  m.settings.ffWidth = 4 * shape.d;
+  m.settings.positions = shape.positions;
+  m.settings.vocab = shape.vocab;
+  m.settings.epsilon = 1e-5;
+  m.settings.activation = attn::models::Activation::GeluTanh;
+  m.tokenEmbedding = attn::kernels::PackedTransposed(randomMatrix(rng, shape.vocab, shape.d, 0.5f));
+  m.positionEmbedding = randomMatrix(rng, shape.positions, shape.d, 0.3f);
+  m.finalNormWeight = randomMatrix(rng, 1, shape.d, 0.2f, 1.0f);
+  m.finalNormBias = randomMatrix(rng, 1, shape.d, 0.1f);
   for (int l = 0; l < shape.layers; ++l) m.blocks.push_back(randomGpt2Block(rng, shape.d));
   return m;
 }

@@ -1,10 +1,11 @@
-// core/models/gpt2_analysis.h on hand-made runs (the numbers against numpy on a checkpoint: gpt2_analysis_numpy.py):
+// core/models/analysis.h on hand-made runs (the numbers against numpy on a checkpoint: gpt2_analysis_numpy.py):
 // find-the-head's order and ties, "ignore the first token", masked keys, the sink sentence chosen by the numbers,
 // next tokens on a last-only run, and readable labels for GPT-2 byte tokens that cut a character ("’", "文", "鱼").
 #include <gtest/gtest.h>
 
 #include "core/errors.h"
-#include "core/models/gpt2_analysis.h"
+#include "core/models/analysis.h"
+#include "core/text/token_label.h"
 
 using namespace attn;
 using namespace attn::models;
@@ -23,11 +24,11 @@ MatrixT<float> rowsWithFirst(int L, float first) {
 }
 
 // 2 layers × 3 heads over 4 tokens; head (l,h) puts first[l][h] on the first token.
-Gpt2Run handMadeRun(const std::vector<std::vector<float>>& first) {
-  Gpt2Run run;
+Activations handMadeRun(const std::vector<std::vector<float>>& first) {
+  Activations run;
   run.ids = {1, 2, 3, 4};
   for (const auto& layer : first) {
-    Gpt2BlockRun block;
+    BlockActivations block;
     for (float f : layer) block.A.push_back(rowsWithFirst(4, f));
     run.blocks.push_back(block);
   }
@@ -40,7 +41,7 @@ bool hasReplacementCharacter(const std::string& s) { return s.find("\xEF\xBF\xBD
 
 TEST(Gpt2Analysis, RankHeadsLargestFirstTiesByLayerThenHead) {
   // Head weights on (query 3, key 2) = (1 − first)/3: equal for equal `first`.
-  const Gpt2Run run = handMadeRun({{0.7f, 0.1f, 0.4f}, {0.1f, 0.9f, 0.4f}});
+  const Activations run = handMadeRun({{0.7f, 0.1f, 0.4f}, {0.1f, 0.9f, 0.4f}});
   const std::vector<HeadWeight> r = rankHeads(run, 3, 2, false);
   ASSERT_EQ(r.size(), 6u);
   const std::vector<std::pair<int, int>> order = {{0, 1}, {1, 0}, {0, 2}, {1, 2}, {0, 0}, {1, 1}};
@@ -52,7 +53,7 @@ TEST(Gpt2Analysis, RankHeadsLargestFirstTiesByLayerThenHead) {
 }
 
 TEST(Gpt2Analysis, IgnoringTheFirstTokenRenormalises) {
-  const Gpt2Run run = handMadeRun({{0.7f, 0.1f, 0.4f}, {0.1f, 0.9f, 0.4f}});
+  const Activations run = handMadeRun({{0.7f, 0.1f, 0.4f}, {0.1f, 0.9f, 0.4f}});
   // A[3][2] / (1 − A[3][0]) = 1/3 for every head (up to float rounding of the hand-made rows).
   for (const HeadWeight& w : rankHeads(run, 3, 2, true)) EXPECT_NEAR(w.weight, 1.0 / 3.0, 1e-6);
   for (const HeadWeight& w : rankHeads(run, 3, 0, true)) EXPECT_EQ(w.weight, 0.0);  // the first key itself
@@ -60,16 +61,16 @@ TEST(Gpt2Analysis, IgnoringTheFirstTokenRenormalises) {
 }
 
 TEST(Gpt2Analysis, KeysAfterTheQueryAreMasked) {
-  const Gpt2Run run = handMadeRun({{0.5f, 0.5f, 0.5f}});
+  const Activations run = handMadeRun({{0.5f, 0.5f, 0.5f}});
   for (const HeadWeight& w : rankHeads(run, 1, 3, false)) EXPECT_EQ(w.weight, 0.0);
 }
 
 TEST(Gpt2Analysis, BadPositionsAndRunsAreRefused) {
-  const Gpt2Run run = handMadeRun({{0.5f}});
+  const Activations run = handMadeRun({{0.5f}});
   EXPECT_THROW(rankHeads(run, 4, 0, false), InputError);
   EXPECT_THROW(rankHeads(run, 0, -1, false), InputError);
-  EXPECT_THROW(rankHeads(Gpt2Run{}, 0, 0, false), InputError);
-  EXPECT_THROW(attentionSinks(Gpt2Run{}), InputError);
+  EXPECT_THROW(rankHeads(Activations{}, 0, 0, false), InputError);
+  EXPECT_THROW(attentionSinks(Activations{}), InputError);
   EXPECT_THROW(nextTokens(run, 0, 10), InputError);  // no logits
 }
 
@@ -84,16 +85,16 @@ TEST(Gpt2Analysis, SinkSentenceFollowsTheNumbers) {
   EXPECT_NE(sinkSentence(some).find("In 2 of 6 heads more than half"), std::string::npos) << sinkSentence(some);
   EXPECT_EQ(sinkSentenceKind(attentionSinks(handMadeRun({{0.6f, 0.9f}}))), "all");
   EXPECT_EQ(sinkSentenceKind(attentionSinks(handMadeRun({{0.5f, 0.2f}}))), "none");  // exactly half is not more
-  Gpt2Run one;
+  Activations one;
   one.ids = {7};
-  Gpt2BlockRun block;
+  BlockActivations block;
   block.A.push_back(MatrixT<float>::Ones(1, 1));
   one.blocks.push_back(block);
   EXPECT_EQ(sinkSentenceKind(attentionSinks(one)), "one-token");
 }
 
 TEST(Gpt2Analysis, NextTokensOnALastOnlyRun) {
-  Gpt2Run run;
+  Activations run;
   run.ids = {5, 6, 7};
   run.logits = MatrixT<float>::Zero(1, 5);
   run.logits(0, 3) = 2;
@@ -106,6 +107,34 @@ TEST(Gpt2Analysis, NextTokensOnALastOnlyRun) {
   const double z = std::exp(2.0) + std::exp(1.0) + 3;
   EXPECT_NEAR(top[0].probability, std::exp(2.0) / z, 1e-12);
   EXPECT_THROW(nextTokens(run, 1, 3), InputError);
+}
+
+// The one top-k: ids by logit (ties: the lower id), the probabilities of one softmax, and a token's rank among them.
+TEST(Gpt2Analysis, TopIdsTopTokensAndTokenRankAgree) {
+  MatrixT<float> logits(2, 6);
+  logits << 0.5f, 3, 3, -1, 2, 0.5f,  //
+      1, 1, 1, 1, 1, 1;
+  EXPECT_EQ(topIds(logits, 0, 4), (std::vector<int>{1, 2, 4, 0}));
+  EXPECT_EQ(topIds(logits, 1, 3), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(topIds(logits, 0, 99).size(), 6u);
+  const std::vector<TopToken> top = topTokens(logits, 0, 6);
+  double z = 0;
+  for (int v = 0; v < 6; ++v) z += std::exp(static_cast<double>(logits(0, v)) - 3.0);
+  for (size_t k = 0; k < top.size(); ++k) {
+    const TokenRank r = tokenRank(logits, 0, top[k].id);
+    EXPECT_EQ(r.rank, static_cast<int>(k) + 1) << "id " << top[k].id;
+    EXPECT_EQ(r.probability, top[k].probability) << "the same softmax";
+    EXPECT_NEAR(top[k].probability, std::exp(static_cast<double>(logits(0, top[k].id)) - 3.0) / z, 1e-15);
+  }
+  EXPECT_EQ(tokenRank(logits, 1, 5).rank, 6);  // all tied: the lower ids first
+  EXPECT_THROW(tokenRank(logits, 0, 6), InputError);
+}
+
+// The page's labels: spaces as ␣, cut characters in hex (the hex keeps its own spaces).
+TEST(Gpt2Analysis, VisibleSpaceLabels) {
+  EXPECT_EQ(visibleSpaceLabel(" its"), "\u2423its");
+  EXPECT_EQ(visibleSpaceLabel(" \xE9"), "\u2423\u27E8e9\u27E9");
+  EXPECT_EQ(visibleSpaceLabel("\xE2\x80"), "\u27E8e2 80\u27E9");
 }
 
 TEST(Gpt2Analysis, LayerNormRowStatistics) {

@@ -153,8 +153,8 @@ TEST_F(Gpt2OpenLimits, DistilGpt2sLayoutOpens) {
   ASSERT_EQ(err, "");
   const ui::Gpt2State* g = ui::openGpt2State(state);
   ASSERT_NE(g, nullptr);
-  EXPECT_EQ(g->model->config.nLayer, 6);
-  EXPECT_EQ(g->model->config.nHead, 2);
+  EXPECT_EQ(g->model().settings.blocks, 6);
+  EXPECT_EQ(g->model().settings.heads, 2);
   const json model = ui::gpt2ToJson(state);
   EXPECT_EQ(model["n_layer"], 6);
   EXPECT_EQ(model["tokens"].size(), 13u) << model["tokens"].dump();  // the paper's sentence, 13 GPT-2 tokens
@@ -172,7 +172,7 @@ TEST_F(Gpt2OpenLimits, Gpt2MediumIsRefusedAtItsHeaderWithTheSizesAndTheOpenModel
   std::uint64_t smallBytes = 0;
   const std::string small = safetensors(gpt2Tensors(2, 16, 64, "", true, false, false), false, &smallBytes);
   ASSERT_EQ(open(state, small, smallBytes, configJson("tiny", 2, 2, 16, 64), true), "");
-  const std::string sha = ui::openGpt2State(state)->sha256;
+  const std::string sha = ui::openGpt2State(state)->sha256();
   // … then gpt2-medium's header: 24 blocks of d_model 1024 (355M parameters, 1.42 GB of float32).
   std::uint64_t mediumBytes = 0;
   const std::string header = safetensors(gpt2Tensors(24, 1024, 1024, "", false, false, true), true, &mediumBytes);
@@ -183,5 +183,5 @@ TEST_F(Gpt2OpenLimits, Gpt2MediumIsRefusedAtItsHeaderWithTheSizesAndTheOpenModel
   EXPECT_NE(err.find("at most 1074 MB"), std::string::npos) << err;  // kGpt2PageWeightBytes = 1 GiB
   EXPECT_EQ(ui::gpt2OpeningJson(state)["reading"], false);             // nothing of it is kept
   ASSERT_NE(ui::openGpt2State(state), nullptr);                        // the model that was open stays
-  EXPECT_EQ(ui::openGpt2State(state)->sha256, sha);
+  EXPECT_EQ(ui::openGpt2State(state)->sha256(), sha);
 }

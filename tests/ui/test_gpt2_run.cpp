@@ -19,7 +19,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io/json_io.h"
-#include "core/models/gpt2.h"
+#include "core/models/block_config.h"
+#include "core/models/pretrained_model.h"
 #include "core/text/bpe.h"
 #include "imgui.h"
 #include "models/random_gpt2.h"
@@ -46,19 +47,19 @@ std::shared_ptr<const attn::Gpt2Bpe> loadBpe() {
 }
 
 // GPT-2's vocabulary (the BPE's ids), small width: 2 blocks, 2 heads, d 16 (tests/models/random_gpt2.h).
-std::shared_ptr<const am::Gpt2Model> randomModel(const std::string& sha256) {
-  auto m = std::make_shared<am::Gpt2Model>(modeltest::randomGpt2Model(35, {2, 2, 16, 64, 50257}));
+std::shared_ptr<const am::PretrainedModel> randomModel(const std::string& sha256) {
+  auto m = std::make_shared<am::PretrainedModel>(modeltest::randomGpt2Model(35, {2, 2, 16, 64, 50257}));
   m->sha256 = sha256;
   return m;
 }
 
 // Every position's best next token is there and is topTokens' own (id and probability bits).
 void expectEveryBestNext(const ui::Gpt2State& g) {
-  ASSERT_EQ(g.bestNext.size(), g.ids.size()) << "a shown run without every position's next token";
-  for (size_t t = 0; t < g.ids.size(); ++t) {
-    const am::TopToken want = am::topTokens(g.run.logits, static_cast<Eigen::Index>(t), 1).at(0);
-    EXPECT_EQ(g.bestNext[t].id, want.id) << "position " << t;
-    EXPECT_EQ(g.bestNext[t].probability, want.probability) << "position " << t;
+  ASSERT_EQ(g.run.bestNext.size(), g.ids().size()) << "a shown run without every position's next token";
+  for (size_t t = 0; t < g.ids().size(); ++t) {
+    const am::TopToken want = am::topTokens(g.run.activations.logits, static_cast<Eigen::Index>(t), 1).at(0);
+    EXPECT_EQ(g.run.bestNext[t].id, want.id) << "position " << t;
+    EXPECT_EQ(g.run.bestNext[t].probability, want.probability) << "position " << t;
   }
 }
 
@@ -117,8 +118,8 @@ TEST_F(Gpt2Run, AModelOpensAcrossFramesWithEveryPositionsNextTokenBeforeItIsShow
   expectEveryBestNext(*g);
   // getState's predictions read them (and equal them).
   const nlohmann::json model = ui::gpt2ToJson(s);
-  ASSERT_EQ(model["predictions"].size(), g->ids.size());
-  EXPECT_EQ(model["predictions"].back()["id"].get<int>(), g->bestNext.back().id);
+  ASSERT_EQ(model["predictions"].size(), g->ids().size());
+  EXPECT_EQ(model["predictions"].back()["id"].get<int>(), g->run.bestNext.back().id);
 }
 
 TEST_F(Gpt2Run, ANewInputsRunShowsItsStateWithEveryPositionsNextToken) {
@@ -129,10 +130,10 @@ TEST_F(Gpt2Run, ANewInputsRunShowsItsStateWithEveryPositionsNextToken) {
   const std::string input = "My dog chases after the thief.";
   ASSERT_EQ(ui::setGpt2Input(s, input), "");
   ASSERT_TRUE(ui::gpt2RunUnderWay(s));
-  EXPECT_EQ(ui::openGpt2State(s)->input, ui::kGpt2DefaultInput) << "the input shown stays while the run goes";
+  EXPECT_EQ(ui::openGpt2State(s)->input(), ui::kGpt2DefaultInput) << "the input shown stays while the run goes";
   runFrames(s);
   const ui::Gpt2State* g = ui::openGpt2State(s);
-  ASSERT_EQ(g->input, input);
+  ASSERT_EQ(g->input(), input);
   expectEveryBestNext(*g);  // before s35: empty here (computed by getState's first call)
 }
 
@@ -145,7 +146,7 @@ TEST_F(Gpt2Run, CancelStopsAnOpeningRunAndANewInputDuringItIsTaken) {
   ui::cancelGpt2Opening(s);
   EXPECT_FALSE(ui::gpt2OpenPending(s));
   EXPECT_EQ(ui::gpt2OpenResult(s), ui::tr(ui::Key::Gpt2Cancelled));
-  EXPECT_EQ(ui::openGpt2State(s)->sha256, "cc") << "Cancel keeps the model shown before";
+  EXPECT_EQ(ui::openGpt2State(s)->sha256(), "cc") << "Cancel keeps the model shown before";
   // Opened again; a new input while its first run goes: the model opens on that input.
   ASSERT_EQ(ui::startGpt2Open(s, randomModel("dd"), "second.safetensors", ui::kGpt2DefaultInput, 0), "");
   ASSERT_EQ(ui::setGpt2Input(s, "I came second in the exam."), "");
@@ -153,8 +154,8 @@ TEST_F(Gpt2Run, CancelStopsAnOpeningRunAndANewInputDuringItIsTaken) {
   runFrames(s);
   EXPECT_EQ(ui::gpt2OpenResult(s), "");
   const ui::Gpt2State* g = ui::openGpt2State(s);
-  EXPECT_EQ(g->sha256, "dd");
-  EXPECT_EQ(g->input, "I came second in the exam.");
+  EXPECT_EQ(g->sha256(), "dd");
+  EXPECT_EQ(g->input(), "I came second in the exam.");
   expectEveryBestNext(*g);
 }
 
@@ -162,18 +163,19 @@ TEST_F(Gpt2Run, CancelStopsAnOpeningRunAndANewInputDuringItIsTaken) {
 TEST_F(Gpt2Run, TheConfigJsonOfAGpt2SmallBlockIsSizedBeforeTheClickAndImportsBack) {
   ui::AppState& s = app_->state();
   std::mt19937 rng(768);
-  am::Gpt2Model model;
-  model.config.nLayer = 1;
-  model.config.nHead = 12;
-  model.config.nEmbd = 768;
+  am::PretrainedModel model;
+  model.arch = &am::architecture(am::Arch::Gpt2);
+  model.settings.blocks = 1;
+  model.settings.heads = 12;
+  model.settings.width = 768;
   model.blocks.push_back(modeltest::randomGpt2Block(rng, 768));
   std::string text;
   for (int i = 0; i < 3; ++i)
     text += "The Law will never be perfect, but its application should be just. Give me a second, please. ";
   const int tokens = static_cast<int>(bpe_->encode(text).size());
-  am::Gpt2BlockRun block;
-  block.ln1 = modeltest::randomMatrix(rng, tokens, 768, 1.0f);
-  const attn::Config config = am::gpt2BlockConfig(model, 0, block, text, bpe_);
+  am::BlockActivations block;
+  block.attentionInput = modeltest::randomMatrix(rng, tokens, 768, 1.0f);
+  const attn::Config config = am::blockConfig(model, 0, block, text, bpe_);
   ASSERT_EQ(s.apply(config), "");
   const attn::Config shown = s.config();
   const std::string written = attn::configToJson(s.config(), -1);  // what the panel's button writes with GPT-2 open

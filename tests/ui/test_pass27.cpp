@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "core/models/gpt2_analysis.h"
+#include "core/models/analysis.h"
 #include "headless_imgui.h"
 #include "phone_app.h"
 #include "core/train/model_trace.h"
@@ -106,10 +106,10 @@ TEST(Pass27, TaskAndPresetTextsNameLayersByOrderNotByAnIndex) {
 // The core's attention-sink sentence named the strongest head "layer 1 head 1" for the page's (and find_head.cpp's)
 // "layer 2 head 2": its fields are 0-based indexes, its sentence now numbers from 1 as the page does.
 TEST(Pass27, TheSinkSentenceNumbersLayersAndHeadsFromOne) {
-  attn::models::Gpt2Run run;
+  attn::models::Activations run;
   run.ids = {1, 2, 3};
   for (int layer = 0; layer < 2; ++layer) {
-    attn::models::Gpt2BlockRun block;
+    attn::models::BlockActivations block;
     for (int head = 0; head < 3; ++head) {
       // (3,3) causal rows; every row i ≥ 1 puts `first` on key 0: 0.2 everywhere but layer 2 head 3 (0.4).
       const float first = layer == 1 && head == 2 ? 0.4f : 0.2f;

@@ -1,4 +1,4 @@
-// GPT-2's float32 forward (core/models/gpt2.h: runGpt2, the very pass of `attnlab trace --model` / `generate`) as a
+// GPT-2's float32 forward (core/models/forward.h: runForward, the very pass of `attnlab trace --model` / `generate`) as a
 // WebAssembly module with C entry points, so a node script can time it call by call next to onnxruntime-web in one
 // process (tests/bench/gpt2_bench.mjs, `make bench` section 5):
 //   attnlab_gpt2_load(path)          reads a GPT-2 checkpoint (a folder with model.safetensors + config.json, or the
@@ -17,19 +17,20 @@
 #include <string>
 #include <vector>
 
-#include "core/models/gpt2.h"
+#include "cli/pretrained_files.h"
+#include "core/models/forward.h"
 
 namespace {
-attn::models::Gpt2Model gModel;
+attn::models::PretrainedModel gModel;
 std::vector<int> gIds;
-attn::models::Gpt2Run gRun;
+attn::models::Activations gRun;
 }  // namespace
 
 extern "C" {
 
 EMSCRIPTEN_KEEPALIVE int attnlab_gpt2_load(const char* path) {
   try {
-    gModel = attn::models::loadGpt2Files(attn::models::findGpt2Files(path, ""));
+    gModel = attncli::loadPretrainedFiles(attncli::findPretrainedFiles(path, ""));
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attnlab_gpt2_load: %s\n", e.what());
@@ -38,7 +39,7 @@ EMSCRIPTEN_KEEPALIVE int attnlab_gpt2_load(const char* path) {
 }
 
 EMSCRIPTEN_KEEPALIVE int* attnlab_gpt2_ids(int count) {
-  if (count < 1 || count > gModel.config.nPositions) return nullptr;
+  if (count < 1 || count > gModel.settings.positions) return nullptr;
   gIds.assign(static_cast<size_t>(count), 0);
   return gIds.data();
 }
@@ -46,7 +47,7 @@ EMSCRIPTEN_KEEPALIVE int* attnlab_gpt2_ids(int count) {
 EMSCRIPTEN_KEEPALIVE int attnlab_gpt2_run(int count) {
   if (count < 1 || static_cast<size_t>(count) != gIds.size()) return -1;
   try {
-    gRun = attn::models::runGpt2(gModel, gIds, /*keepBlocks=*/false, /*lastOnly=*/false);  // logits (L,V)
+    gRun = attn::models::runForward(gModel, gIds, /*keepBlocks=*/false, /*lastOnly=*/false);  // logits (L,V)
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attnlab_gpt2_run: %s\n", e.what());
@@ -55,8 +56,8 @@ EMSCRIPTEN_KEEPALIVE int attnlab_gpt2_run(int count) {
 }
 
 EMSCRIPTEN_KEEPALIVE const float* attnlab_gpt2_logits() { return gRun.logits.data(); }
-EMSCRIPTEN_KEEPALIVE int attnlab_gpt2_vocab() { return gModel.config.vocab; }
-EMSCRIPTEN_KEEPALIVE int attnlab_gpt2_layers() { return gModel.config.nLayer; }
+EMSCRIPTEN_KEEPALIVE int attnlab_gpt2_vocab() { return gModel.settings.vocab; }
+EMSCRIPTEN_KEEPALIVE int attnlab_gpt2_layers() { return gModel.settings.blocks; }
 EMSCRIPTEN_KEEPALIVE double attnlab_gpt2_parameters() { return static_cast<double>(gModel.parameterCount()); }
 
 }  // extern "C"

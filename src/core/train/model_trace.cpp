@@ -201,7 +201,7 @@ std::string modelTraceToJson(const SavedModel& saved, const ModelTrace& t, int i
   j["predictions"] = std::move(predictions);
   json layers = json::array();
   for (const BlockTrace& layer : t.layers)
-    layers.push_back({{"name", layer.name}, {"cross", layer.cross}, {"trace", json::parse(traceToJson(layer.trace))}});
+    layers.push_back(json::parse(blockEntryJson(layer.name, layer.cross, layer.trace)));
   j["layers"] = std::move(layers);
   return j.dump(indent);
 }

@@ -15,7 +15,7 @@ namespace ui {
 
 const Gpt2State* gpt2OrNote(StepContext& ctx) {
   const Gpt2State* g = openGpt2State(ctx.state);
-  if (!g || g->run.blocks.empty()) {
+  if (!g || g->run.activations.blocks.empty()) {
     noteLine(tr(Key::Gpt2StepNeedsModel), true);
     return nullptr;
   }
@@ -23,7 +23,7 @@ const Gpt2State* gpt2OrNote(StepContext& ctx) {
 }
 
 int gpt2Focus(const AppState& s, const Gpt2State& g) {
-  const int L = static_cast<int>(g.run.ids.size());
+  const int L = static_cast<int>(g.run.activations.ids.size());
   return std::clamp(s.config().focus, 0, std::max(L - 1, 0));
 }
 
@@ -34,7 +34,7 @@ std::string gpt2IdLabel(const AppState& s, int id) {
 
 std::vector<std::string> gpt2TokenLabels(const AppState& s, const Gpt2State& g) {
   std::vector<std::string> labels;
-  for (int id : g.run.ids) labels.push_back(gpt2IdLabel(s, id));
+  for (int id : g.run.activations.ids) labels.push_back(gpt2IdLabel(s, id));
   std::vector<std::string> out = labels;
   for (size_t i = 0; i < labels.size(); ++i)
     if (std::count(labels.begin(), labels.end(), labels[i]) > 1) out[i] += "#" + std::to_string(i);
@@ -43,26 +43,17 @@ std::vector<std::string> gpt2TokenLabels(const AppState& s, const Gpt2State& g) 
 
 std::string gpt2TextsInUse(const AppState& s) {
   const Gpt2State* g = openGpt2State(s);
-  if (!g || g->run.logits.size() == 0) return "";
-  const attn::MatrixT<float>& logits = g->run.logits;  // (L,V), or (1,V) when only the last row was kept
+  if (!g || g->run.activations.logits.size() == 0) return "";
+  const attn::MatrixT<float>& logits = g->run.activations.logits;  // (L,V), or (1,V) when only the last row was kept
   constexpr int kTop = 10;
   std::string out;
-  for (Eigen::Index row = 0; row < logits.rows(); ++row) {
-    // The kTop largest logits of the row (the most probable tokens), by one pass with a small sorted list.
-    std::vector<Eigen::Index> top;
-    for (Eigen::Index v = 0; v < logits.cols(); ++v) {
-      if (static_cast<int>(top.size()) == kTop && logits(row, v) <= logits(row, top.back())) continue;
-      auto at = std::find_if(top.begin(), top.end(), [&](Eigen::Index t) { return logits(row, v) > logits(row, t); });
-      top.insert(at, v);
-      if (static_cast<int>(top.size()) > kTop) top.pop_back();
-    }
-    for (const Eigen::Index id : top) out += gpt2IdLabel(s, static_cast<int>(id)) + "\n";
-  }
+  for (Eigen::Index row = 0; row < logits.rows(); ++row)
+    for (const int id : attn::models::topIds(logits, row, kTop)) out += gpt2IdLabel(s, id) + "\n";
   return out;
 }
 
 void gpt2BlockLine(StepContext& ctx, const Gpt2State& g, bool lastBlock) {
-  const int layers = static_cast<int>(g.run.blocks.size());
+  const int layers = static_cast<int>(g.run.activations.blocks.size());
   const int layer = lastBlock ? layers - 1 : std::clamp(g.layer, 0, layers - 1);
   const std::vector<std::string> labels = gpt2TokenLabels(ctx.state, g);
   const int focus = gpt2Focus(ctx.state, g);
@@ -74,12 +65,12 @@ std::optional<Gpt2StepOpening> beginGpt2Step(StepContext& ctx, const char* stepI
   const Gpt2State* g = gpt2OrNote(ctx);
   if (!g) return std::nullopt;
   gpt2BlockLine(ctx, *g, lastBlock);
-  const int layers = static_cast<int>(g->run.blocks.size());
+  const int layers = static_cast<int>(g->run.activations.blocks.size());
   const int layer = lastBlock ? layers - 1 : std::clamp(g->layer, 0, layers - 1);
   return Gpt2StepOpening{*g,
                       layer,
-                      g->run.blocks[static_cast<size_t>(layer)],
-                      g->model->blocks[static_cast<size_t>(layer)],
+                      g->run.activations.blocks[static_cast<size_t>(layer)],
+                      g->model().blocks[static_cast<size_t>(layer)],
                       gpt2Focus(ctx.state, *g),
                       gpt2TokenLabels(ctx.state, *g)};
 }

@@ -15,33 +15,7 @@ namespace ui {
 
 namespace {
 
-// One row through the MLP, in double from the forward's float rows (for the tables; the grids show the forward's).
-struct MlpRow {
-  std::vector<double> pre;     // u = ln_2(h)·W_fc + b_fc : (1,d)·(d,4d) -> (1,4d)
-  std::vector<double> hidden;  // GELU(u), the forward's float values : (1,4d)
-  std::vector<double> out;     // m = hidden·W_proj + b_proj : (1,4d)·(4d,d) -> (1,d)
-};
-
-MlpRow mlpRow(const attn::models::Gpt2Block& w, const attn::models::Gpt2BlockRun& block, int focus) {
-  MlpRow r;
-  const Eigen::Index d = block.ln2.cols(), wide = w.fcWeight.cols();
-  r.pre.assign(static_cast<size_t>(wide), 0.0);
-  for (Eigen::Index k = 0; k < wide; ++k) {
-    double s = 0;
-    for (Eigen::Index j = 0; j < d; ++j) s += static_cast<double>(block.ln2(focus, j)) * w.fcWeight(j, k);
-    r.pre[static_cast<size_t>(k)] = s + w.fcBias(0, k);
-  }
-  r.hidden.resize(static_cast<size_t>(wide));
-  for (Eigen::Index k = 0; k < wide; ++k) r.hidden[static_cast<size_t>(k)] = block.mlpHidden(focus, k);
-  r.out.assign(static_cast<size_t>(d), 0.0);
-  for (Eigen::Index k = 0; k < wide; ++k) {
-    const double hk = r.hidden[static_cast<size_t>(k)];
-    if (hk == 0) continue;
-    for (Eigen::Index j = 0; j < d; ++j) r.out[static_cast<size_t>(j)] += hk * w.mlpProjWeight(k, j);
-  }
-  for (Eigen::Index j = 0; j < d; ++j) r.out[static_cast<size_t>(j)] += w.mlpProjBias(0, j);
-  return r;
-}
+using attn::models::MlpRow;
 
 // Every hidden unit of the row as a bar (4·d of them).
 void drawHiddenPlot(const MlpRow& r) {
@@ -59,14 +33,14 @@ void drawGpt2MlpStep(StepContext& ctx) {
   if (!view) return;
   const Gpt2State* g = &view->g;
   const int layer = view->layer;
-  const attn::models::Gpt2BlockRun& block = view->block;
-  const attn::models::Gpt2Block& w = view->weights;
+  const attn::models::BlockActivations& block = view->block;
+  const attn::models::Block& w = view->weights;
   const int focus = view->focus;
   const std::string& label = view->label();
-  const bool tanhForm = g->model->config.activation == attn::models::Gpt2Activation::GeluTanh;
+  const bool tanhForm = g->model().settings.activation == attn::models::Activation::GeluTanh;
 
   // hidden = GELU(ln_2(h)·W_fc + b_fc) : (L,d) -> (L,4d)
-  const attn::Matrix normalised = toDouble(block.ln2), hidden = toDouble(block.mlpHidden);
+  const attn::Matrix normalised = toDouble(block.mlpInput), hidden = toDouble(block.mlpHidden);
   const int d = static_cast<int>(normalised.cols()), wide = static_cast<int>(hidden.cols());
   drawGpt2Equation(ctx, {gpt2RowsGrid(ctx, "ln_2(h)", normalised, *g), "\u2192", gpt2RowsGrid(ctx, "hidden", hidden, *g)},
                trf(Key::Gpt2MlpFormula, shape(normalised).c_str(), d, wide, shape(hidden).c_str()));
@@ -74,18 +48,18 @@ void drawGpt2MlpStep(StepContext& ctx) {
 
   // ln_2 of the focused row: h (the residual stream after attention) normalised as ln_1 was.
   const attn::MatrixT<float> mid = block.input + block.attention;  // (L,d)
-  const attn::models::LayerNormRow ln = attn::models::layerNormRow(mid, focus, w.ln2Gamma, w.ln2Beta,
-                                                                   g->model->config.layerNormEpsilon);
+  const attn::models::LayerNormRow ln = attn::models::layerNormRow(mid, focus, w.mlpNormWeight, w.mlpNormBias,
+                                                                   g->model().settings.epsilon);
   if (ImGui::TreeNode("ln2", "%s", trf(Key::Gpt2MlpLnNode, label.c_str()).c_str())) {
     drawLayerNormDetails(ctx, ln, "ln_2", label);
     ImGui::TreePop();
   }
 
   Gpt2StepView& cache = ctx.state.views.gpt2Steps;
-  if (cache.mlpRun != &g->run || cache.mlpInput != g->input || cache.mlpLayer != layer || cache.mlpFocus != focus) {
-    MlpRow fresh = mlpRow(w, block, focus);
+  if (cache.mlpRun != &g->run || cache.mlpInput != g->input() || cache.mlpLayer != layer || cache.mlpFocus != focus) {
+    MlpRow fresh = attn::models::mlpRow(w, block, focus);
     cache.mlpRun = &g->run;
-    cache.mlpInput = g->input;
+    cache.mlpInput = g->input();
     cache.mlpLayer = layer;
     cache.mlpFocus = focus;
     cache.mlpPre = std::move(fresh.pre);
@@ -126,7 +100,7 @@ void drawGpt2MlpStep(StepContext& ctx) {
                {gpt2VectorGrid("h", hRow, label), "+", gpt2VectorGrid("m", mRow, label), "=",
                 gpt2VectorGrid("output", outRow, label)},
                trf(Key::Gpt2MlpResidualFormula, wide, d, d));
-  noteLine(layer + 1 < static_cast<int>(g->run.blocks.size()) ? trf(Key::Gpt2MlpNextBlock, layer + 2)
+  noteLine(layer + 1 < static_cast<int>(g->run.activations.blocks.size()) ? trf(Key::Gpt2MlpNextBlock, layer + 2)
                                                               : std::string(tr(Key::Gpt2MlpLastBlock)));
 }
 

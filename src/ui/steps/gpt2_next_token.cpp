@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/models/gpt2_analysis.h"
+#include "core/models/analysis.h"
 #include "imgui.h"
 #include "ui/steps/gpt2_steps.h"
 #include "ui/theme.h"
@@ -15,17 +15,6 @@
 namespace ui {
 
 namespace {
-
-// The rank (1 = most probable) of token `id` in logits row `row`, counting ties as the lower id first.
-int rankOf(const attn::MatrixT<float>& logits, Eigen::Index row, int id) {
-  const float mine = logits(row, id);
-  int rank = 1;
-  for (Eigen::Index v = 0; v < logits.cols(); ++v) {
-    const float other = logits(row, v);
-    if (other > mine || (other == mine && v < id)) ++rank;
-  }
-  return rank;
-}
 
 void drawTopTable(StepContext& ctx, const std::vector<attn::models::TopToken>& top, const attn::MatrixT<float>& logits,
                   Eigen::Index row) {
@@ -74,34 +63,34 @@ void drawGpt2NextTokenStep(StepContext& ctx) {
   const std::optional<Gpt2StepOpening> view = beginGpt2Step(ctx, "gpt2-next-token", /*lastBlock=*/true);
   if (!view) return;
   const Gpt2State* g = &view->g;
-  const int L = static_cast<int>(g->run.ids.size());
+  const int L = static_cast<int>(g->run.activations.ids.size());
   const int focus = view->focus;
   const std::vector<std::string>& labels = view->labels;
   const std::string& label = view->label();
-  const attn::models::Gpt2BlockRun& last = view->block;
-  const attn::models::Gpt2Model& m = *g->model;
-  if (g->run.logits.rows() != L) {  // a run that kept only the last row's logits
+  const attn::models::BlockActivations& last = view->block;
+  const attn::models::PretrainedModel& m = g->model();
+  if (g->run.activations.logits.rows() != L) {  // a run that kept only the last row's logits
     noteLine(tr(Key::Gpt2NextNoLogits), true);
     return;
   }
 
   // ln_f(x) : (L,d) -> (L,d); logits = ln_f(x)·wteᵀ : (L,d)·(d,V) -> (L,V)
   const attn::Matrix x = toDouble(last.output);
-  const attn::Matrix lnf = toDouble(g->run.lnf.rows() == L ? g->run.lnf : last.output);
+  const attn::Matrix lnf = toDouble(g->run.activations.finalNorm.rows() == L ? g->run.activations.finalNorm : last.output);
   drawGpt2Equation(ctx, {gpt2RowsGrid(ctx, "x", x, *g), "\u2192", gpt2RowsGrid(ctx, "ln_f(x)", lnf, *g)},
                trf(Key::Gpt2NextLnfFormula, shape(x).c_str(), shape(lnf).c_str()));  // not "X =": X is attention's input
   const attn::models::LayerNormRow r =
-      attn::models::layerNormRow(last.output, focus, m.lnfGamma, m.lnfBeta, m.config.layerNormEpsilon);
+      attn::models::layerNormRow(last.output, focus, m.finalNormWeight, m.finalNormBias, m.settings.epsilon);
   if (ImGui::TreeNode("lnf", "%s", trf(Key::Gpt2NextLnNode, label.c_str()).c_str())) {
     drawLayerNormDetails(ctx, r, "ln_f", label);
     ImGui::TreePop();
   }
   // logits = ln_f(x)·wteᵀ : (1,d)·(d,V) -> (1,V)
   formulaLine(trf(Key::Gpt2NextFormula, static_cast<int>(lnf.cols()), static_cast<int>(lnf.cols()),
-                  static_cast<int>(g->run.logits.cols())));
+                  static_cast<int>(g->run.activations.logits.cols())));
   helpMarker(tr(Key::Gpt2NextHelp));
 
-  const std::vector<attn::models::TopToken> top = attn::models::nextTokens(g->run, focus, 10);
+  const std::vector<attn::models::TopToken> top = attn::models::nextTokens(g->run.activations, focus, 10);
   wrappedText(trf(Key::Gpt2NextTopTitle, label.c_str()));
   std::vector<std::string> names;
   std::vector<double> probabilities;
@@ -111,17 +100,13 @@ void drawGpt2NextTokenStep(StepContext& ctx) {
   }
   drawWeightBars(names, probabilities, std::min(ImGui::GetContentRegionAvail().x, 30.0f * ImGui::GetFontSize()),
                  ctx.fonts);
-  drawTopTable(ctx, top, g->run.logits, focus);
+  drawTopTable(ctx, top, g->run.activations.logits, focus);
   if (focus + 1 < L) {
-    const int actual = g->run.ids[static_cast<size_t>(focus + 1)];
-    // The probability of the input's own next token: its entry of the same softmax as the top 10's.
-    const Eigen::Index V = g->run.logits.cols();
-    const double mx = g->run.logits.row(focus).maxCoeff();
-    double sum = 0;
-    for (Eigen::Index v = 0; v < V; ++v) sum += std::exp(static_cast<double>(g->run.logits(focus, v)) - mx);
-    const double p = std::exp(static_cast<double>(g->run.logits(focus, actual)) - mx) / sum;
-    noteLine(trf(Key::Gpt2NextActual, labels[static_cast<size_t>(focus + 1)].c_str(),
-                 rankOf(g->run.logits, focus, actual), fmtProbability(p, 4).c_str()));
+    const int actual = g->run.activations.ids[static_cast<size_t>(focus + 1)];
+    // Its rank and probability: its entry of the same softmax as the top 10's.
+    const attn::models::TokenRank at = attn::models::tokenRank(g->run.activations.logits, focus, actual);
+    noteLine(trf(Key::Gpt2NextActual, labels[static_cast<size_t>(focus + 1)].c_str(), at.rank,
+                 fmtProbability(at.probability, 4).c_str()));
   } else {
     noteLine(tr(Key::Gpt2NextAfterLast));
   }

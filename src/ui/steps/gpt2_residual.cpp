@@ -23,7 +23,7 @@ void drawGpt2ResidualStep(StepContext& ctx) {
   const std::optional<Gpt2StepOpening> view = beginGpt2Step(ctx, "gpt2-residual");
   if (!view) return;
   const Gpt2State* g = &view->g;
-  const attn::models::Gpt2BlockRun& block = view->block;
+  const attn::models::BlockActivations& block = view->block;
   const int focus = view->focus;
   const std::string& label = view->label();
 

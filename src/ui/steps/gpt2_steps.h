@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/models/gpt2_analysis.h"
+#include "core/models/analysis.h"
 #include "ui/gpt2_state.h"
 #include "ui/steps/step_common.h"
 
@@ -36,8 +36,8 @@ void gpt2BlockLine(StepContext& ctx, const Gpt2State& g, bool lastBlock = false)
 struct Gpt2StepOpening {
   const Gpt2State& g;
   int layer;                                  // the block shown (lastBlock: the last)
-  const attn::models::Gpt2BlockRun& block;    // its forward: input, ln_1, attention, ln_2, MLP, output
-  const attn::models::Gpt2Block& weights;     // its weights
+  const attn::models::BlockActivations& block;    // its forward: input, ln_1, attention, ln_2, MLP, output
+  const attn::models::Block& weights;     // its weights
   int focus;                                  // the focused position
   std::vector<std::string> labels;            // the input's tokens as shown (gpt2TokenLabels)
   const std::string& label() const { return labels[static_cast<size_t>(focus)]; }

@@ -37,9 +37,9 @@ struct HeadsRow {
 // and tokens (the same in every block); made once per run.
 const std::vector<attn::Trace>& gpt2LayerRows(StepContext& ctx, const Gpt2State& g) {
   Gpt2HeadsRows& cache = ctx.state.views.gpt2Heads;
-  if (cache.run == &g.run && cache.input == g.input && cache.layers.size() == g.run.blocks.size()) return cache.layers;
+  if (cache.run == &g.run && cache.input == g.input() && cache.layers.size() == g.run.activations.blocks.size()) return cache.layers;
   cache.layers.clear();
-  for (const attn::models::Gpt2BlockRun& block : g.run.blocks) {
+  for (const attn::models::BlockActivations& block : g.run.activations.blocks) {
     attn::Trace t;
     t.config.tokenizer = ctx.trace.config.tokenizer;  // the labels (token_labels.h)
     t.config.mask = ctx.trace.config.mask;
@@ -54,15 +54,15 @@ const std::vector<attn::Trace>& gpt2LayerRows(StepContext& ctx, const Gpt2State&
     cache.layers.push_back(std::move(t));
   }
   cache.run = &g.run;
-  cache.input = g.input;
+  cache.input = g.input();
   return cache.layers;
 }
 
 std::vector<HeadsRow> headsRows(StepContext& ctx) {
   const AppState& s = ctx.state;
-  if (const Gpt2State* g = openGpt2State(s); g && g->run.blocks.size() > 1 && !ctx.trace.heads.empty() &&
-                                             g->run.blocks.front().A.size() == ctx.trace.heads.size() &&
-                                             ctx.trace.heads.front().A.rows() == static_cast<Eigen::Index>(g->run.ids.size())) {
+  if (const Gpt2State* g = openGpt2State(s); g && g->run.activations.blocks.size() > 1 && !ctx.trace.heads.empty() &&
+                                             g->run.activations.blocks.front().A.size() == ctx.trace.heads.size() &&
+                                             ctx.trace.heads.front().A.rows() == static_cast<Eigen::Index>(g->run.activations.ids.size())) {
     const std::vector<attn::Trace>& layers = gpt2LayerRows(ctx, *g);
     const int n = static_cast<int>(layers.size());
     std::vector<HeadsRow> rows;

@@ -1,13 +1,12 @@
-// What the walkthrough shows around a GPT-2 block's attention (gpt2_analysis.h): layer norm of one row, find the
-// head, attention sinks, next tokens, readable token labels.
-#include "core/models/gpt2_analysis.h"
+// What the walkthrough shows around a pretrained block's attention (see analysis.h).
+#include "core/models/analysis.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "core/errors.h"
-#include "core/text/utf8.h"
+#include "core/kernels/softmax.h"
 
 namespace attn::models {
 
@@ -22,9 +21,9 @@ void requirePosition(long long p, long long count, const char* what) {
                      "Gpt2PositionOutOfRange", {what, positionText(p), positionText(count)});
 }
 
-void requireBlocks(const Gpt2Run& run) {
+void requireBlocks(const Activations& run) {
   if (run.blocks.empty() || run.blocks.front().A.empty())
-    throw InputError("the GPT-2 run kept no attention weights (run it with its blocks kept)", "Gpt2NoBlocks", {});
+    throw InputError("the run kept no attention weights (run it with its blocks kept)", "Gpt2NoBlocks", {});
 }
 
 }  // namespace
@@ -73,7 +72,7 @@ LayerNormRow layerNormRow(const MatrixT<float>& X, Eigen::Index row, const Matri
 
 // ---- find the head ----
 
-std::vector<HeadWeight> rankHeads(const Gpt2Run& run, int query, int key, bool ignoreFirst) {
+std::vector<HeadWeight> rankHeads(const Activations& run, int query, int key, bool ignoreFirst) {
   requireBlocks(run);
   const long long L = run.blocks.front().A.front().rows();
   requirePosition(query, L, "query");
@@ -97,14 +96,14 @@ std::vector<HeadWeight> rankHeads(const Gpt2Run& run, int query, int key, bool i
 
 // ---- attention sinks ----
 
-SinkSummary attentionSinks(const Gpt2Run& run) {
+SinkSummary attentionSinks(const Activations& run) {
   requireBlocks(run);
   SinkSummary s;
   s.layers = static_cast<int>(run.blocks.size());
   s.headsPerLayer = static_cast<int>(run.blocks.front().A.size());
   const Eigen::Index L = run.blocks.front().A.front().rows();
   s.rows = static_cast<int>(L) - 1;
-  for (const Gpt2BlockRun& block : run.blocks)
+  for (const BlockActivations& block : run.blocks)
     for (const MatrixT<float>& A : block.A) {  // (L,L) -> mean of column 0 over rows 1 … L−1
       double sum = 0;
       for (Eigen::Index i = 1; i < L; ++i) sum += static_cast<double>(A(i, 0));
@@ -160,9 +159,75 @@ std::string sinkSentence(const SinkSummary& s) {
          "; the most: " + strongest + ").";
 }
 
+// ---- one row through the MLP ----
+
+MlpRow mlpRow(const Block& w, const BlockActivations& block, int focus) {
+  requirePosition(focus, block.mlpInput.rows(), "row");
+  MlpRow r;
+  const Eigen::Index d = block.mlpInput.cols(), wide = w.upWeight.cols();
+  r.pre.assign(static_cast<size_t>(wide), 0.0);
+  for (Eigen::Index k = 0; k < wide; ++k) {  // u = m·W_up + b : (1,d)·(d,f) -> (1,f)
+    double s = 0;
+    for (Eigen::Index j = 0; j < d; ++j) s += static_cast<double>(block.mlpInput(focus, j)) * w.upWeight(j, k);
+    r.pre[static_cast<size_t>(k)] = s + w.upBias(0, k);
+  }
+  r.hidden.resize(static_cast<size_t>(wide));
+  for (Eigen::Index k = 0; k < wide; ++k) r.hidden[static_cast<size_t>(k)] = block.mlpHidden(focus, k);
+  r.out.assign(static_cast<size_t>(d), 0.0);
+  for (Eigen::Index k = 0; k < wide; ++k) {  // out = hidden·W_down + b : (1,f)·(f,d) -> (1,d)
+    const double hk = r.hidden[static_cast<size_t>(k)];
+    if (hk == 0) continue;
+    for (Eigen::Index j = 0; j < d; ++j) r.out[static_cast<size_t>(j)] += hk * w.downWeight(k, j);
+  }
+  for (Eigen::Index j = 0; j < d; ++j) r.out[static_cast<size_t>(j)] += w.downBias(0, j);
+  return r;
+}
+
+// ---- the most probable tokens ----
+
+std::vector<int> topIds(const MatrixT<float>& logits, Eigen::Index row, int k) {
+  const int V = static_cast<int>(logits.cols());
+  std::vector<int> order(static_cast<size_t>(V));
+  for (int v = 0; v < V; ++v) order[static_cast<size_t>(v)] = v;
+  const size_t n = std::min<size_t>(static_cast<size_t>(std::max(k, 0)), order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(), [&](int a, int b) {
+    const float la = logits(row, a), lb = logits(row, b);
+    return la > lb || (la == lb && a < b);
+  });
+  order.resize(n);
+  return order;
+}
+
+std::vector<TopToken> topTokens(const MatrixT<float>& logits, Eigen::Index row, int k) {
+  const Eigen::Index V = logits.cols();
+  std::vector<double> p(static_cast<size_t>(V));
+  for (Eigen::Index v = 0; v < V; ++v) p[static_cast<size_t>(v)] = logits(row, v);
+  kernels::softmaxRowInPlace<kernels::DetExp>(p.data(), static_cast<int>(V));  // (1,V) -> (1,V)
+  std::vector<TopToken> out;
+  for (int id : topIds(logits, row, k)) out.push_back({id, p[static_cast<size_t>(id)]});
+  return out;
+}
+
+TokenRank tokenRank(const MatrixT<float>& logits, Eigen::Index row, int id) {
+  const Eigen::Index V = logits.cols();
+  if (id < 0 || id >= V)
+    throw InputError("token id " + std::to_string(id) + " is outside the " + std::to_string(V) + " tokens");
+  const float mine = logits(row, id);
+  TokenRank out{1, 0};
+  std::vector<double> p(static_cast<size_t>(V));
+  for (Eigen::Index v = 0; v < V; ++v) {
+    const float other = logits(row, v);
+    if (other > mine || (other == mine && v < id)) ++out.rank;
+    p[static_cast<size_t>(v)] = other;
+  }
+  kernels::softmaxRowInPlace<kernels::DetExp>(p.data(), static_cast<int>(V));  // (1,V) -> (1,V)
+  out.probability = p[static_cast<size_t>(id)];
+  return out;
+}
+
 // ---- next token ----
 
-std::vector<TopToken> nextTokens(const Gpt2Run& run, int position, int k) {
+std::vector<TopToken> nextTokens(const Activations& run, int position, int k) {
   const long long L = static_cast<long long>(run.ids.size());
   requirePosition(position, L, "position");
   Eigen::Index row = position;
@@ -171,67 +236,9 @@ std::vector<TopToken> nextTokens(const Gpt2Run& run, int position, int k) {
       throw InputError("only the last position's logits were computed", "Gpt2LogitsLastOnly", {});
     row = 0;
   } else if (run.logits.rows() != L) {
-    throw InputError("the GPT-2 run has no logits", "Gpt2NoLogits", {});
+    throw InputError("the run has no logits", "Gpt2NoLogits", {});
   }
   return topTokens(run.logits, row, k);
-}
-
-// ---- readable token labels ----
-
-std::string readableTokenLabel(std::string_view bytes) {
-  std::string out;
-  std::string pendingHex;  // a run of bytes that are not whole characters: "e2 80"
-  auto flush = [&] {
-    if (pendingHex.empty()) return;
-    out += "\u27E8" + pendingHex + "\u27E9";  // ⟨…⟩
-    pendingHex.clear();
-  };
-  auto addHex = [&](unsigned char b) {
-    char buf[4];
-    std::snprintf(buf, sizeof buf, "%02x", b);
-    if (!pendingHex.empty()) pendingHex += ' ';
-    pendingHex += buf;
-  };
-  for (std::size_t pos = 0; pos < bytes.size();) {
-    const utf8::Decoded c = utf8::decodeAt(bytes, pos);
-    const bool control = c.valid && (c.codePoint < 0x20 || c.codePoint == 0x7F || (c.codePoint >= 0x80 && c.codePoint < 0xA0));
-    if (c.valid && !control) {
-      flush();
-      out.append(bytes.substr(pos, static_cast<std::size_t>(c.length)));
-    } else {
-      for (int k = 0; k < c.length; ++k) addHex(static_cast<unsigned char>(bytes[pos + static_cast<std::size_t>(k)]));
-    }
-    pos += static_cast<std::size_t>(c.length);
-  }
-  flush();
-  return out;
-}
-
-namespace {
-bool wholeCharacters(std::string_view bytes) {
-  for (std::size_t pos = 0; pos < bytes.size();) {
-    const utf8::Decoded c = utf8::decodeAt(bytes, pos);
-    if (!c.valid) return false;
-    pos += static_cast<std::size_t>(c.length);
-  }
-  return true;
-}
-}  // namespace
-
-JoinedCharacters joinedCharacters(const std::vector<std::string>& tokenBytes, int index) {
-  requirePosition(index, static_cast<long long>(tokenBytes.size()), "token");
-  const int n = static_cast<int>(tokenBytes.size());
-  // Grow the window [first, last] around `index` by whole tokens, shortest first, until its bytes decode cleanly. A
-  // character is at most 4 bytes, so 4 tokens on each side are enough for any cut of a valid text.
-  for (int width = 0; width <= 8; ++width)
-    for (int first = std::max(0, index - width); first <= index; ++first) {
-      const int last = first + width;
-      if (last < index || last >= n) continue;
-      std::string joined;
-      for (int t = first; t <= last; ++t) joined += tokenBytes[static_cast<size_t>(t)];
-      if (wholeCharacters(joined)) return {first, last, joined};
-    }
-  return {index, index, readableTokenLabel(tokenBytes[static_cast<size_t>(index)])};
 }
 
 }  // namespace attn::models

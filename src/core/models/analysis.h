@@ -1,7 +1,8 @@
-// What the walkthrough shows around a GPT-2 block's attention, computed from a Gpt2Run (gpt2.h) and kept pure so
-// the page, the CLI and the tests share it: the layer norm of one row step by step, every (layer, head) ranked by the
-// weight one query token gives one key token ("find the head"), how much weight each head puts on the first token
-// (attention sinks), the next-token probabilities at a position, and token labels a reader can read.
+// What the walkthrough shows around a pretrained block's attention, computed from a forward's Activations
+// (forward.h) and kept pure so the page, the CLI and the tests share it: the layer norm of one row step by step, one
+// row through the MLP, every (layer, head) ranked by the weight one query token gives one key token ("find the
+// head"), how much weight each head puts on the first token (attention sinks) and the most probable tokens of a
+// logits row (the one top-k).
 //
 // Shapes (L tokens, d = n_embd, H heads per layer, N layers, V = vocabulary):
 //   layer norm of row t of X (L,d):  μ = Σ_j x_j / d ; σ² = Σ_j (x_j − μ)² / d ; x̂_j = (x_j − μ)/√(σ² + ε) ;
@@ -9,6 +10,7 @@
 //   find the head:  w(l,h) = A_lh[i][j]                 every (l,h): N·H numbers, ranked
 //                   ignoring the first token: w(l,h) = A_lh[i][j] / (1 − A_lh[i][0])   (j ≠ 0; 0 when j = 0)
 //   sinks:          s(l,h) = mean over rows i = 1 … L−1 of A_lh[i][0]                  N·H numbers
+//   MLP of row t:   u = m_t·W_up + b_up ; hidden = gelu(u) ; out = hidden·W_down + b_down   (1,d)·(d,f) -> (1,f) -> (1,d)
 //   next token:     p = softmax(logits[t])  in double   (1,V) -> the k largest
 #pragma once
 #include <string>
@@ -16,7 +18,7 @@
 #include <vector>
 
 #include "core/matrix.h"
-#include "core/models/gpt2.h"
+#include "core/models/forward.h"
 
 namespace attn::models {
 
@@ -46,7 +48,7 @@ struct HeadWeight {
 // `key`: largest first, ties by (layer, head). A key after the query is masked (weight 0 everywhere). ignoreFirst:
 // A[i][j] / (1 − A[i][0]); the first key itself then weighs 0, and so does every key of a row whose first weight is 1.
 // Throws InputError when the run kept no blocks or a position is out of range.
-std::vector<HeadWeight> rankHeads(const Gpt2Run& run, int query, int key, bool ignoreFirst);
+std::vector<HeadWeight> rankHeads(const Activations& run, int query, int key, bool ignoreFirst);
 
 // ---- attention sinks ----
 struct SinkSummary {
@@ -59,31 +61,42 @@ struct SinkSummary {
   int strongestLayer = 0, strongestHead = 0;  // the head with the largest mean (lowest (layer, head) on a tie), 0-based
   double strongest = 0;
 };
-SinkSummary attentionSinks(const Gpt2Run& run);
+SinkSummary attentionSinks(const Activations& run);
 // The sentence the numbers make, in English, layers and heads numbered from 1 as the page numbers them (the page
 // composes its translation from the same numbers and sinkSentenceKind). Kinds: "one-token" (no row to average), "none", "some", "all".
 std::string sinkSentenceKind(const SinkSummary& s);
 std::string sinkSentence(const SinkSummary& s);
 
+// ---- one row through the MLP ----
+struct MlpRow {
+  std::vector<double> pre;     // u = m·W_up + b_up in double from the forward's float rows : (1,f)
+  std::vector<double> hidden;  // gelu(u): the forward's float values : (1,f)
+  std::vector<double> out;     // hidden·W_down + b_down in double : (1,d)
+};
+// Row `row` of a block's activations through that block's MLP (the tables' numbers; the grids show the forward's).
+MlpRow mlpRow(const Block& weights, const BlockActivations& block, int row);
+
+// ---- the most probable tokens ----
+struct TopToken {
+  int id = 0;
+  double probability = 0;  // softmax of the logits row (in double)
+};
+// The k ids with the largest logits in row `row` of logits (·,V), most probable first (the lower id first on a tie).
+std::vector<int> topIds(const MatrixT<float>& logits, Eigen::Index row, int k);
+// The same ids with their probabilities (the softmax of the whole row).
+std::vector<TopToken> topTokens(const MatrixT<float>& logits, Eigen::Index row, int k);
+
+// Where token `id` stands in row `row`: its rank (1 = the most probable; a tie counts the lower id first) and its
+// probability (the same softmax as topTokens').
+struct TokenRank {
+  int rank = 0;
+  double probability = 0;
+};
+TokenRank tokenRank(const MatrixT<float>& logits, Eigen::Index row, int id);
+
 // ---- next token ----
 // The k most probable next tokens after position `position` of the run's logits (which may hold the last row only:
 // then `position` must be the last). Throws InputError when the run has no such row.
-std::vector<TopToken> nextTokens(const Gpt2Run& run, int position, int k);
-
-// ---- readable token labels ----
-// A token's bytes as a reader should see them. GPT-2's byte-level BPE can cut a character's UTF-8 bytes between
-// tokens ("’" is e2 80 | 99; many Chinese characters are split likewise). Decoding such a piece alone gives U+FFFD;
-// instead every complete character is shown as itself and each run of bytes that is not a whole character as its
-// hex bytes in angle brackets: "’" -> "⟨e2 80⟩" and "⟨99⟩"; " 鱼" cut after the space and one byte -> " ⟨e9⟩".
-// Control characters (newline, tab, …) become their hex too. Never U+FFFD unless the text itself holds one.
-std::string readableTokenLabel(std::string_view bytes);
-// The whole characters that token `index` is part of, when its bytes are not whole characters: the shortest run of
-// neighbouring tokens [first, last] whose joined bytes decode without a cut, and that text ("’" for both halves).
-// For a token of whole characters: itself.
-struct JoinedCharacters {
-  int first = 0, last = 0;
-  std::string text;
-};
-JoinedCharacters joinedCharacters(const std::vector<std::string>& tokenBytes, int index);
+std::vector<TopToken> nextTokens(const Activations& run, int position, int k);
 
 }  // namespace attn::models
