@@ -59,7 +59,7 @@ struct InspectorState {
   CellRef typedFor;
 };
 
-struct OpenModel;  // model_view.h: a trained model opened in the walkthrough
+class OpenModel;  // open_model.h
 struct Gpt2Page;   // gpt2_state.h: GPT-2 checkpoints being read, a link's model asked for
 
 struct AppState {
@@ -95,7 +95,7 @@ struct AppState {
   unsigned hiddenHeads = 0;   // attention lines: bit h set = head h hidden
   LabState lab;               // the saturation lab's own controls
   TrainState train;           // the Train view: its controls, the running session, the comparison
-  std::shared_ptr<OpenModel> model;  // a trained model shown in the walkthrough (null: the Config's own weights)
+  std::shared_ptr<OpenModel> model;  // the model shown in the walkthrough, trained or pretrained (null: none)
   std::shared_ptr<Gpt2Page> gpt2;    // GPT-2 reading and link state (gpt2Page(s) creates it; the open model: model)
   StepViews views;            // what step screens remember between frames (steps/step_views.h)
   ShareState share;           // the Share panel

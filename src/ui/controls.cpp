@@ -70,7 +70,7 @@ bool smallButton(const AppState& state, const char* label) {
 void goToStep(AppState& state, int index) {
   const int n = static_cast<int>(steps().size());
   int target = std::clamp(index, 0, n - 1);
-  // A hidden step (GPT-2's without a GPT-2 model) is passed over in the direction of travel; none further: stay.
+  // A step not shown (a model part the open model lacks) is passed over in the direction of travel; none: stay.
   const int direction = index < state.step ? -1 : 1;
   while (target >= 0 && target < n && !stepShown(state, target)) target += direction;
   if (target < 0 || target >= n) return;
@@ -223,12 +223,12 @@ void drawSentenceBar(AppState& state, const Fonts& fonts) {
 void drawStepGrid(AppState& state) {
   const auto& all = steps();
   const float h = state.layout.controlHeight();
-  for (int part = 0; part < 2; ++part) {  // the ten steps, then the side views
-    const int from = part == 0 ? 0 : firstSideView(), to = part == 0 ? firstSideView() : static_cast<int>(all.size());
+  const std::vector<int> order = walkOrder(state);
+  for (int part = 0; part < 2; ++part) {  // the walk, then the side views
     if (part == 1) ImGui::Separator();
     if (!ImGui::BeginTable(part == 0 ? "steps" : "views", 2)) continue;
-    for (int i = from; i < to; ++i) {
-      if (!stepShown(state, i)) continue;  // GPT-2's steps only while a GPT-2 model is open
+    for (const int i : order) {
+      if (isSideView(i) != (part == 1)) continue;
       ImGui::TableNextColumn();
       if (ImGui::Selectable(all[i].label(), state.step == i, 0, ImVec2(0, h))) {
         goToStep(state, i);
@@ -245,9 +245,10 @@ void drawStepList(AppState& state) {
     return;
   }
   const auto& all = steps();
-  for (int i = 0; i < static_cast<int>(all.size()); ++i) {
-    if (!stepShown(state, i)) continue;
-    if (i == firstSideView() || i == firstGpt2Step()) ImGui::Separator();  // the ten steps, side views, GPT-2's
+  bool sideViews = false;
+  for (const int i : walkOrder(state)) {
+    if (isSideView(i) && !sideViews) ImGui::Separator();  // the walk, then the side views
+    sideViews = sideViews || isSideView(i);
     if (ImGui::Selectable(all[i].label(), state.step == i)) goToStep(state, i);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", stepTitle(state, i));
   }

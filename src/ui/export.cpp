@@ -80,7 +80,7 @@ std::string announcement(const AppState& s) {
   const auto& all = steps();
   if (s.step < 0 || s.step >= static_cast<int>(all.size())) return "";
   const std::string gpt2Explanation = gpt2StepExplanation(s, all[s.step].id);  // GPT-2's Embed / Add position
-  std::string out = trf(Key::AnnounceStep, s.step + 1, lastShownStep(s) + 1, stepTitle(s, s.step),  // steps shown
+  std::string out = trf(Key::AnnounceStep, walkPosition(s, s.step) + 1, static_cast<int>(walkOrder(s).size()), stepTitle(s, s.step),  // steps shown
                         gpt2Explanation.empty() ? all[s.step].explanation() : gpt2Explanation.c_str());
   if (!s.error.empty()) out += trf(Key::AnnounceError, s.error.c_str());
   out += checkAnnouncement(s);  // the check panel's answer, on the step it came on

@@ -61,7 +61,7 @@ void drawGoalCard(AppState& s, const Fonts& fonts) {
     ImGui::Spacing();
     if (ImGui::Button(tr(Key::GoalStart), ImVec2(9.0f * em, 0))) {
       s.goalCard = false;
-      goToStep(s, s.step + 1);
+      goToStep(s, stepBeside(s, +1));
     }
     ImGui::SameLine();
     if (ImGui::Button(tr(Key::GoalClose), ImVec2(5.0f * em, 0))) s.goalCard = false;

@@ -67,7 +67,7 @@ std::string millions(std::int64_t n) {
   return text;
 }
 
-Gpt2State* shownState(AppState& s) { return s.model ? s.model->gpt2.get() : nullptr; }
+Gpt2State* shownState(AppState& s) { return dynamic_cast<Gpt2State*>(s.model.get()); }
 
 double nowMs() { return am::ModelRun::nowMs(); }
 
@@ -83,19 +83,14 @@ std::string show(AppState& s, std::shared_ptr<Gpt2State> next, int layer, std::u
                                  : am::blockConfig(next->model(), layer,
                                                    next->run.activations.blocks[static_cast<size_t>(layer)],
                                                    next->input(), next->run.tokenizer);
-  if (s.model && s.model->gpt2 && s.config().focus < static_cast<int>(next->ids().size()))
+  if (shownState(s) && s.config().focus < static_cast<int>(next->ids().size()))
     config.focus = s.config().focus;  // keep the focus token on new inputs (else the first: the CLI's Config)
   const int head = s.head;
   const std::string err = applyModelBlockConfig(s, std::move(config));  // moved: 19 MB at GPT-2 small
   if (!err.empty()) return err;
   next->layer = layer;
   next->inputBuffer = next->input();
-  auto open = std::make_shared<OpenModel>();
-  open->gpt2 = std::move(next);
-  open->origin = "gpt2: " + open->gpt2->name;
-  open->input = open->gpt2->input();
-  open->layer = layer;
-  s.model = std::move(open);
+  s.model = std::move(next);
   s.head = std::min(head, s.config().heads - 1);
   return "";
 }
@@ -204,8 +199,8 @@ std::string finishGpt2Opening(AppState& s) {
   std::string notice;
   if (!page.wantedSha256.empty() && page.wantedSha256 != model->sha256)
     notice = trf(Key::Gpt2OtherFile, model->sha256.substr(0, 12).c_str(), page.wantedSha256.substr(0, 12).c_str());
-  const std::shared_ptr<OpenModel> before = s.model;
-  std::string input = before && before->gpt2 ? before->gpt2->input() : std::string(kGpt2DefaultInput);
+  const Gpt2State* before = openGpt2State(s);
+  std::string input = before ? before->input() : std::string(kGpt2DefaultInput);
   int layer = 0;
   linkedView(page, *model, &input, &layer);
   forgetWantedModel(page);
@@ -234,6 +229,18 @@ json gpt2OpeningJson(const AppState& s) {
 }
 
 // ---------------------------------------------------------------- the open model
+
+ModelParts pretrainedModelParts(const am::PretrainedModel& model) {
+  const am::Architecture& arch = *model.arch;
+  ModelParts parts;
+  parts.layerNorm = am::tensorFor(arch, am::Slot::AttnNormWeight) != nullptr;
+  parts.residual = true;
+  parts.mlp = am::tensorFor(arch, am::Slot::UpWeight) != nullptr;
+  parts.nextToken = arch.head == am::OutputHead::NextToken;
+  parts.findHead = model.settings.blocks > 0;
+  parts.learnedPositions = am::tensorFor(arch, am::Slot::PositionEmbedding) != nullptr;
+  return parts;
+}
 
 namespace {
 
@@ -295,7 +302,7 @@ bool gpt2OpenPending(const AppState& s) { return s.gpt2 && s.gpt2->running && s.
 
 std::string gpt2OpenResult(const AppState& s) { return s.gpt2 ? s.gpt2->openResult : std::string(); }
 
-const Gpt2State* openGpt2State(const AppState& s) { return s.model ? s.model->gpt2.get() : nullptr; }
+const Gpt2State* openGpt2State(const AppState& s) { return dynamic_cast<const Gpt2State*>(s.model.get()); }
 
 std::string setGpt2Input(AppState& s, const std::string& input) {
   Gpt2State* shown = shownState(s);
@@ -375,7 +382,7 @@ std::string showGpt2Layer(AppState& s, int layer) {
   if (s.gpt2 && s.gpt2->running && !s.gpt2->running->opening && layer >= 0 && layer < shown->model().settings.blocks)
     s.gpt2->running->run->setBlock(layer);  // the input under way opens on this block too
   if (layer == shown->layer) return "";
-  return show(s, s.model->gpt2, layer);  // the same run, another block
+  return show(s, std::static_pointer_cast<Gpt2State>(s.model), layer);  // the same run, another block
 }
 
 json gpt2ToJson(const AppState& s) {
@@ -384,7 +391,8 @@ json gpt2ToJson(const AppState& s) {
   const am::ModelSettings& c = g->model().settings;
   json layers = json::array();
   for (int l = 0; l < c.blocks; ++l) layers.push_back("h." + std::to_string(l));
-  return {{"kind", "gpt2"},
+  return {{"kind", g->kind()},
+          {"arch", g->arch()},
           {"name", g->name},
           {"sha256", g->sha256()},
           {"bytes", g->model().fileBytes},
@@ -394,7 +402,9 @@ json gpt2ToJson(const AppState& s) {
           {"n_embd", c.width},
           {"n_positions", c.positions},
           {"config", c.source},
-          {"layer", g->layer},
+          {"block", g->layer},
+          {"blocks", layers},
+          {"layer", g->layer},   // the older names of block and blocks
           {"layers", layers},
           {"input", g->input()},
           {"tokens", g->run.input.tokens},
@@ -410,7 +420,7 @@ json gpt2ToJson(const AppState& s) {
 std::string applyGpt2Json(AppState& s, const json& request) {
   const Gpt2State* g = openGpt2State(s);
   if (!g) return s.refuse("no GPT-2 model is open");
-  static const char* kKnown[] = {"input", "layer", "kind", "name", "sha256", "bytes", "parameters", "n_layer",
+  static const char* kKnown[] = {"input", "block", "blocks", "arch", "layer", "kind", "name", "sha256", "bytes", "parameters", "n_layer",
                                  "n_head", "n_embd", "n_positions", "config", "layers", "tokens", "token_ids",
                                  "predictions", "running", "last_run", "run_budget_ms", "config_updates"};
   for (auto it = request.begin(); it != request.end(); ++it)
@@ -424,10 +434,11 @@ std::string applyGpt2Json(AppState& s, const json& request) {
     gpt2Page(s).frameBudgetMs = budget.get<double>();
   }
   int layer = g->layer;
-  if (request.contains("layer")) {
+  const char* blockKey = request.contains("block") ? "block" : "layer";  // "layer": the older name
+  if (request.contains(blockKey)) {
     int64_t clamped = 0;
-    if (attn::readWholeNumber(request["layer"], -1, 1000, &clamped) == attn::WholeNumber::NotWhole)
-      return s.refuse("model.layer must be an integer");
+    if (attn::readWholeNumber(request[blockKey], -1, 1000, &clamped) == attn::WholeNumber::NotWhole)
+      return s.refuse(std::string("model.") + blockKey + " must be an integer");
     layer = static_cast<int>(clamped);
     if (layer < 0 || layer >= g->model().settings.blocks)
       return s.refuse("model.layer must be 0.." + std::to_string(g->model().settings.blocks - 1));
@@ -456,30 +467,94 @@ std::string gpt2TraceJson(const AppState& s) {
 json gpt2LinkJson(const AppState& s) {
   const Gpt2State* g = openGpt2State(s);
   if (!g) return nullptr;
-  return {{"name", g->name}, {"sha256", g->sha256()}, {"input", g->input()}, {"layer", g->layer}};
+  return {{"kind", g->kind()}, {"arch", g->arch()},         {"name", g->name},
+          {"sha256", g->sha256()}, {"input", g->input()}, {"block", g->layer}};
 }
 
 std::string applyGpt2Link(AppState& s, const json& link) {
   Gpt2Page& page = gpt2Page(s);
+  // The block: "block" (older links: "layer").
+  const char* blockKey = link.contains("block") ? "block" : "layer";
+  if (link.contains("arch") && (!link["arch"].is_string() || !am::findArchitecture(link["arch"].get<std::string>())))
+    return s.refuse("the link's model is of an architecture this page does not read: " + link["arch"].dump());
   page.wantedName = link.contains("name") && link["name"].is_string() ? link["name"].get<std::string>() : "";
   page.wantedSha256 = link.contains("sha256") && link["sha256"].is_string() ? link["sha256"].get<std::string>() : "";
   const Gpt2State* g = openGpt2State(s);
   if (g && g->sha256() == page.wantedSha256) {  // already open: take the link's input and block
     json request = json::object();
     if (link.contains("input")) request["input"] = link["input"];
-    if (link.contains("layer")) request["layer"] = link["layer"];
+    if (link.contains(blockKey)) request["layer"] = link[blockKey];
     forgetWantedModel(page);
     return applyGpt2Json(s, request);
   }
   // Not open: the input and block wait for the files (finishGpt2Opening shows them).
   page.wantedInput = link.contains("input") && link["input"].is_string() ? link["input"].get<std::string>() : "";
   int64_t layer = 0;
-  page.wantedLayer = link.contains("layer") &&
-                             attn::readWholeNumber(link["layer"], 0, 1000, &layer) == attn::WholeNumber::Ok
+  page.wantedLayer = link.contains(blockKey) &&
+                             attn::readWholeNumber(link[blockKey], 0, 1000, &layer) == attn::WholeNumber::Ok
                          ? static_cast<int>(layer)
                          : 0;
   s.notice = trf(Key::Gpt2LinkAsks, page.wantedName.c_str(), page.wantedSha256.substr(0, 12).c_str());
   return "";
+}
+
+// ---------------------------------------------------------------- the open-model interface
+
+ModelParts Gpt2State::parts() const { return pretrainedModelParts(model()); }
+std::string Gpt2State::arch() const { return model().arch->name; }
+int Gpt2State::blocks() const { return model().settings.blocks; }
+std::string Gpt2State::showBlock(AppState& s, int block) { return showGpt2Layer(s, block); }
+std::string Gpt2State::setInput(AppState& s, const std::string&, const std::string& text) { return setGpt2Input(s, text); }
+void Gpt2State::drawInputs(AppState& s, float width) { drawGpt2Input(s, width); }
+void Gpt2State::drawPanel(AppState& s) {
+  drawGpt2OpenControls(s);
+  if (s.model.get() == this) drawGpt2Panel(s);
+}
+std::string Gpt2State::lockReason(const AppState&, ModelLock what) const {
+  switch (what) {
+    case ModelLock::Tokenizer: return tr(Key::Gpt2LockTokenizer);
+    case ModelLock::Embeddings: return tr(Key::Gpt2LockEmbeddings);
+    case ModelLock::Positional: return tr(Key::Gpt2LockPositional);
+    default: return "";
+  }
+}
+json Gpt2State::toJson(const AppState& s) const { return gpt2ToJson(s); }
+std::string Gpt2State::applyJson(AppState& s, const json& request) { return applyGpt2Json(s, request); }
+json Gpt2State::linkJson(const AppState& s) const { return gpt2LinkJson(s); }
+std::string Gpt2State::traceJson(const AppState& s) const { return gpt2TraceJson(s); }
+std::string Gpt2State::weightsOrigin() const { return tr(Key::HeadsOriginGpt2); }
+
+// Every block of the run: its heads' A (the forward's float weights in double), the walkthrough's mask and tokens
+// (the same in every block); made once per run and kept in the step views.
+std::vector<BlockAttention> Gpt2State::everyBlock(const AppState& s, const attn::Trace& shown) const {
+  std::vector<BlockAttention> out;
+  const am::Activations& a = run.activations;
+  if (a.blocks.size() < 2 || shown.heads.empty() || a.blocks.front().A.size() != shown.heads.size() ||
+      shown.heads.front().A.rows() != static_cast<Eigen::Index>(ids().size()))
+    return out;
+  Gpt2HeadsRows& cache = const_cast<AppState&>(s).views.gpt2Heads;  // a cache of what this run's numbers give
+  if (cache.run != &run || cache.input != input() || cache.layers.size() != a.blocks.size()) {
+    cache.layers.clear();
+    for (const am::BlockActivations& block : a.blocks) {
+      attn::Trace t;
+      t.config.tokenizer = shown.config.tokenizer;  // the labels (token_labels.h)
+      t.config.mask = shown.config.mask;
+      t.tokens = shown.tokens;
+      t.queryTokens = shown.queryTokens;
+      t.maskAdd = shown.maskAdd;  // (L,L) causal
+      for (const attn::MatrixT<float>& A : block.A) {
+        attn::HeadTrace head;
+        head.A = A.cast<double>();  // (L,L)
+        t.heads.push_back(std::move(head));
+      }
+      cache.layers.push_back(std::move(t));
+    }
+    cache.run = &run;
+    cache.input = input();
+  }
+  for (size_t l = 0; l < cache.layers.size(); ++l)
+    out.push_back({trf(Key::HeadsGpt2Block, static_cast<int>(l) + 1, static_cast<int>(l)), &cache.layers[l]});
+  return out;
 }
 
 // ---------------------------------------------------------------- drawing
@@ -590,7 +665,8 @@ void fitPickerList(int entries, bool narrow) {
 }
 
 void drawGpt2Panel(AppState& s) {
-  const Gpt2State& g = *s.model->gpt2;
+  const std::shared_ptr<OpenModel> keep = s.model;  // the pickers and Close replace s.model
+  const Gpt2State& g = *shownState(s);
   const am::ModelSettings& c = g.model().settings;
   const float em = ImGui::GetFontSize();
   ImGui::PushStyleColor(ImGuiCol_Text, kOkText);
@@ -618,7 +694,7 @@ void drawGpt2Panel(AppState& s) {
     ImGui::EndCombo();
   }
   helpMarker(tr(Key::Gpt2BlockHelp));
-  if (!s.model || !s.model->gpt2) return;
+  if (s.model.get() != &g) return;  // another block was picked: it draws next frame
   // The head picker (AppState::head, as the Heads step's).
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(Key::Gpt2HeadLabel));
@@ -634,7 +710,7 @@ void drawGpt2Panel(AppState& s) {
     ImGui::EndCombo();
   }
   // What GPT-2 predicts after the last token.
-  const Gpt2State& shown = *s.model->gpt2;
+  const Gpt2State& shown = g;
   if (!shown.ids().empty() && shown.run.bestNext.size() == shown.ids().size()) {
     const am::TopToken top = shown.run.bestNext.back();
     const std::string after = shown.run.tokenizer->readableLabel(shown.ids().back());
@@ -649,7 +725,7 @@ void drawGpt2Panel(AppState& s) {
 }
 
 void drawGpt2Input(AppState& s, float width) {
-  Gpt2State& g = *s.model->gpt2;
+  Gpt2State& g = *shownState(s);
   if (!s.layout.narrow) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(tr(Key::ModelInput));
@@ -662,7 +738,7 @@ void drawGpt2Input(AppState& s, float width) {
   const std::string typed = g.inputBuffer;
   const Gpt2Page& page = gpt2Page(s);
   if (typed == (page.running ? page.running->run->input().text : g.input())) return;  // nothing new
-  if (!setGpt2Input(s, typed).empty() && s.model && s.model->gpt2) s.model->gpt2->inputBuffer = typed;
+  if (!setGpt2Input(s, typed).empty() && shownState(s)) shownState(s)->inputBuffer = typed;
 }
 
 }  // namespace ui

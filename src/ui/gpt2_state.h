@@ -1,7 +1,7 @@
 // GPT-2 checkpoints opened in the page (issue 29): reading the two files a piece at a time, and the open model in
-// the walkthrough. The open model rides on the trained-model path (model_view.h): OpenModel::gpt2 is set (and
-// OpenModel::model null), so the model panel, the disabled controls with their reasons, closing on a changed
-// setting and getState().model / setState({model}) go through model_view, which hands GPT-2 to the functions here.
+// the walkthrough. The open model (Gpt2State) implements the open-model interface (open_model.h), so the model panel,
+// the disabled controls with their reasons, closing on a changed setting, getState().model / setState({model}), the
+// link and trace() reach the functions here through it.
 //
 // Reading (the page: web/attnlab.js "---- GPT-2 checkpoints" reads Blob slices into the wasm heap and pushes them):
 //   beginGpt2Opening(name, size, config.json's text) -> pushGpt2Bytes(…) for each slice, in order ->
@@ -35,6 +35,8 @@
 #include "core/models/loader.h"
 #include "core/models/model_run.h"
 #include "core/models/pretrained_model.h"
+#include "ui/model_parts.h"
+#include "ui/open_model.h"
 
 namespace ui {
 
@@ -47,17 +49,36 @@ inline constexpr std::uint64_t kGpt2PageWeightBytes = std::uint64_t(1) << 30;
 // The input a model opens with: the paper's sentence (its "its" attends to "Law").
 inline constexpr const char* kGpt2DefaultInput = "The Law will never be perfect, but its application should be just";
 
-// The open GPT-2 model (OpenModel::gpt2): a finished run of the core (core/models/model_run.h) and the block shown.
-struct Gpt2State {
+// The open pretrained model (AppState::model): a finished run of the core (core/models/model_run.h) and the block
+// shown, behind the open-model interface.
+struct Gpt2State : OpenModel {
   attn::models::ModelResult run;    // the model, its tokenizer, the input (text, ids, pieces), every block, logits,
                                     // each position's most probable next token
   std::string name;                 // the weights' file name as opened ("model.safetensors")
   int layer = 0;                    // the block shown (the head: AppState::head)
   std::string inputBuffer;          // the sentence bar's field (may hold a refused text)
   const attn::models::PretrainedModel& model() const { return *run.model; }
-  const std::string& input() const { return run.input.text; }
   const std::vector<int>& ids() const { return run.input.ids; }
   const std::string& sha256() const { return run.model->sha256; }
+
+  const char* kind() const override { return "pretrained"; }
+  std::string arch() const override;
+  ModelParts parts() const override;
+  int block() const override { return layer; }
+  int blocks() const override;
+  std::string input() const override { return run.input.text; }
+  std::string showBlock(AppState& s, int block) override;
+  std::string setInput(AppState& s, const std::string& source, const std::string& input) override;
+  void drawInputs(AppState& s, float width) override;
+  void drawPanel(AppState& s) override;
+  std::string lockReason(const AppState& s, ModelLock what) const override;
+  std::vector<BlockAttention> everyBlock(const AppState& s, const attn::Trace& shown) const override;
+  nlohmann::json toJson(const AppState& s) const override;
+  std::string applyJson(AppState& s, const nlohmann::json& request) override;
+  nlohmann::json linkJson(const AppState& s) const override;
+  std::string traceJson(const AppState& s) const override;
+  std::string weightsOrigin() const override;
+  bool ownTrace() const override { return true; }
 };
 
 // A checkpoint being read.
@@ -125,6 +146,8 @@ void cancelGpt2Opening(AppState& s);
 nlohmann::json gpt2OpeningJson(const AppState& s);
 
 // ---- the open model
+// The parts a pretrained model has beside attention, from its architecture's row.
+ModelParts pretrainedModelParts(const attn::models::PretrainedModel& model);
 // Opens `model` (read from `name`) on `input` and shows block `layer` (step 1). "" or the message; nothing changes
 // on a refusal.
 std::string openGpt2(AppState& s, std::shared_ptr<const attn::models::PretrainedModel> model, const std::string& name,

@@ -13,7 +13,6 @@
 #include "imgui.h"
 #include "imgui_internal.h"  // IMGUI_TEST_ENGINE_ITEM_INFO
 #include "ui/explain.h"
-#include "ui/gpt2_state.h"
 #include "ui/i18n/i18n.h"
 #include "ui/app_state.h"
 #include "ui/controls.h"
@@ -93,17 +92,17 @@ std::string applyModelBlockConfig(AppState& s, attn::Config config) {
 
 namespace {
 
-std::string show(AppState& s, OpenModel next, int layer) {
+std::string show(AppState& s, TrainedModel next, int layer) {
   if (layer < 0 || layer >= static_cast<int>(next.trace.layers.size()))
     return s.refuse("layer must be 0.." + std::to_string(next.trace.layers.size() - 1));
   attn::Config config = next.trace.layers[static_cast<size_t>(layer)].trace.config;
-  if (s.model && s.model->layer == layer) config.focus = s.config().focus;  // keep the focus token on new inputs
+  if (s.model && s.model->block() == layer) config.focus = s.config().focus;  // keep the focus token on new inputs
   const std::string err = applyModelBlockConfig(s, std::move(config));
   if (!err.empty()) return err;
   next.layer = layer;
-  s.model = std::make_shared<OpenModel>(std::move(next));
-  s.model->inputBuffer = s.model->input;
-  s.model->sourceBuffer = s.model->source;
+  next.inputBuffer = next.inputText;
+  next.sourceBuffer = next.source;
+  s.model = std::make_shared<TrainedModel>(std::move(next));
   return "";
 }
 
@@ -111,12 +110,12 @@ std::string show(AppState& s, OpenModel next, int layer) {
 
 std::string openModel(AppState& s, std::shared_ptr<const atr::SavedModel> model, const std::string& origin,
                       const std::string& source, const std::string& input, int layer) {
-  OpenModel next;
+  TrainedModel next;
   try {
     const ModelInputs ids = tokenize(*model, source, input);
     next.trace = atr::traceModel(*model, ids.source, ids.input);
     next.source = attn::train::joinTokens(next.trace.sourceTokens);
-    next.input = attn::train::joinTokens(next.trace.tokens);
+    next.inputText = attn::train::joinTokens(next.trace.tokens);
   } catch (const attn::InputError& e) {
     return s.refuse(errorText(e));
   }
@@ -154,38 +153,51 @@ std::string openTrainedPreset(AppState& s, const std::string& name) {
   const std::string err =
       openModel(s, atr::trainedPresetModel(name), "preset: " + name, preset->source, preset->input, preset->layer);
   if (!err.empty()) return err;
-  s.model->presetName = name;
+  static_cast<TrainedModel&>(*s.model).presetName = name;  // openModel made it
   const int focus = presetFocus(name, s.trace());
   if (focus >= 0 && focus != s.config().focus) s.change([focus](attn::Config& c) { c.focus = focus; });
   return "";
 }
 
-const atr::TrainedPreset* trainedPresetShown(const AppState& s) {
-  return s.model && !s.model->presetName.empty() ? atr::findTrainedPreset(s.model->presetName) : nullptr;
+const TrainedModel* openTrainedModel(const AppState& s) { return dynamic_cast<const TrainedModel*>(s.model.get()); }
+
+void setTrainedPresetName(AppState& s, const std::string& name) {
+  if (auto* m = dynamic_cast<TrainedModel*>(s.model.get())) m->presetName = name;
 }
 
-std::string setModelInput(AppState& s, const std::string& source, const std::string& input) {
-  if (!s.model) return s.refuse("no trained model is open");
-  if (s.model->gpt2) return setGpt2Input(s, input);
-  OpenModel next = *s.model;
+const atr::TrainedPreset* trainedPresetShown(const AppState& s) {
+  const TrainedModel* m = openTrainedModel(s);
+  return m && !m->presetName.empty() ? atr::findTrainedPreset(m->presetName) : nullptr;
+}
+
+std::string TrainedModel::setInput(AppState& s, const std::string& sourceText, const std::string& input) {
+  TrainedModel next = *this;
   try {
-    const ModelInputs ids = tokenize(*next.model, source, input);
+    const ModelInputs ids = tokenize(*next.model, sourceText, input);
     next.trace = atr::traceModel(*next.model, ids.source, ids.input);
     next.source = attn::train::joinTokens(next.trace.sourceTokens);
-    next.input = attn::train::joinTokens(next.trace.tokens);
+    next.inputText = attn::train::joinTokens(next.trace.tokens);
   } catch (const attn::InputError& e) {
     return s.refuse(errorText(e));
   }
   // The layer before `next` is moved: arguments are evaluated in an unspecified order (em++ left to right, GCC right
   // to left), so reading next.trace in the same call found it moved-from (layer −1) in the page.
-  const int layer = std::min(s.model->layer, static_cast<int>(next.trace.layers.size()) - 1);
-  return show(s, std::move(next), layer);
+  const int shown = std::min(layer, static_cast<int>(next.trace.layers.size()) - 1);
+  return show(s, std::move(next), shown);
+}
+
+std::string TrainedModel::showBlock(AppState& s, int block) { return show(s, *this, block); }
+
+std::string setModelInput(AppState& s, const std::string& source, const std::string& input) {
+  const std::shared_ptr<OpenModel> open = s.model;  // setInput may replace s.model
+  if (!open) return s.refuse("no trained model is open");
+  return open->setInput(s, source, input);
 }
 
 std::string showModelLayer(AppState& s, int layer) {
-  if (!s.model) return s.refuse("no trained model is open");
-  if (s.model->gpt2) return showGpt2Layer(s, layer);
-  return show(s, *s.model, layer);
+  const std::shared_ptr<OpenModel> open = s.model;  // showBlock may replace s.model
+  if (!open) return s.refuse("no trained model is open");
+  return open->showBlock(s, layer);
 }
 
 // While a model is open, s.config() is its block (every apply that changes more than sameBlock's aside closes it),
@@ -228,8 +240,12 @@ void drawOpenInWalkthroughButton(AppState& s) {
 }
 
 void drawModelInputs(AppState& s, float width) {
-  if (s.model->gpt2) return drawGpt2Input(s, width);
-  OpenModel& m = *s.model;
+  const std::shared_ptr<OpenModel> open = s.model;  // drawing may replace s.model
+  if (open) open->drawInputs(s, width);
+}
+
+void TrainedModel::drawInputs(AppState& s, float width) {
+  TrainedModel& m = *this;
   const float em = ImGui::GetFontSize();
   const bool encoderDecoder = m.model->config.encoderDecoder;
   // On a phone (narrow) as the sentence's fields there: no labels (the hints say what goes in), the decoder's field
@@ -257,9 +273,9 @@ void drawModelInputs(AppState& s, float width) {
   }
   if (!changed) return;
   const std::string source = m.sourceBuffer, input = m.inputBuffer;
-  if (!setModelInput(s, source, input).empty() && s.model) {  // refused: the fields keep what was typed
-    s.model->sourceBuffer = source;
-    s.model->inputBuffer = input;
+  if (!setInput(s, source, input).empty()) {  // refused: the fields keep what was typed (this model is still open)
+    sourceBuffer = source;
+    inputBuffer = input;
   }
 }
 
@@ -309,13 +325,16 @@ void drawWeightsNote(const AppState& s) {
 }  // namespace
 
 void drawModelPanel(AppState& s) {
-  if (s.model && s.model->gpt2) drawGpt2OpenControls(s);  // no model: in the "GPT-2 (pretrained)" section
-  if (s.model && s.model->gpt2) return drawGpt2Panel(s);
-  if (!s.model) {
+  const std::shared_ptr<OpenModel> open = s.model;  // drawing may replace or close s.model
+  if (open)
+    open->drawPanel(s);
+  else
     drawWeightsNote(s);
-    return;
-  }
-  const OpenModel& m = *s.model;
+}
+
+void TrainedModel::drawPanel(AppState& s) {
+  const std::shared_ptr<OpenModel> keep = s.model;  // the picker and Close replace s.model: `this` stays alive
+  const TrainedModel& m = *this;
   const float em = ImGui::GetFontSize();
   ImGui::PushStyleColor(ImGuiCol_Text, kOkText);
   ImGui::TextWrapped("%s", trf(Key::ModelTrained, taskName(m.model->task).c_str(), originText(m.origin).c_str()).c_str());
@@ -341,9 +360,9 @@ void drawModelPanel(AppState& s) {
     ImGui::EndCombo();
   }
   helpMarker(tr(Key::ModelBlockHelp));
-  if (!s.model) return;
+  if (s.model.get() != this) return;  // another block was picked: that model draws next frame
   std::string answer;
-  for (const atr::Prediction& p : s.model->trace.predictions) answer += (answer.empty() ? "" : " ") + p.token;
+  for (const atr::Prediction& p : trace.predictions) answer += (answer.empty() ? "" : " ") + p.token;
   ImGui::TextWrapped("%s", trf(Key::ModelOutput, answer.c_str()).c_str());
   if (ImGui::Button(tr(Key::ModelClose), ImVec2(10.0f * em, 0))) {
     s.model.reset();
@@ -351,21 +370,41 @@ void drawModelPanel(AppState& s) {
   }
 }
 
+ModelParts openModelParts(const AppState& s) { return s.model ? s.model->parts() : ModelParts{}; }
+
+std::string TrainedModel::lockReason(const AppState&, ModelLock what) const {
+  if (what != ModelLock::Tokenizer) return "";
+  const std::vector<std::string>& vocab = model->vocab;
+  std::string shown;
+  for (size_t i = 0; i < vocab.size() && i < 12; ++i) shown += (i ? " " : "") + vocab[i];
+  if (vocab.size() > 12) shown += " …";
+  return trf(Key::ModelLockTokenizer, static_cast<int>(vocab.size()), shown.c_str());
+}
+
+std::vector<BlockAttention> TrainedModel::everyBlock(const AppState&, const attn::Trace&) const {
+  std::vector<BlockAttention> out;
+  if (trace.layers.size() < 2) return out;
+  for (const atr::BlockTrace& l : trace.layers) out.push_back({blockName(l.name), &l.trace});
+  return out;
+}
+
 std::string modelLockReason(const AppState& s, ModelLock what) {
+  if (s.model) {
+    const std::string own = s.model->lockReason(s, what);
+    if (!own.empty()) return own;
+  }
   const attn::Config& c = s.config();
   switch (what) {
     case ModelLock::Tokenizer: {
-      if (s.model && s.model->gpt2) return tr(Key::Gpt2LockTokenizer);
-      const std::vector<std::string>& vocab = s.model ? s.model->model->vocab : c.vocabulary;
+      const std::vector<std::string>& vocab = c.vocabulary;
       std::string shown;
       for (size_t i = 0; i < vocab.size() && i < 12; ++i) shown += (i ? " " : "") + vocab[i];
       if (vocab.size() > 12) shown += " …";
       return trf(Key::ModelLockTokenizer, static_cast<int>(vocab.size()), shown.c_str());
     }
-    case ModelLock::Embeddings: return tr(s.model && s.model->gpt2 ? Key::Gpt2LockEmbeddings : Key::ModelLockEmbeddings);
+    case ModelLock::Embeddings: return tr(Key::ModelLockEmbeddings);
     case ModelLock::Dimensions: return trf(Key::ModelLockDimensions, c.dModel, c.heads, c.dK, c.dV);
     case ModelLock::Positional:
-      if (s.model && s.model->gpt2) return tr(Key::Gpt2LockPositional);
       return tr(c.positional ? Key::ModelLockPositionalOn : Key::ModelLockPositionalOff);
     case ModelLock::Mask:
       return trf(Key::ModelLockMask, tr(c.mask == attn::MaskKind::Causal    ? Key::MaskCausal
@@ -395,19 +434,81 @@ void endModelLock(const AppState& s, ModelLock what) {
   modelLockTooltip(s, what);
 }
 
-json modelToJson(const AppState& s) {
-  if (!s.model) return nullptr;
-  if (s.model->gpt2) return gpt2ToJson(s);
-  const OpenModel& m = *s.model;
-  json layers = json::array();
-  for (const atr::BlockTrace& l : m.trace.layers) layers.push_back(l.name);
+json modelToJson(const AppState& s) { return s.model ? s.model->toJson(s) : json(nullptr); }
+
+json modelLinkJson(const AppState& s) { return s.model ? s.model->linkJson(s) : json(nullptr); }
+
+json TrainedModel::toJson(const AppState&) const {
+  json names = json::array();
+  for (const atr::BlockTrace& l : trace.layers) names.push_back(l.name);
   json predictions = json::array();
-  for (const atr::Prediction& p : m.trace.predictions)
+  for (const atr::Prediction& p : trace.predictions)
     predictions.push_back({{"position", p.position}, {"input", p.input}, {"token", p.token},
                            {"probability", p.probability}});
-  return {{"origin", m.origin},      {"preset", m.presetName}, {"task", m.model->task}, {"layer", m.layer},     {"layers", layers},
-          {"source", m.source},      {"input", m.input},      {"tokens", m.trace.tokens},
-          {"source_tokens", m.trace.sourceTokens},             {"predictions", predictions}};
+  return {{"kind", kind()},         {"arch", arch()},          {"origin", origin},        {"preset", presetName},
+          {"task", model->task},    {"block", layer},          {"blocks", names},         {"layer", layer},
+          {"layers", names},        {"source", source},        {"input", inputText},      {"tokens", trace.tokens},
+          {"source_tokens", trace.sourceTokens},               {"predictions", predictions}};
+}
+
+// The open trained model as the link carries it: a compiled-in trained preset by its name (the page has its exact
+// weights: a link of a few hundred characters instead of the whole model, 173,053 for translation), any other
+// model (trained on the page, imported) as its file with 16-bit weights; with its inputs and block (the
+// walkthrough's Config follows from them, so it is not written twice). Null when a weight is too large for 16 bits
+// (then the link holds the shown block's Config, with exact numbers).
+json TrainedModel::linkJson(const AppState&) const {
+  if (!presetName.empty() && atr::findTrainedPreset(presetName))
+    return {{"kind", kind()}, {"preset", presetName}, {"source", source}, {"input", inputText}, {"block", layer}};
+  try {
+    const std::string file = attn::train::modelToJson(*model, -1, attn::train::WeightEncoding::Half);
+    return {{"kind", kind()}, {"file", nlohmann::json::parse(file)}, {"source", source}, {"input", inputText},
+            {"block", layer}};
+  } catch (const attn::InputError&) {
+    return nullptr;
+  }
+}
+
+namespace {
+
+// model.block (or its older name model.layer): -1 … 1000 (beyond: the nearer bound); *given false when absent.
+std::string requestedBlock(AppState& s, const json& request, int* block, bool* given) {
+  const char* key = request.contains("block") ? "block" : request.contains("layer") ? "layer" : nullptr;
+  *given = key != nullptr;
+  if (!key) return "";
+  int64_t clamped = 0;
+  if (attn::readWholeNumber(request[key], -1, 1000, &clamped) == attn::WholeNumber::NotWhole)
+    return s.refuse(std::string("model.") + key + " must be an integer");
+  *block = static_cast<int>(clamped);
+  return "";
+}
+
+std::string unknownKey(AppState& s, const json& request, std::initializer_list<const char*> known) {
+  for (auto it = request.begin(); it != request.end(); ++it)
+    if (std::find_if(known.begin(), known.end(), [&](const char* k) { return it.key() == k; }) == known.end())
+      return s.refuse("unknown model key \"" + it.key() + "\"");
+  return "";
+}
+
+}  // namespace
+
+std::string TrainedModel::applyJson(AppState& s, const json& request) {
+  const std::shared_ptr<OpenModel> keep = s.model;  // setInput and showBlock replace s.model
+  std::string err = unknownKey(s, request, {"kind", "arch", "source", "input", "block", "blocks", "layer", "origin",
+                                            "preset", "task", "layers", "tokens", "source_tokens", "predictions"});
+  if (!err.empty()) return err;
+  int block = layer;
+  bool blockGiven = false;
+  err = requestedBlock(s, request, &block, &blockGiven);
+  if (!err.empty()) return err;
+  auto text = [&](const char* key, const std::string& fallback) {
+    return request.contains(key) && request[key].is_string() ? request[key].get<std::string>() : fallback;
+  };
+  if (request.contains("source") || request.contains("input")) {
+    err = setInput(s, text("source", source), text("input", inputText));
+    if (!err.empty() || !blockGiven) return err;
+    return showModelLayer(s, block);  // the model with the new input
+  }
+  return blockGiven ? showBlock(s, block) : "";
 }
 
 std::string applyModelJson(AppState& s, const json& request) {
@@ -416,51 +517,35 @@ std::string applyModelJson(AppState& s, const json& request) {
     return "";
   }
   if (!request.is_object()) return s.refuse("model must be an object or null");
-  if (s.model && s.model->gpt2 && !request.contains("open")) return applyGpt2Json(s, request);
-  static const char* kKnown[] = {"open", "source", "input", "layer", "origin", "preset", "task", "layers", "tokens",
-                                 "source_tokens", "predictions"};
-  for (auto it = request.begin(); it != request.end(); ++it)
-    if (std::find_if(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return it.key() == k; }) ==
-        std::end(kKnown))
-      return s.refuse("unknown model key \"" + it.key() + "\"");
+  if (s.model && !request.contains("open")) {
+    const std::shared_ptr<OpenModel> open = s.model;
+    return open->applyJson(s, request);
+  }
+  if (!request.contains("open")) return s.refuse("no trained model is open (model.open: \"trained\")");
+  std::string err = unknownKey(s, request, {"open", "source", "input", "block", "layer"});
+  if (!err.empty()) return err;
+  int block = 0;
+  bool blockGiven = false;
+  err = requestedBlock(s, request, &block, &blockGiven);
+  if (!err.empty()) return err;
   auto text = [&](const char* key, const std::string& fallback) {
     return request.contains(key) && request[key].is_string() ? request[key].get<std::string>() : fallback;
   };
-  int layer = s.model ? s.model->layer : 0;
-  if (request.contains("layer")) {
-    int64_t clamped = 0;  // beyond -1 … 1000: the nearer bound
-    if (attn::readWholeNumber(request["layer"], -1, 1000, &clamped) == attn::WholeNumber::NotWhole)
-      return s.refuse("model.layer must be an integer");
-    layer = static_cast<int>(clamped);
+  const std::string open = request["open"].is_string() ? request["open"].get<std::string>() : "";
+  if (open.rfind("preset:", 0) == 0) {
+    err = openTrainedPreset(s, open.substr(7));
+    if (!err.empty() || !(request.contains("source") || request.contains("input") || blockGiven)) return err;
+    json rest = request;
+    rest.erase("open");
+    return applyModelJson(s, rest);
   }
-  if (request.contains("open")) {
-    const std::string open = request["open"].is_string() ? request["open"].get<std::string>() : "";
-    if (open.rfind("preset:", 0) == 0) {
-      const std::string err = openTrainedPreset(s, open.substr(7));
-      if (!err.empty() || !(request.contains("source") || request.contains("input") || request.contains("layer")))
-        return err;
-      return applyModelJson(s, [&] {
-        json rest = request;
-        rest.erase("open");
-        return rest;
-      }());
-    }
-    if (open != "trained") return s.refuse("model.open must be \"trained\" or \"preset:NAME\"");
-    const TrainState& t = s.train;
-    if (!t.session || t.session->step() == 0) return s.refuse("train a model first (the Train view)");
-    const atr::ShownExample& example = t.session->snapshot().examples.front();
-    auto saved = std::make_shared<const atr::SavedModel>(t.session->savedModel());
-    return openModel(s, saved, "trained on this page, step " + std::to_string(t.session->step()),
-                     text("source", example.source), text("input", example.input),
-                     request.contains("layer") ? layer : 0);
-  }
-  if (!s.model) return s.refuse("no trained model is open (model.open: \"trained\")");
-  if (request.contains("source") || request.contains("input")) {
-    const std::string err = setModelInput(s, text("source", s.model->source), text("input", s.model->input));
-    if (!err.empty() || !request.contains("layer")) return err;
-  }
-  if (request.contains("layer")) return showModelLayer(s, layer);
-  return "";
+  if (open != "trained") return s.refuse("model.open must be \"trained\" or \"preset:NAME\"");
+  const TrainState& t = s.train;
+  if (!t.session || t.session->step() == 0) return s.refuse("train a model first (the Train view)");
+  const atr::ShownExample& example = t.session->snapshot().examples.front();
+  auto saved = std::make_shared<const atr::SavedModel>(t.session->savedModel());
+  return openModel(s, saved, "trained on this page, step " + std::to_string(t.session->step()),
+                   text("source", example.source), text("input", example.input), blockGiven ? block : 0);
 }
 
 }  // namespace ui

@@ -13,24 +13,44 @@
 #include "core/config.h"
 #include "core/train/model_trace.h"
 #include "core/train/trained_presets.h"
+#include "ui/model_parts.h"
+#include "ui/open_model.h"
 
 namespace ui {
 
 struct AppState;
 
-struct Gpt2State;  // gpt2_state.h
-
-struct OpenModel {
-  std::shared_ptr<const attn::train::SavedModel> model;  // null while a GPT-2 checkpoint is open (gpt2 below)
-  std::shared_ptr<Gpt2State> gpt2;  // a GPT-2 checkpoint (gpt2_state.h): its run and block; trace stays empty
+// A trained toy model (attn::train): the model, its inputs, the block shown and the ModelTrace of those inputs.
+struct TrainedModel : OpenModel {
+  std::shared_ptr<const attn::train::SavedModel> model;
   std::string origin;             // "trained on this page, step 800", "preset: reverse", "from a link, …"
   std::string presetName;         // the trained preset it came from ("" = none)
   std::string source;             // encoder input (encoder–decoder only)
-  std::string input;              // decoder (or only) input, e.g. "3 1 4 1 5 9 2 6" or "<bos> le chat noir dort"
+  std::string inputText;          // decoder (or only) input, e.g. "3 1 4 1 5 9 2 6" or "<bos> le chat noir dort"
   int layer = 0;                  // index into trace.layers
-  attn::train::ModelTrace trace;  // the model on source/input
+  attn::train::ModelTrace trace;  // the model on source/inputText
   std::string sourceBuffer, inputBuffer;  // the sentence bar's fields (may hold a refused text)
+
+  const char* kind() const override { return "trained"; }
+  std::string arch() const override { return "toy"; }
+  int block() const override { return layer; }
+  int blocks() const override { return static_cast<int>(trace.layers.size()); }
+  std::string input() const override { return inputText; }
+  std::string showBlock(AppState& s, int block) override;
+  std::string setInput(AppState& s, const std::string& source, const std::string& input) override;
+  void drawInputs(AppState& s, float width) override;
+  void drawPanel(AppState& s) override;
+  std::string lockReason(const AppState& s, ModelLock what) const override;
+  std::vector<BlockAttention> everyBlock(const AppState& s, const attn::Trace& shown) const override;
+  nlohmann::json toJson(const AppState& s) const override;
+  std::string applyJson(AppState& s, const nlohmann::json& request) override;
+  nlohmann::json linkJson(const AppState& s) const override;
+  std::string traceJson(const AppState&) const override { return ""; }
 };
+// The open trained model (null: none, or a pretrained one).
+const TrainedModel* openTrainedModel(const AppState& s);
+// Marks the open trained model as the trained preset `name` (a link names it); nothing without a trained model.
+void setTrainedPresetName(AppState& s, const std::string& name);
 
 // Traces `model` on the inputs and shows block `layer` in the walkthrough (step 1). For an encoder–decoder an empty
 // `input` is decoded greedily from the source. Returns "" or the user-facing error (an unknown word names itself
@@ -60,17 +80,18 @@ void closeLeftModel(AppState& s);
 // ids of a model no longer shown. apply() calls it first.
 attn::Config leavingModel(const AppState& s, attn::Config requested);
 
+// What the open model has beside attention (none open, or a trained model: none); the steps shown follow it.
+ModelParts openModelParts(const AppState& s);
+
 // The Train view's "Open in walkthrough" button (the session's first held-out example as the input).
 void drawOpenInWalkthroughButton(AppState& s);
 float openInWalkthroughButtonWidth();  // the button's width in this language (at least 12 font sizes)
-// The sentence bar in model mode: the model's input fields (source and decoder input for translation).
+// The sentence bar in model mode: the open model's input fields (source and decoder input for translation).
 void drawModelInputs(AppState& s, float width);
-// The side panel in model mode: what is open, the layer picker, "Close".
+// The side panel's Model section: the open model's panel, or the weights' note without one.
 void drawModelPanel(AppState& s);
 
-// The settings a trained model fixes: their controls (the sidebar's, the Position step's toggle) are disabled while
-// it is open, and the hover says why.
-enum class ModelLock { Tokenizer, Embeddings, Dimensions, Positional, Mask, Scale, Cross, Seed };
+// Why a control is locked while a model is open (open_model.h ModelLock), in the page's language.
 std::string modelLockReason(const AppState& s, ModelLock what);  // in the page's language
 // Around a control: disabled (as a group) while a model is open; endModelLock shows the reason when it is hovered,
 // tapped or clicked.
@@ -80,10 +101,14 @@ void endModelLock(const AppState& s, ModelLock what);
 // by the tap when it is tapped or clicked (a phone has no hover: widgets/tap_note.h).
 void modelLockTooltip(const AppState& s, ModelLock what);
 
-// getState().model: null, or {origin, task, layer, layers: [names], source, input, tokens, predictions:
-// [{position, input, token, probability}]}.
+// getState().model: null, or the open model's toJson (a trained one: {kind: "trained", arch: "toy", origin, task,
+// block, blocks: [names], layer, layers (the same, older names), source, input, tokens, predictions: [{position,
+// input, token, probability}]}).
 nlohmann::json modelToJson(const AppState& s);
-// setState({model: {open: "trained" | "preset:NAME", source, input, layer} | {layer} | {input, source} | null}).
+// setState({model: {open: "trained" | "preset:NAME", source, input, block} | {block} | {input, source} | null});
+// "layer" is read as "block".
 std::string applyModelJson(AppState& s, const nlohmann::json& request);
+// The link's "model" entry of the open model (null: none, or the link holds the block's Config).
+nlohmann::json modelLinkJson(const AppState& s);
 
 }  // namespace ui

@@ -51,7 +51,7 @@ void drawStickyBar(AppState& s, const Fonts& fonts) {
   ImGui::Separator();
   drawGpt2RunLine(s, ImGui::GetFrameHeight());  // "GPT-2 on the new input: block 5 of 12 · 40%" while it runs
   ImGui::BeginDisabled(s.step == 0);
-  if (ImGui::Button(tr(Key::NavBack), ImVec2(buttonW, h))) goToStep(s, s.step - 1);
+  if (ImGui::Button(tr(Key::NavBack), ImVec2(buttonW, h))) goToStep(s, stepBeside(s, -1));
   ImGui::EndDisabled();
   ImGui::SameLine();
   // The step's title between the buttons, centred, cut with "…" when the screen is too narrow for it. Drawn, not
@@ -69,8 +69,8 @@ void drawStickyBar(AppState& s, const Fonts& fonts) {
                                       ImVec2(left.x + std::max(0.0f, (room - size.x) * 0.5f), left.y + (h - size.y) * 0.5f),
                                       ImGui::GetColorU32(ImGuiCol_Text), title.c_str());
   ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - buttonW);
-  ImGui::BeginDisabled(s.step >= lastShownStep(s));  // GPT-2's steps may be hidden at the end
-  if (ImGui::Button(tr(Key::NavNext), ImVec2(buttonW, h))) goToStep(s, s.step + 1);
+  ImGui::BeginDisabled(s.step == lastShownStep(s));  // the walk's last step
+  if (ImGui::Button(tr(Key::NavNext), ImVec2(buttonW, h))) goToStep(s, stepBeside(s, +1));
   ImGui::EndDisabled();
 }
 

@@ -175,9 +175,9 @@ void drawSharePanel(AppState& s) {
   const float half = (w - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
   // With GPT-2 open: the block's lean trace, as attnlab.trace() and the CLI's `trace --model` write it (without
   // W_q … W_o, which the full schema writes twice: the tooltip says how much they would add, from the open model).
-  const bool gpt2 = openGpt2State(s) != nullptr;
+  const bool gpt2 = s.model && s.model->ownTrace();
   if (ImGui::Button(tr(Key::ShareTraceJson), ImVec2(half, 0)) && s.pipeline.hasTrace())
-    handler("download", "attnlab-trace.json", "application/json", gpt2 ? gpt2TraceJson(s) : attn::traceToJson(s.trace(), -1));
+    handler("download", "attnlab-trace.json", "application/json", gpt2 ? s.model->traceJson(s) : attn::traceToJson(s.trace(), -1));
   if (ImGui::IsItemHovered()) {
     if (gpt2) {
       const BlockJsonSizes& z = blockJsonSizes(s);

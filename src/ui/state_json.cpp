@@ -210,7 +210,8 @@ std::string stateToJson(AppState& s) {
   j["scale_factor"] = c.scale();
   j["head"] = s.head;
   const auto& all = steps();
-  j["step"] = {{"index", s.step}, {"id", all[s.step].id}, {"title", stepTitle(s, s.step)}, {"count", lastShownStep(s) + 1}};  // the steps shown (GPT-2's only while one is open)
+  j["step"] = {{"index", s.step}, {"id", all[s.step].id}, {"title", stepTitle(s, s.step)}, {"count", walkOrder(s).size()},
+               {"position", walkPosition(s, s.step)}};  // the steps shown and this one's place in their walk
   j["hover"] = s.hover;
   j["error"] = s.error;
   j["notice"] = s.notice;

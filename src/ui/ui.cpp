@@ -58,8 +58,8 @@ void handleKeys(AppState& s) {
       if (ch == '?') s.showHelp = !s.showHelp;
     return;
   }
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) goToStep(s, s.step + 1);
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) goToStep(s, s.step - 1);
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) goToStep(s, stepBeside(s, +1));
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) goToStep(s, stepBeside(s, -1));
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) goToStep(s, 0);
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) goToStep(s, lastShownStep(s));
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
@@ -76,10 +76,11 @@ void advancePlay(AppState& s) {
   s.playClock += ImGui::GetIO().DeltaTime;
   if (s.playClock < s.playInterval) return;
   s.playClock = 0;
-  if (s.step >= lastComputationStep()) {  // play walks the ten steps of the computation
+  const int next = stepBeside(s, +1);
+  if (next == s.step || isSideView(next) || isSideView(s.step)) {  // play walks the computation, not the side views
     s.playing = false;
   } else {
-    goToStep(s, s.step + 1);
+    goToStep(s, next);
   }
 }
 
@@ -93,11 +94,11 @@ void drawNavigation(AppState& s, const Fonts& fonts) {
   ImGui::PopFont();
   ImGui::SameLine(std::max(availW - 17.5f * em, titleW + em));
   ImGui::BeginDisabled(s.step == 0);
-  if (ImGui::Button(tr(Key::NavBack), ImVec2(5.5f * em, 0))) goToStep(s, s.step - 1);
+  if (ImGui::Button(tr(Key::NavBack), ImVec2(5.5f * em, 0))) goToStep(s, stepBeside(s, -1));
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::BeginDisabled(s.step >= lastShownStep(s));  // GPT-2's steps may be hidden at the end
-  if (ImGui::Button(tr(Key::NavNext), ImVec2(5.5f * em, 0))) goToStep(s, s.step + 1);
+  ImGui::BeginDisabled(s.step == lastShownStep(s));  // the walk's last step
+  if (ImGui::Button(tr(Key::NavNext), ImVec2(5.5f * em, 0))) goToStep(s, stepBeside(s, +1));
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button(s.playing ? tr(Key::NavStop) : tr(Key::NavPlay), ImVec2(5.5f * em, 0))) {
@@ -306,7 +307,7 @@ void App::frame(const Fonts& fonts) {
 std::string App::getStateJson() { return stateToJson(*state_); }
 std::string App::setStateJson(const std::string& partialJson) { return applyStateJson(*state_, partialJson); }
 std::string App::traceJson() const {
-  if (openGpt2State(*state_)) return gpt2TraceJson(*state_);  // the CLI's layers[L].trace (lean: no W_q … W_o)
+  if (state_->model && state_->model->ownTrace()) return state_->model->traceJson(*state_);  // the CLI's layers[L].trace
   return state_->pipeline.hasTrace() ? attn::traceToJson(state_->trace()) : "null";
 }
 

@@ -22,35 +22,12 @@ namespace {
 constexpr size_t kMaxFragment = 4u << 20;  // 4 MB of text: far beyond any sensible link, still cheap to reject
 }  // namespace
 
-namespace {
-
-// The open trained model as the link carries it: a compiled-in trained preset by its name (the page has its exact
-// weights: a link of a few hundred characters instead of the whole model, 173,053 for translation), any other
-// model (trained on the page, imported) as its file with 16-bit weights; with its inputs and layer (the
-// walkthrough's Config follows from them, so it is not written twice). Null when no model is open or a weight is
-// too large for 16 bits (then the link holds the shown block's Config, with exact numbers).
-nlohmann::json modelLinkJson(const AppState& s) {
-  if (!s.model || s.model->gpt2) return nullptr;
-  if (trainedPresetShown(s))
-    return {{"preset", s.model->presetName}, {"source", s.model->source}, {"input", s.model->input},
-            {"layer", s.model->layer}};
-  try {
-    const std::string file = attn::train::modelToJson(*s.model->model, -1, attn::train::WeightEncoding::Half);
-    return {{"file", nlohmann::json::parse(file)}, {"source", s.model->source}, {"input", s.model->input},
-            {"layer", s.model->layer}};
-  } catch (const attn::InputError&) {
-    return nullptr;
-  }
-}
-
-}  // namespace
-
 std::string encodeUrlState(const AppState& s) {
   nlohmann::json j;
+  // The open model's own entry (a pretrained one: its name and sha256, the weights are the user's files), else the
+  // walkthrough's Config.
   const nlohmann::json model = modelLinkJson(s);
-  if (openGpt2State(s))  // GPT-2: its name and sha256 (the weights are the user's files), not a block's Config
-    j["gpt2"] = gpt2LinkJson(s);
-  else if (model.is_null())
+  if (model.is_null())
     j["config"] = nlohmann::json::parse(attn::configToJson(s.config(), -1));
   else
     j["model"] = model;
@@ -78,9 +55,14 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
       if (it.key() != "config" && it.key() != "model" && it.key() != "step" && it.key() != "head" && it.key() != "lab" &&
           it.key() != "present" && it.key() != "weight_scale" && it.key() != "lang" && it.key() != "gpt2")
         throw attn::InputError("the link's state has an unknown key \"" + it.key() + "\"", "LinkUnknownKey", {it.key()});
-    const bool withModel = j.contains("model");
-    const bool withGpt2 = !withModel && j.contains("gpt2");  // asks for the files (gpt2_state.h applyGpt2Link)
-    if (withGpt2 && !j["gpt2"].is_object())
+    // A pretrained model (model.kind "pretrained"; older links: "gpt2") asks for its files (gpt2_state.h
+    // applyGpt2Link); any other model entry is a trained model's.
+    const bool pretrained = j.contains("model") ? j["model"].is_object() && j["model"].value("kind", "") == "pretrained"
+                                                : j.contains("gpt2");
+    const bool withGpt2 = pretrained;
+    const nlohmann::json& pretrainedLink = j.contains("model") ? j["model"] : j.contains("gpt2") ? j["gpt2"] : j;
+    const bool withModel = j.contains("model") && !pretrained;
+    if (withGpt2 && !pretrainedLink.is_object())
       throw attn::InputError("the link's GPT-2 model is damaged", "LinkModelDamaged", {});
     if (!withModel && !withGpt2 && (!j.contains("config") || !j["config"].is_object()))
       throw attn::InputError("the link's state has no config", "LinkNoConfig", {});
@@ -88,12 +70,13 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     std::shared_ptr<const attn::train::SavedModel> model;
     std::string source, input, presetName;
     int64_t layer = 0;  // beyond -1 … 1000: the nearer bound
-    if (withModel) {  // a trained model: {file | preset, source, input, layer}
+    if (withModel) {  // a trained model: {file | preset, source, input, block (older links: layer)}
       const nlohmann::json& m = j["model"];
+      const char* blockKey = m.is_object() && m.contains("block") ? "block" : "layer";
       const bool named = m.is_object() && m.contains("preset") && m["preset"].is_string() && !m.contains("file");
       if (!m.is_object() || (!named && (!m.contains("file") || !m["file"].is_object())) || !m.contains("input") ||
           !m["input"].is_string() || (m.contains("source") && !m["source"].is_string()) ||
-          (m.contains("layer") && attn::readWholeNumber(m["layer"], -1, 1000, &layer) == attn::WholeNumber::NotWhole))
+          (m.contains(blockKey) && attn::readWholeNumber(m[blockKey], -1, 1000, &layer) == attn::WholeNumber::NotWhole))
         throw attn::InputError("the link's trained model is damaged (it needs file, input and layer)", "LinkModelDamaged", {});
       if (named) {  // a compiled-in trained preset (an unknown name: InputError naming it)
         presetName = m["preset"].get<std::string>();
@@ -125,11 +108,11 @@ std::string applyUrlState(AppState& s, const std::string& fragmentIn) {
     if (j.contains("lang") && (!j["lang"].is_string() || !parseLanguage(j["lang"].get<std::string>(), &lang)))
       throw attn::InputError("the link's lang is not a language this page knows (en, zh)", "LinkLang", {});
     const std::string origin = presetName.empty() ? "from a link, 16-bit weights" : "preset: " + presetName;
-    const std::string err = withGpt2    ? applyGpt2Link(s, j["gpt2"])
+    const std::string err = withGpt2    ? applyGpt2Link(s, pretrainedLink)
                              : withModel ? openModel(s, model, origin, source, input, static_cast<int>(layer))
                                          : s.apply(config);
     if (!err.empty()) return err;
-    if (withModel && !presetName.empty()) s.model->presetName = presetName;
+    if (withModel && !presetName.empty()) setTrainedPresetName(s, presetName);
     s.step = step;
     s.lab = lab;
     s.weightScale = weightScale;

@@ -79,7 +79,8 @@ s.test('open from bytes: getState().model names the model, the CLI\'s sha256, to
   await waitFrames(page, 2);
   const state = await getState(page);
   const m = state.model;
-  check(m && m.kind === 'gpt2', `getState().model: ${JSON.stringify(m).slice(0, 300)}`);
+  check(m && m.kind === 'pretrained' && m.arch === 'gpt2', `getState().model: ${JSON.stringify(m).slice(0, 300)}`);
+  check(m.block === m.layer && JSON.stringify(m.blocks) === JSON.stringify(m.layers), 'block and its older name agree');
   check(m.name === 'model.safetensors', `name ${m.name}`);
   check(m.sha256 === cli.model.sha256, `sha256 ${m.sha256}, the CLI's ${cli.model.sha256}`);
   check(m.n_layer === 2 && m.n_head === 2 && m.n_embd === 32, `sizes ${m.n_layer} ${m.n_head} ${m.n_embd}`);
@@ -172,7 +173,8 @@ s.test('the picker opens File objects (setInputFiles); a new input re-runs the f
   check(now.tokens.length === 2, `the walkthrough shows 2 tokens, got ${now.tokens.length}`);
   const link = await page.evaluate(() => window.attnlab.fragment());
   const decoded = JSON.parse(Buffer.from(link.slice(3), 'base64url').toString());
-  check(decoded.gpt2 && decoded.gpt2.sha256 === cli.model.sha256 && !decoded.config,
+  check(decoded.model && decoded.model.kind === 'pretrained' && decoded.model.arch === 'gpt2' &&
+    decoded.model.sha256 === cli.model.sha256 && decoded.model.block === 1 && !decoded.config && !decoded.gpt2,
     `the link names the model: ${JSON.stringify(decoded).slice(0, 200)}`);
   await page.evaluate((t) => window.attnlab.setState({ model: { input: t, layer: 0 }, head: 1, step: 'softmax' }), TEXT);
   await settle();

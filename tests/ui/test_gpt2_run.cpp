@@ -25,7 +25,9 @@
 #include "imgui.h"
 #include "models/random_gpt2.h"
 #include "ui/app_state.h"
+#include "ui/controls.h"
 #include "ui/gpt2_state.h"
+#include "ui/steps/step.h"
 #include "ui/i18n/i18n.h"
 #include "ui/share_panel.h"
 #include "ui/ui.h"
@@ -120,6 +122,39 @@ TEST_F(Gpt2Run, AModelOpensAcrossFramesWithEveryPositionsNextTokenBeforeItIsShow
   const nlohmann::json model = ui::gpt2ToJson(s);
   ASSERT_EQ(model["predictions"].size(), g->ids().size());
   EXPECT_EQ(model["predictions"].back()["id"].get<int>(), g->run.bestNext.back().id);
+}
+
+// The walk follows the open model: GPT-2's layer norm before the attention steps, its residual add, MLP and next
+// token after them, Find the head among the side views; Next walks it, Back walks it back.
+TEST_F(Gpt2Run, StepsFollowTheOrderTheModelComputes) {
+  ui::AppState& s = app_->state();
+  auto ids = [&] {
+    std::vector<std::string> out;
+    for (const int i : ui::walkOrder(s)) out.push_back(ui::steps()[static_cast<size_t>(i)].id);
+    return out;
+  };
+  const std::vector<std::string> plain = {"tokenize", "embed",   "position", "project",      "score",
+                                          "scale",    "mask",    "softmax",  "weighted-sum", "combine",
+                                          "heads",    "lines",   "saturation", "train"};
+  EXPECT_EQ(ids(), plain);
+  ASSERT_EQ(ui::openGpt2(s, randomModel("ww"), "model.safetensors", ui::kGpt2DefaultInput, 0), "");
+  const std::vector<std::string> gpt2 = {
+      "tokenize", "embed",   "position",     "gpt2-layer-norm", "project",  "score",          "scale",
+      "mask",     "softmax", "weighted-sum", "combine",         "gpt2-residual", "gpt2-mlp", "gpt2-next-token",
+      "heads",    "lines",   "gpt2-find-head", "saturation",    "train"};
+  EXPECT_EQ(ids(), gpt2);
+  std::vector<std::string> walked = {ui::steps()[static_cast<size_t>(s.step)].id};
+  for (int k = 0; k < 30 && ui::stepBeside(s, +1) != s.step; ++k) {
+    ui::goToStep(s, ui::stepBeside(s, +1));
+    walked.push_back(ui::steps()[static_cast<size_t>(s.step)].id);
+  }
+  EXPECT_EQ(walked, gpt2) << "Next walks the model's order";
+  EXPECT_EQ(s.step, ui::lastShownStep(s));
+  ui::goToStep(s, ui::stepIndexOf("project"));
+  EXPECT_EQ(ui::steps()[static_cast<size_t>(ui::stepBeside(s, -1))].id, std::string("gpt2-layer-norm"));
+  EXPECT_EQ(ui::walkPosition(s, ui::stepIndexOf("gpt2-layer-norm")), 3);
+  s.model.reset();  // closed: the model's steps go, the walk is the plain one again
+  EXPECT_EQ(ids(), plain);
 }
 
 TEST_F(Gpt2Run, ANewInputsRunShowsItsStateWithEveryPositionsNextToken) {

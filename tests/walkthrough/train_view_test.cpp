@@ -138,7 +138,7 @@ TEST(TrainView, TheLinkCarriesTheTrainedModel) {
   const double diff = (opened.state().trace().heads[0].A - app.state().trace().heads[0].A).cwiseAbs().maxCoeff();
   EXPECT_GT(diff, 0.0);   // the weights were rounded…
   EXPECT_LT(diff, 2e-2);  // …to 11 significant bits
-  const attn::train::Model<double> rounded(opened.state().model->model->config, opened.state().model->model->params);
+  const attn::train::Model<double> rounded(ui::openTrainedModel(opened.state())->model->config, ui::openTrainedModel(opened.state())->model->params);
   attn::train::TaskData data(attn::train::TaskKind::Reverse, 1);
   EXPECT_GE(attn::train::tokenAccuracy(rounded, data.heldOut(200)), 0.99);
   // The link of the opened model is the same link (16-bit weights are stable).

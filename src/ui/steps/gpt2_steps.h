@@ -1,8 +1,8 @@
 // What the GPT-2 steps share (steps/gpt2_*.cpp, ui/find_head.cpp): the open model, the focused token, readable
 // token labels, float rows as the walkthrough's double matrices, and a table of one row's numbers with the
-// arithmetic of each line in its tooltip. These steps are listed after the ten steps and the side views
-// (steps.cpp: StepInfo::gpt2Only) and shown only while a GPT-2 model is open, so the indices in links keep their
-// meaning.
+// arithmetic of each line in its tooltip. These steps are listed after the ten steps and the side views (so the
+// indices keep their meaning) and shown, at their place in the walk, while the open model has their part
+// (steps.cpp walkOrder, model_parts.h).
 #pragma once
 #include <functional>
 #include <optional>

@@ -13,7 +13,6 @@
 #include "ui/controls.h"
 #include "ui/data_notes.h"
 #include "ui/explain.h"
-#include "ui/gpt2_state.h"
 #include "ui/i18n/core_texts.h"  // blockName: a layer's name in the page's language
 #include "ui/model_view.h"
 #include "ui/steps/step_common.h"
@@ -33,49 +32,15 @@ struct HeadsRow {
   int layer;                 // index into the model's layers (0 without a model)
 };
 
-// Every block of the open GPT-2 model: its heads' A (the forward's float weights in double), the walkthrough's mask
-// and tokens (the same in every block); made once per run.
-const std::vector<attn::Trace>& gpt2LayerRows(StepContext& ctx, const Gpt2State& g) {
-  Gpt2HeadsRows& cache = ctx.state.views.gpt2Heads;
-  if (cache.run == &g.run && cache.input == g.input() && cache.layers.size() == g.run.activations.blocks.size()) return cache.layers;
-  cache.layers.clear();
-  for (const attn::models::BlockActivations& block : g.run.activations.blocks) {
-    attn::Trace t;
-    t.config.tokenizer = ctx.trace.config.tokenizer;  // the labels (token_labels.h)
-    t.config.mask = ctx.trace.config.mask;
-    t.tokens = ctx.trace.tokens;
-    t.queryTokens = ctx.trace.queryTokens;
-    t.maskAdd = ctx.trace.maskAdd;  // (L,L) causal
-    for (const attn::MatrixT<float>& A : block.A) {
-      attn::HeadTrace head;
-      head.A = A.cast<double>();  // (L,L)
-      t.heads.push_back(std::move(head));
-    }
-    cache.layers.push_back(std::move(t));
-  }
-  cache.run = &g.run;
-  cache.input = g.input();
-  return cache.layers;
-}
-
 std::vector<HeadsRow> headsRows(StepContext& ctx) {
   const AppState& s = ctx.state;
-  if (const Gpt2State* g = openGpt2State(s); g && g->run.activations.blocks.size() > 1 && !ctx.trace.heads.empty() &&
-                                             g->run.activations.blocks.front().A.size() == ctx.trace.heads.size() &&
-                                             ctx.trace.heads.front().A.rows() == static_cast<Eigen::Index>(g->run.activations.ids.size())) {
-    const std::vector<attn::Trace>& layers = gpt2LayerRows(ctx, *g);
-    const int n = static_cast<int>(layers.size());
+  if (s.model) {
+    const std::vector<BlockAttention> blocks = s.model->everyBlock(s, ctx.trace);
     std::vector<HeadsRow> rows;
-    for (int l = 0; l < n; ++l) rows.push_back({trf(Key::HeadsGpt2Block, l + 1, l), &layers[static_cast<size_t>(l)], l});
-    return rows;
+    for (size_t l = 0; l < blocks.size(); ++l) rows.push_back({blocks[l].name, blocks[l].trace, static_cast<int>(l)});
+    if (!rows.empty()) return rows;
   }
-  if (s.model && s.model->trace.layers.size() > 1) {
-    std::vector<HeadsRow> rows;
-    for (size_t l = 0; l < s.model->trace.layers.size(); ++l)
-      rows.push_back({blockName(s.model->trace.layers[l].name), &s.model->trace.layers[l].trace, static_cast<int>(l)});
-    return rows;
-  }
-  return {{"", &ctx.trace, s.model ? s.model->layer : 0}};
+  return {{"", &ctx.trace, s.model ? s.model->block() : 0}};
 }
 
 // The key with the largest weight in the focus row (read from A), or -1 for a fully masked row.
@@ -90,7 +55,7 @@ int strongestKey(const attn::Matrix& A, int row) {
 // Opens head `head` of row `r`: the current head (and the model's layer), then the softmax step that shows it.
 void openHead(StepContext& ctx, const HeadsRow& r, int head) {
   AppState& s = ctx.state;
-  if (s.model && r.layer != s.model->layer) {
+  if (s.model && r.layer != s.model->block()) {
     if (!showModelLayer(s, r.layer).empty()) return;  // refused: the message line says why
   }
   s.head = std::clamp(head, 0, s.config().heads - 1);
@@ -199,7 +164,8 @@ void drawHeadsStep(StepContext& ctx) {
   const std::vector<HeadsRow> rows = headsRows(ctx);
   int shownHeads = 0;  // every map of every row: what the sentence about their weights speaks of
   for (const HeadsRow& r : rows) shownHeads += static_cast<int>(r.trace->heads.size());
-  noteLine(openGpt2State(ctx.state) ? tr(Key::HeadsOriginGpt2) : headsOriginSentence(ctx.trace.config, shownHeads));
+  const std::string origin = ctx.state.model ? ctx.state.model->weightsOrigin() : "";
+  noteLine(!origin.empty() ? origin : headsOriginSentence(ctx.trace.config, shownHeads));
   const float em = ImGui::GetFontSize();
   const float avail = ImGui::GetContentRegionAvail().x;
   int maxHeads = 1;
@@ -245,7 +211,7 @@ void drawHeadsStep(StepContext& ctx) {
     const int heads = static_cast<int>(r.trace->heads.size());
     for (int h = 0; h < heads; ++h) {
       if (h % perRow) ImGui::SameLine(0, gap);
-      const bool current = h == s.head && (!s.model || r.layer == s.model->layer);
+      const bool current = h == s.head && (!s.model || r.layer == s.model->block());
       if (drawHeadMap(ctx, r, h, side, current, layered, headWord)) {
         openHead(ctx, r, h);
         return;  // the trace may have changed (another layer): draw it next frame

@@ -6,6 +6,7 @@
 
 #include "core/trace.h"
 #include "ui/i18n/i18n.h"
+#include "ui/model_parts.h"
 #include "ui/app_state.h"
 #include "ui/ui.h"
 #include "ui/widgets/matrix_grid.h"
@@ -32,9 +33,9 @@ struct StepInfo {
   // shown one. The lazy pipeline computes that much before the step draws (a dimension change costs what is shown).
   attn::Stage through = attn::Stage::Combine;
   bool everyHead = true;
-  // A step of what GPT-2 adds around attention (and Find the head): listed after every other step, so the indices
-  // in links keep their meaning, and shown only while a GPT-2 model is open (stepShown).
-  bool gpt2Only = false;
+  // A step of a part an open model may have beside attention (model_parts.h): shown only while the open model has
+  // it, at its place in the walk (walkOrder). Such steps are listed after every other, so the indices keep meaning.
+  ModelPart part = ModelPart::None;
   // In the current language (i18n.h).
   const char* title() const { return tr(titleKey); }
   const char* label() const { return tr(labelKey); }
@@ -47,10 +48,16 @@ const char* stepExplanation(const std::string& id);  // "" if unknown
 // The ten steps of the computation come first (play mode walks them), then the side views.
 inline int lastComputationStep() { return stepIndexOf("combine"); }
 inline int firstSideView() { return lastComputationStep() + 1; }
-// Whether step `index` is in the step list now (a GPT-2 step only while a GPT-2 model is open); the first GPT-2 step.
-bool stepShown(const AppState& state, int index);
-int firstGpt2Step();
-int lastShownStep(const AppState& state);
+// The steps shown now, in the order a learner walks them: the computation as the open model does it (a model's
+// norm before the attention steps, its residual add, MLP and next token after them), then the side views. Indices
+// into steps().
+std::vector<int> walkOrder(const AppState& state);
+bool stepShown(const AppState& state, int index);  // in walkOrder
+bool isSideView(int index);                        // All heads, Attention lines, Find the head, the lab, Train
+int lastShownStep(const AppState& state);          // walkOrder's last
+int walkPosition(const AppState& state, int index);  // 0-based place of step `index` in walkOrder (-1: not shown)
+// The step `direction` (+1 Next, −1 Back) from the current one along walkOrder; the current one at either end.
+int stepBeside(const AppState& state, int direction);
 // Step `index`'s title as shown now: GPT-2's own formulas in Embed and Add position while GPT-2 is open
 // ("x = wte[id] + wpe[i]", not "X = E + PE"), else StepInfo::title().
 const char* stepTitle(const AppState& state, int index);
