@@ -14,8 +14,19 @@ let frameCounter = 0;
 export function afterNextFrame(work) { afterFrame.push(work); }
 export function onEveryFrame(work, period = 1) { hooks.push({ work, period }); }
 
+// While a long job runs on the page's thread (a model file being read), the app draws at most one frame every
+// `ms` (0: every animation frame): each frame drawn costs the page's thread and the GPU process time the job needs.
+let minFrameMs = 0, lastFrameTime = -Infinity;
+export function limitFrameRate(ms) { minFrameMs = ms; }
+
 export function installFrameHooks() {
-  window.requestAnimationFrame = (callback) => nativeRequestAnimationFrame((time) => {
+  window.requestAnimationFrame = (callback) => nativeRequestAnimationFrame(function frame(time) {
+    // (every callback of the frame that is drawn runs: they all get that frame's time)
+    if (minFrameMs > 0 && time !== lastFrameTime && time - lastFrameTime < minFrameMs) {
+      nativeRequestAnimationFrame(frame);
+      return;
+    }
+    lastFrameTime = time;
     callback(time);
     if (!running) return;
     const pending = afterFrame;

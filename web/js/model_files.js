@@ -10,18 +10,21 @@
 // into one buffer of the wasm heap and pushed to the C++ reader a piece at a time (sliceBytes, 1 MB), which
 // converts each tensor as its bytes arrive and hashes every byte (sha256): that is most of an open's time. The
 // pushes of one task stop before the next one would pass PUSH_BUDGET_MS (judged by the last push's time), then the
-// page yields, so frames go on drawing (with the progress). Module.HEAPU8 is read again after every call into wasm
+// page yields; frames go on drawing the progress, 8 a second (limitFrameRate: each frame drawn costs the CPU the
+// reading needs). Module.HEAPU8 is read again after every call into wasm
 // (the heap grows as the weights arrive). After the last piece the model's first run goes across frames; the
 // promise waits for it.
 import { Module, body, canvas, running, standalone, errorText } from './runtime.js';
 import { callString } from './heap.js';
 import { dataLoadState, requestData } from './data_files.js';
+import { limitFrameRate } from './frames.js';
 
 const PIECE_BYTES = 1 << 20;        // a push converts, packs and hashes 1 MB in ~10–40 ms here
-const PUSH_BUDGET_MS = 40;          // the pushes of one task, then the page draws a frame
+const PUSH_BUDGET_MS = 30;          // the pushes of one task, then the page yields
 const WORKER_PIECE_BYTES = 8 << 20; // the worker's messages
 const WORKER_AHEAD_BYTES = 128 << 20;  // read and not yet pushed, at most
 const WORKER_SCRIPT = 'model-reader.js';
+const READING_FRAME_MS = 125;      // while reading, the app draws 8 frames a second: the progress, not more
 
 let modelInput = null;
 let lastOpenModel = Promise.resolve(null);
@@ -104,16 +107,17 @@ function sourceOf(part, pieceBytes) {
   return canWork ? workerSource(part.blob) : streamSource(part.blob);
 }
 
-// GPT-2's tokenizer loaded (or failed: the C++ side says why on begin).
+// GPT-2's tokenizer loaded (or failed: the C++ side says why on begin). Asked of data_files.js, which hands the file
+// to the C++ side: not of getState(), whose whole JSON costs a frame or more.
 function tokenizerReady() {
   const file = 'gpt2-bpe.bin';
-  const status = () => { try { return window.attnlab.getState().data.gpt2; } catch (e) { return ''; } };
-  if (status() === 'ready') return Promise.resolve(null);
+  if (dataLoadState(file) === 'ready') return Promise.resolve(null);
   if (dataLoadState(file) !== 'loading') requestData(file);
   return new Promise((resolve) => {
     const poll = () => {
-      if (status() === 'ready' || dataLoadState(file) === 'failed') return resolve(null);
-      setTimeout(poll, 30);
+      const state = dataLoadState(file);
+      if (state === 'ready' || state === 'failed') return resolve(null);
+      setTimeout(poll, 10);
     };
     poll();
   });
@@ -136,6 +140,7 @@ async function pushAll(source, pieceBytes) {
   const buffer = Module._malloc(pieceBytes);
   if (!buffer) return 'out of memory for the reading buffer';
   let fill = 0, taskStart = performance.now();
+  limitFrameRate(READING_FRAME_MS);
   const push = () => {
     const message = callString('attnlab_model_push', buffer, fill);
     fill = 0;
@@ -164,6 +169,7 @@ async function pushAll(source, pieceBytes) {
     }
     return fill ? push() : '';
   } finally {
+    limitFrameRate(0);
     Module._free(buffer);
   }
 }
