@@ -1,6 +1,6 @@
-// The C side of window.attnlab (web/attnlab.js): getState / setState / trace / frameStats over ui::App and the
+// The C side of window.attnlab (web/js/, bundled into attnlab.js): getState / setState / trace / frameStats over ui::App and the
 // frame statistics. Each function returns a UTF-8 string owned by this file, valid until the next call of the
-// same function; attnlab.js copies it out with UTF8ToString at once.
+// same function; the page copies it out with UTF8ToString at once (web/js/heap.js).
 #include <emscripten.h>
 
 #include <exception>
@@ -10,6 +10,7 @@
 
 #include "app/app_common.h"
 #include "core/kernels/gemm_f64_wasm.h"
+#include "core/models/downloads.h"
 #include "ui/app_state.h"
 #include "ui/check_panel.h"
 #include "ui/export.h"
@@ -38,7 +39,7 @@ std::string errorJson(const char* what) {
   return out + "\"}";
 }
 
-// The Share panel's platform side: hands the request to Module.attnlabShare (web/attnlab.js). Data goes by
+// The Share panel's platform side: hands the request to Module.attnlabShare (web/js/share.js). Data goes by
 // pointer and length (a trace JSON can be hundreds of MB: no extra UTF-16 copy).
 bool webShare(const char* action, const std::string& name, const char* mime, const std::string& data) {
   return EM_ASM_INT({
@@ -47,7 +48,7 @@ bool webShare(const char* action, const std::string& name, const char* mime, con
   }, action, name.c_str(), mime, data.data(), static_cast<int>(data.size())) != 0;
 }
 
-// The data files' platform side (ui/data_files.h): asks Module.attnlabRequestData (web/attnlab.js) to fetch
+// The data files' platform side (ui/data_files.h): asks Module.attnlabRequestData (web/js/data_files.js) to fetch
 // data/<file>; it answers later through attnlab_data_loaded / attnlab_data_failed, never before returning.
 void webRequestData(const char* file) {
   EM_ASM({
@@ -55,12 +56,12 @@ void webRequestData(const char* file) {
   }, file);
 }
 
-// ---- GPT-2 download (ui/gpt2_download.h): the panel's buttons ask Module.attnlabGpt2Download (web/attnlab.js,
-// block "GPT-2 download") for "download" | "cancel" | "open" | "remove"; it answers later through
-// attnlab_gpt2_download_status, never before returning.
-void webGpt2Download(const char* action) {
+// ---- the model download (ui/gpt2_download.h): the panel's buttons ask Module.attnlabModelDownload
+// (web/js/model_download.js) for "download" | "cancel" | "open" | "remove"; it answers later through
+// attnlab_model_download_status, never before returning.
+void webModelDownload(const char* action) {
   EM_ASM({
-    if (Module["attnlabGpt2Download"]) Module["attnlabGpt2Download"](UTF8ToString($0));
+    if (Module["attnlabModelDownload"]) Module["attnlabModelDownload"](UTF8ToString($0));
   }, action);
 }
 
@@ -75,9 +76,9 @@ struct UrlCache {
 namespace app {
 void connectShare(ui::AppState& state) {
   state.share.handler = &webShare;
-  state.data.request = &webRequestData;  // the lazily loaded data files (GloVe, GPT-2), fetched by web/attnlab.js
-  state.gpt2Download.request = &webGpt2Download;  // the GPT-2 download panel (ui/gpt2_download.h)
-  ui::gpt2Page(state).pickFiles = [] {    // "Open model files…": the page's file picker (attnlab.js, GPT-2 block)
+  state.data.request = &webRequestData;  // the lazily loaded data files (GloVe, GPT-2), fetched by web/js/data_files.js
+  state.gpt2Download.request = &webModelDownload;  // the download panel (ui/gpt2_download.h)
+  ui::gpt2Page(state).pickFiles = [] {    // "Open model files…": the page's file picker (web/js/model_files.js)
     EM_ASM({ if (Module["attnlabPickModelFiles"]) Module["attnlabPickModelFiles"](); });
   };
 }
@@ -181,9 +182,16 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_data_failed(const char* file, const cha
   return keep(slot, ui::dataFileFailed(ctx->ui->state(), file ? file : "", why ? why : "unknown reason"));
 }
 
-// ---- GPT-2 download: the page's status of the download (JSON, ui/gpt2_download.h) for the panel. Returns the
+// ---- the model download: the downloadable models (core/models/downloads.h) as JSON: [{id, name, cache, files:
+// [{name, url, bytes}], bytes}]. The page's download code takes every address, size and cache name from it.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_model_downloads() {
+  static const std::string json = attn::models::downloadsJson();
+  return json.c_str();
+}
+
+// ---- the model download: the page's status of the download (JSON, ui/gpt2_download.h) for the panel. Returns the
 // panel's text of it in the page's language ("" when there is none), or why the status was not understood.
-EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_download_status(const char* json) {
+EMSCRIPTEN_KEEPALIVE const char* attnlab_model_download_status(const char* json) {
   static std::string slot;
   app::Context* ctx = app::context();
   if (!ctx) return keep(slot, "AttnLab is not running");
@@ -191,7 +199,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_download_status(const char* json) 
   return keep(slot, refused.empty() ? ui::gpt2DownloadStatusText(ctx->ui->state()) : refused);
 }
 
-// ---- check my implementation (ui/check_panel.h; web/attnlab.js "check my implementation") ----
+// ---- check my implementation (ui/check_panel.h; web/js/check.js) ----
 // A learner's result checked against the current configuration: `matrix` ("" = the panel's), `head` (-2 = the
 // panel's, -1 = every head), the file's `name` ("" = pasted text) and its `bytes` (malloc'ed and freed by the
 // caller). Returns "" (the answer is then attnlab_check_answer()) or the one line the panel shows.
@@ -223,7 +231,7 @@ EMSCRIPTEN_KEEPALIVE int attnlab_check_panel_open() {
 }
 
 // The step shown (getState().step.index) without building getState's JSON: the page reads it every few frames to
-// decide between pushing and replacing a history entry (web/attnlab.js syncAddress), and getState grows with a
+// decide between pushing and replacing a history entry (web/js/link.js syncAddress), and getState grows with a
 // GPT-2 input (2–3 ms at 128 tokens).
 EMSCRIPTEN_KEEPALIVE int attnlab_step_index() {
   app::Context* ctx = app::context();
@@ -279,7 +287,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_items() {
   return keep(slot, app::itemsJson(ctx->stats.devicePixelRatio));
 }
 
-// The text fields of the last frame (ui/widgets/text_fields.h): where attnlab.js lays its HTML inputs.
+// The text fields of the last frame (ui/widgets/text_fields.h): where web/js/text_fields.js lays its HTML inputs.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_text_fields() {
   static std::string slot;
   app::Context* ctx = app::context();
@@ -314,14 +322,14 @@ EMSCRIPTEN_KEEPALIVE void attnlab_text_edit(unsigned int id, const char* text, i
 
 }  // extern "C"
 
-// ---- GPT-2 checkpoints (ui/gpt2_state.h): web/attnlab.js reads the chosen files a Blob slice at a time into a
-// buffer of the wasm heap and pushes each slice in order; nothing holds the whole file. Each returns "" or the
+// ---- model checkpoints (ui/gpt2_state.h): web/js/model_files.js reads the chosen files into the wasm heap a piece
+// at a time and pushes the pieces in order; nothing holds the whole file. Each returns "" or the
 // message the page shows (after a refusal the reading is over and the previous state stays).
 extern "C" {
 
 // name: the .safetensors file's name, size: its bytes (a double: files beyond 4 GB), configJson: config.json's
 // text or "".
-EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_begin(const char* name, double size, const char* configJson) {
+EMSCRIPTEN_KEEPALIVE const char* attnlab_model_begin(const char* name, double size, const char* configJson) {
   static std::string slot;
   app::Context* ctx = app::context();
   if (!ctx) return keep(slot, "AttnLab is not running");
@@ -333,7 +341,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_begin(const char* name, double siz
   }
 }
 
-EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_push(const char* bytes, int size) {
+EMSCRIPTEN_KEEPALIVE const char* attnlab_model_push(const char* bytes, int size) {
   static std::string slot;
   app::Context* ctx = app::context();
   if (!ctx) return keep(slot, "AttnLab is not running");
@@ -347,7 +355,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_push(const char* bytes, int size) 
   }
 }
 
-EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_finish() {
+EMSCRIPTEN_KEEPALIVE const char* attnlab_model_finish() {
   static std::string slot;
   app::Context* ctx = app::context();
   if (!ctx) return keep(slot, "AttnLab is not running");
@@ -360,18 +368,18 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_finish() {
   }
 }
 
-EMSCRIPTEN_KEEPALIVE void attnlab_gpt2_cancel() {
+EMSCRIPTEN_KEEPALIVE void attnlab_model_cancel() {
   if (app::Context* ctx = app::context()) ui::cancelGpt2Opening(ctx->ui->state());
 }
 
 // 1 while a model just read has its first run under way (ui::gpt2OpenPending): attnlab.openModel's promise waits,
-// then resolves to attnlab_gpt2_open_result() ("" shown, or the message).
-EMSCRIPTEN_KEEPALIVE int attnlab_gpt2_open_pending() {
+// then resolves to attnlab_model_open_result() ("" shown, or the message).
+EMSCRIPTEN_KEEPALIVE int attnlab_model_open_pending() {
   app::Context* ctx = app::context();
   return ctx && ui::gpt2OpenPending(ctx->ui->state()) ? 1 : 0;
 }
 
-EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_open_result() {
+EMSCRIPTEN_KEEPALIVE const char* attnlab_model_open_result() {
   static std::string slot;
   app::Context* ctx = app::context();
   if (!ctx) return keep(slot, "AttnLab is not running");
@@ -379,7 +387,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_open_result() {
 }
 
 // {"reading": false, "running"} or {"reading": true, "name", "bytes", "of", "running": false}.
-EMSCRIPTEN_KEEPALIVE const char* attnlab_gpt2_progress() {
+EMSCRIPTEN_KEEPALIVE const char* attnlab_model_progress() {
   static std::string slot;
   app::Context* ctx = app::context();
   if (!ctx) return keep(slot, "{\"reading\":false}");

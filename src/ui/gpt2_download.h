@@ -19,6 +19,8 @@
 #pragma once
 #include <string>
 
+#include "core/models/downloads.h"
+
 namespace ui {
 
 struct AppState;
@@ -37,7 +39,7 @@ struct Gpt2DownloadState {
   int httpStatus = 0;
 };
 
-inline constexpr double kGpt2SmallBytes = 548105171;  // model.safetensors of openai-community/gpt2
+inline const double kGpt2SmallBytes = static_cast<double>(attn::models::downloadFileBytes("gpt2", "model.safetensors"));
 
 // The panel (a collapsing header of the sidebar, open by default).
 void drawGpt2DownloadPanel(AppState& s);

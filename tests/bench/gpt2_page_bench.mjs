@@ -14,7 +14,7 @@
 // getState() is read only between the measured parts (it is not free at 128 tokens); frame figures come from a
 // requestAnimationFrame recorder installed in the page. During the open, the 128-token run and the page idle at 128
 // tokens every Module._attnlab_* export the page calls is timed (wrapped in the page): the longest calls are printed
-// (a call outside the app's frame, e.g. attnlab_gpt2_finish from openModel's promise, shows in the intervals but
+// (a call outside the app's frame, e.g. attnlab_model_finish from openModel's promise, shows in the intervals but
 // not in frameStats). Prints one line per figure and a JSON line at the end.
 //   node tests/bench/gpt2_page_bench.mjs [--dir build/site] [--model build/bench/gpt2-page] [--changes 8]
 import { chromium } from 'playwright-core';
@@ -108,7 +108,7 @@ try {
     }
     window.__takeCalls = () => { const c = window.__calls; window.__calls = {}; return c; };
   });
-  // The longest calls of the exports: "_attnlab_gpt2_finish 8.1 ms (max of 1), …", the `count` longest.
+  // The longest calls of the exports: "_attnlab_model_finish 8.1 ms (max of 1), …", the `count` longest.
   const longestCalls = (calls, count = 5) => Object.entries(calls).sort((a, b) => b[1].max - a[1].max).slice(0, count)
     .map(([k, c]) => `${k.replace(/^_attnlab_/, '')} ${f(c.max)} ms (max of ${c.n})`).join(', ');
   // The page idle for 3 s (no run): the animation-frame interval the renderer itself sets here. Headless Chromium
@@ -177,8 +177,8 @@ try {
     max_interval_ms: Math.max(...opening.frames.map((x) => x.interval)),
     frames_cpu_over_50ms: opening.frames.filter((x) => x.cpu > 50).length,
     intervals_over_50ms: opening.frames.filter((x) => x.interval > 50).length,
-    finish_ms: opening.calls._attnlab_gpt2_finish ? opening.calls._attnlab_gpt2_finish.max : null,
-    longest_push_ms: opening.calls._attnlab_gpt2_push ? opening.calls._attnlab_gpt2_push.max : null,
+    finish_ms: opening.calls._attnlab_model_finish ? opening.calls._attnlab_model_finish.max : null,
+    longest_push_ms: opening.calls._attnlab_model_push ? opening.calls._attnlab_model_push.max : null,
   };
   result.open_page_ms = await page.evaluate(() => window.attnlab.lastOpenModelMs);
   let s = await state();
@@ -189,7 +189,7 @@ try {
   const o = result.open_frames;
   console.log(`open, its frames (reading, then the first 13-token run): ${o.frames} frames, frame CPU max ` +
               `${f(o.max_frame_cpu_ms)} ms (${o.frames_cpu_over_50ms} over 50 ms), animation-frame interval max ` +
-              `${f(o.max_interval_ms)} ms (${o.intervals_over_50ms} over 50 ms); attnlab_gpt2_finish ${f(o.finish_ms)} ms, ` +
+              `${f(o.max_interval_ms)} ms (${o.intervals_over_50ms} over 50 ms); attnlab_model_finish ${f(o.finish_ms)} ms, ` +
               `the longest push ${f(o.longest_push_ms)} ms; the longest calls: ${longestCalls(opening.calls)}`);
   console.log(`memory with the model open (resident, /proc VmRSS): renderer ${f(result.processes_mb.renderer)} MB, ` +
               `GPU process ${f(result.processes_mb.gpu)} MB, browser ${f(result.processes_mb.browser)} MB, all Chromium ` +

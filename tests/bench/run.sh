@@ -28,6 +28,9 @@
 #      the file picker, and times the open to the first step, a head change and a layer change at 32 tokens, and a
 #      new 128-token input run across frames (every frame's time while it runs; gpt2_page_bench.mjs).
 #      SKIP_GPT2_PAGE=1 skips it; ONLY_GPT2_PAGE=1 runs only it (no other section, no native/wasm CLI needed).
+#   5c. Opening fast: the same 548 MB file read by the page's JS alone with Blob.stream() and with 64 MB slices, and
+#      opened by the page (the picker to the first step drawn), OPEN_REPEATS runs each (default 3), with the longest
+#      frame and task while the page reads (open_bench.mjs). SKIP_OPEN=1 skips it; ONLY_OPEN=1 runs only it.
 # Build folders default to the README's (make native web); override with env vars:
 #   NATIVE_DIR=build/native WEB_DIR=build/site WASM_CLI_DIR=build/wasm-cli OUT=build/bench REPEATS=7
 #   WEB_BUILD_DIR=build/web (the web build's CMake tree: its libattn_core.a for the A/B)
@@ -37,7 +40,7 @@
 #   TRAIN_STEPS=N (tfjs and torch train only the first N of the dumped steps; default all)  SKIP_TRAIN=1
 #   ONLY_TRAIN=1 (only section 4)
 #   GPT2_LENGTHS=8,32,128  GPT2_PAIRS=15  GPT2_WARMUP=2  GPT2_REGEN=1  SKIP_GPT2=1  ONLY_GPT2=1 (only section 5)
-#   SKIP_GPT2_PAGE=1  ONLY_GPT2_PAGE=1 (only section 5b)
+#   SKIP_GPT2_PAGE=1  ONLY_GPT2_PAGE=1 (only section 5b)  SKIP_OPEN=1  ONLY_OPEN=1 (only section 5c)  OPEN_REPEATS=3
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 NATIVE_DIR=${NATIVE_DIR:-build/native}
@@ -59,6 +62,17 @@ GPT2_WARMUP=${GPT2_WARMUP:-2}
 if [ -n "${ONLY_TRAIN:-}" ] && [ -z "${ONLY_GPT2:-}" ]; then SKIP_GPT2=1; fi  # ONLY_TRAIN: section 4 alone
 if [ -n "${ONLY_GPT2:-}" ]; then ONLY_TRAIN=1 SKIP_TRAIN=1 SKIP_KERNELS=1; fi
 # ---- frames (s34): section 5b alone
+# ---- section 5c alone
+if [ -n "${ONLY_OPEN:-}" ]; then
+  [ -f "$WEB_DIR/index.html" ] || { echo "bench: $WEB_DIR/index.html missing; build first (make web)" >&2; exit 1; }
+  echo "# AttnLab bench, opening a model file only, $(date -u +%FT%TZ) on $(nproc) cores; load: $(uptime | sed 's/.*load average/load average/')"
+  if [ -n "${GPT2_REGEN:-}" ] || [ ! -f "$OUT/gpt2-page/model.safetensors" ]; then
+    "$PY" tests/bench/make_gpt2_page.py "$OUT/gpt2-page" | sed 's/^/# make_gpt2_page: /'
+  fi
+  echo "## Opening fast ($WEB_DIR, headless Chromium; 548 MB float32 file of GPT-2 small's shapes)"
+  node tests/bench/open_bench.mjs --dir "$WEB_DIR" --model "$OUT/gpt2-page"
+  exit 0
+fi
 if [ -n "${ONLY_GPT2_PAGE:-}" ]; then
   [ -f "$WEB_DIR/index.html" ] || { echo "bench: $WEB_DIR/index.html missing; build first (make web)" >&2; exit 1; }
   echo "# AttnLab bench, GPT-2 on the page only, $(date -u +%FT%TZ) on $(nproc) cores; load: $(uptime | sed 's/.*load average/load average/')"
@@ -175,6 +189,16 @@ if [ -z "${SKIP_GPT2_PAGE:-}" ] && [ -z "${SKIP_PAGE:-}" ] && [ -z "${ONLY_TRAIN
     "$PY" tests/bench/make_gpt2_page.py "$OUT/gpt2-page" | sed 's/^/# make_gpt2_page: /'
   fi
   node tests/bench/gpt2_page_bench.mjs --dir "$WEB_DIR" --model "$OUT/gpt2-page"
+fi
+
+# ---- 5c. Opening fast: the file read alone (stream, 64 MB slices) against the page's open (open_bench.mjs)
+if [ -z "${SKIP_OPEN:-}" ] && [ -z "${SKIP_PAGE:-}" ] && [ -z "${ONLY_TRAIN:-}${ONLY_GPT2:-}" ]; then
+  echo
+  echo "## Opening fast ($WEB_DIR, headless Chromium; 548 MB float32 file of GPT-2 small's shapes)"
+  if [ -n "${GPT2_REGEN:-}" ] || [ ! -f "$OUT/gpt2-page/model.safetensors" ]; then
+    "$PY" tests/bench/make_gpt2_page.py "$OUT/gpt2-page" | sed 's/^/# make_gpt2_page: /'
+  fi
+  node tests/bench/open_bench.mjs --dir "$WEB_DIR" --model "$OUT/gpt2-page"
 fi
 
 # 6. The kernel family's Google Benchmark micro-benchmarks (tests/bench/kernels_bench.cpp; built when Google Benchmark

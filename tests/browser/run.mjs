@@ -408,14 +408,17 @@ test('served folder is a clean deployable site', async () => {
      'CTestTestfile.cmake', 'site-manifest.txt', 'sysinc'].includes(base(rel)) ||
     /\.(o|obj|a|d|rsp|cmake|make|ninja)$/.test(rel));
   check(buildTree.length === 0, `${webDir} holds files of the CMake build tree: ${buildTree.join(', ')}`);
-  const required = ['index.html', 'index.js', 'index.wasm', 'style.css', 'attnlab.js', 'attnlab-standalone.html'];
+  const required = ['index.html', 'index.js', 'index.wasm', 'style.css', 'attnlab.js', 'model-reader.js',
+                    'attnlab-standalone.html'];
   const missing = required.filter((f) => !entries.includes(f));
   check(missing.length === 0, `${webDir} lacks ${missing.join(', ')}`);
-  // Up to date: the page's hand-written files are byte-identical to web/'s (the copy step ran after the last edit).
-  for (const f of ['style.css', 'attnlab.js']) {
-    check(readFileSync(join(webDir, f)).equals(readFileSync(join(repo, 'web', f))),
-      `${webDir}/${f} differs from web/${f}: build/site is stale (cmake --build build/web)`);
-  }
+  // Up to date: the page's hand-written files are byte-identical to web/'s, and its scripts to a fresh bundle of
+  // web/js/ (web/bundle.mjs: the copy and bundle steps ran after the last edit).
+  const stale = (f) => `${webDir}/${f} differs from web/'s: build/site is stale (cmake --build build/web)`;
+  check(readFileSync(join(webDir, 'style.css')).equals(readFileSync(join(repo, 'web/style.css'))), stale('style.css'));
+  const { bundle, WORKER } = await import(pathToFileURL(join(repo, 'web/bundle.mjs')).href);
+  check(readFileSync(join(webDir, 'attnlab.js'), 'utf8') === await bundle(), stale('attnlab.js'));
+  check(readFileSync(join(webDir, 'model-reader.js'), 'utf8') === await bundle(WORKER), stale('model-reader.js'));
   // Every file index.html refers to is in the folder.
   const html = readFileSync(join(webDir, 'index.html'), 'utf8');
   const refs = [...html.matchAll(/\s(?:src|href)="([^"#:?]+)"/g)].map((m) => m[1].replace(/^\.?\//, ''));

@@ -30,8 +30,10 @@ writeFileSync(join(work, 'index.wasm'), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0
 const data = randomBytes(4099);  // not a multiple of 3: base64 padding
 writeFileSync(join(work, 'gpt2-bpe.bin'), data);
 
+// The page's script as the build makes it (web/bundle.mjs: web/js/ bundled by esbuild).
+execFileSync(process.execPath, [join(repo, 'web/bundle.mjs'), '--out', join(work, 'attnlab.js')], { stdio: 'inherit' });
 const build = (out, inline) => execFileSync(process.execPath, [join(repo, 'web/build-standalone.mjs'), '--dir', work,
-  '--css', join(repo, 'web/style.css'), '--page-js', join(repo, 'web/attnlab.js'), '--inline-data', inline,
+  '--css', join(repo, 'web/style.css'), '--page-js', join(work, 'attnlab.js'), '--inline-data', inline,
   '--out', join(work, out)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 build('with-data.html', `gpt2-bpe.bin=${join(work, 'gpt2-bpe.bin')}`);
@@ -49,6 +51,7 @@ check(directives['default-src'] && directives['default-src'].join(' ') === "'non
 const sha = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
 check(scripts.length === 3, `${scripts.length} inline scripts`);
+check(scripts[0].includes(readFileSync(join(work, 'attnlab.js'), 'utf8')), 'the bundle is not inlined as it is');
 for (const s of scripts) check(directives['script-src'].includes(sha(s)), `an inline script's hash is not in script-src`);
 const style = (/<style>([\s\S]*?)<\/style>/.exec(html) || [])[1];
 check(style !== undefined && directives['style-src'].join(' ') === sha(style), 'the style\'s hash');
