@@ -69,7 +69,7 @@ void checkCellValue(const std::string& where, double value) {
 }
 
 // The cell's name is built only for a refused value: a GPT-2 block's four 768 × 768 weights are 2.4 M cells, and
-// naming each one took most of a layer change's time (issue 29).
+// naming each one would take most of a layer change's time.
 static void checkMatrixValues(const std::string& name, const Matrix& m) {
   for (Eigen::Index r = 0; r < m.rows(); ++r)
     for (Eigen::Index c = 0; c < m.cols(); ++c)

@@ -1,5 +1,5 @@
-// Notes whose every sentence is chosen from the data they describe (issue 27, "every sentence true for the numbers
-// shown"): step 1's ids and special tokens, step 4's heads. Pure functions over a Trace (no ImGui), in the page's
+// Notes whose every sentence is chosen from the data they describe, so that each is true for the numbers shown:
+// step 1's ids and special tokens, step 4's heads. Pure functions over a Trace (no ImGui), in the page's
 // language, unit-tested natively (tests/ui/test_data_notes.cpp).
 #pragma once
 #include <string>

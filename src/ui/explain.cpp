@@ -342,7 +342,7 @@ std::string explainScoreGradient(const Cell& c) {
   return s.str();
 }
 
-// ---- gpt2core (s33): a pretrained GPT-2 block's own matrices (the registry's pretrained rows) ----
+// ---- a pretrained GPT-2 block's own matrices (the registry's pretrained rows) ----
 
 std::string explainBias(const Cell& c) {
   const attn::MatrixId id = c.info.id;

@@ -33,7 +33,7 @@ std::string saturationLabel(const attn::RowSaturation& row, int unmaskedKeys);
 // The standard deviation of a matrix's finite entries (0 for fewer than two): how widely the scores spread.
 double scoreSpread(const attn::Matrix& m);
 
-// ---- sentences chosen from the data they describe (issue 27: every sentence true for the numbers shown) ----
+// ---- sentences chosen from the data they describe, so that each is true for the numbers shown ----
 // What the All heads view says of its heads' W_q and W_k: seeded random (differ by chance), hand-made, trained, given;
 // `heads` counts every head shown (all layers' of an open model).
 const char* headsOriginSentence(const attn::Config& config, int heads);

@@ -86,7 +86,7 @@ std::string announcement(const AppState& s) {
   out += checkAnnouncement(s);  // the check panel's answer, on the step it came on
   if (!s.pipeline.hasTrace()) return out;
   // The shown head through its softmax is all the sentence reads (trace() computed every head and the combine at
-  // once: tens of ms with a GPT-2 block at 128 tokens, the page asks every 6th frame; run29, s35).
+  // once: tens of ms with a GPT-2 block at 128 tokens, and the page asks every 6th frame).
   const attn::Trace& t = s.traceThrough(attn::Stage::Softmax, s.head);
   const std::string id = all[s.step].id;
   const char* name = nullptr;

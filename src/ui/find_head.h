@@ -1,4 +1,4 @@
-// Find the head (issue 29; shown while a GPT-2 model is open): click a query token and a key token ("its" → "Law")
+// Find the head (a step shown while a GPT-2 model is open): click a query token and a key token ("its" → "Law")
 // and every layer × head of the model is ranked by the weight that query gives that key (core/models/analysis.h
 // rankHeads) — a layer × head grid coloured by it, the five largest listed, a click opens that (layer, head) in the
 // attention steps. "Ignore the first token and renormalise" divides by 1 − A[i][0], and a sentence made from the

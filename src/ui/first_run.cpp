@@ -52,7 +52,7 @@ void drawGoalCard(AppState& s, const Fonts& fonts) {
     ImGui::TextUnformatted(tr(Key::GoalTitle));
     ImGui::PopFont();
     ImGui::PushTextWrapPos(0.0f);
-    // By input kind (issue 27: a phone has no → key, no hover, no P or ?): touch says tap, pinch and, in the narrow
+    // By input kind (a phone has no → key, no hover, no P or ?): touch says tap, pinch and, in the narrow
     // layout, the sticky bar at the bottom and the ≡ Menu.
     const bool bar = s.layout.narrow;
     ImGui::TextUnformatted(tr(touchInput() && bar ? Key::GoalTextTouchBar : Key::GoalText));

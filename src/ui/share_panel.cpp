@@ -57,7 +57,7 @@ void drawLinkCopiedOverButton(const AppState& s) {
                 kOkText, text);
 }
 
-// ---- run29 (s35): the sizes of a GPT-2 block's JSON, computed from the numbers of what is open
+// ---- the sizes of a GPT-2 block's JSON, computed from the numbers of what is open ----
 // The JSON text of `m` as configToJson / traceToJson write it without indentation ([[a,b],[c,d]]): each number's
 // length as the writer formats it, measured on up to 1024 numbers spread over the matrix, times the count, plus the
 // commas and brackets. Bytes.

@@ -2,9 +2,9 @@
 // the panel of columns j0 … j0+15 a contiguous (K,16) block (zero padded past N), panel after panel. A model whose
 // weights are multiplied call after call (GPT-2's c_attn, c_proj, c_fc, mlp.c_proj and the output layer) keeps them
 // so and never repacks them: at 8 tokens repacking every weight on every call cost more than the products' sums
-// (tests/bench/RESULTS.md, issue 28). The same layout natively and in WebAssembly (one memory figure, one set of
-// tests); only the kernel that reads it differs (wasm: gemm_f32_wasm.h's SIMD block; natively a loop compilers
-// vectorise across the 16 columns).
+// (tests/bench/RESULTS.md: "each weight stored once in the packed panel layout"). The same layout natively and in
+// WebAssembly (one memory figure, one set of tests); only the kernel that reads it differs (wasm: gemm_f32_wasm.h's
+// SIMD block; natively a loop compilers vectorise across the 16 columns).
 //
 // SAME BITS: productPacked(A, W) gives productFixed<float>(A, W.unpacked())'s very bits, natively and in wasm: every
 // C(i,j) = Σ_k A(i,k)·W(k,j) summed over k = 0, 1, …, K−1 in order, from +0, one multiply then one add per term.

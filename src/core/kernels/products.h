@@ -21,7 +21,8 @@
 // buffer taken with std::realloc, which returns null rather than throwing). That is for WebAssembly's speed, not
 // style: under Emscripten's exceptions (-fexceptions) a call that may throw, made from a function with objects to
 // destroy (training's blockForward, blockBackward, stackBackward, …), goes out to JavaScript and back (invoke_*);
-// a noexcept callee is a plain wasm call (tests/bench/RESULTS.md, issue 26's training speed).
+// a noexcept callee is a plain wasm call (tests/bench/RESULTS.md: "training speed: the wasm gap profiled and
+// closed").
 #pragma once
 #include <cstdlib>
 #include <type_traits>

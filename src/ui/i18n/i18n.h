@@ -39,7 +39,7 @@ const char* coreTextIn(Lang lang, const std::string& id);
 // How many entries strings_zh.inc has (a key given twice counts twice: the test wants exactly kKeyCount).
 int definitionCount(Lang lang);
 
-// Touch wording (issue 27): while the page's pointer is a finger (first_run.h: setTouchInput sets it), tr() reads a
+// Touch wording: while the page's pointer is a finger (first_run.h: setTouchInput sets it), tr() reads a
 // key that tells the reader to hover, click or press a key as its touch variant (touch_words.cpp: tap, drag with a
 // finger, the sticky bar). trIn() reads the tables as they are.
 void setTouchWording(bool touch);

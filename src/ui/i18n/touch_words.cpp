@@ -11,7 +11,7 @@ struct TouchVariant {
   Key mouse, touch;
 };
 
-// Each key whose text names a mouse or key action, with its touch variant (strings_en.inc's "truth (s33)" block).
+// Each key whose text names a mouse or key action, with its touch variant (in strings_en.inc, just after it).
 constexpr TouchVariant kTouchVariants[] = {
     {Key::InspectorHint, Key::InspectorHintTouch},
     {Key::StepEmbedExplanation, Key::StepEmbedExplanationTouch},

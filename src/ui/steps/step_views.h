@@ -55,7 +55,7 @@ struct LinesView {
   float dragScale = 0;        // px per unit while q is dragged (0: not dragging)
 };
 
-// ---- gpt2extra (s33): the GPT-2 steps (steps/gpt2_*.cpp) and Find the head (ui/find_head.h)
+// ---- the GPT-2 steps (steps/gpt2_*.cpp) and Find the head (ui/find_head.h) ----
 // Find the head: the query and key token the learner clicked (positions in the open model's input; -1: none yet,
 // the defaults "its" -> "Law" are found when the input has them), and "ignore the first token and renormalise".
 struct FindHeadView {
@@ -88,9 +88,9 @@ struct StepViews {
   GloveViews glove;             // step 2, Embed, with GloVe rows
   Gpt2Views gpt2;               // step 1, Tokenize, with GPT-2 tokens
   LinesView lines;              // side view, Attention lines
-  FindHeadView findHead;        // GPT-2: Find the head (gpt2extra)
-  Gpt2StepView gpt2Steps;       // GPT-2: layer norm, residual, MLP, next token (gpt2extra)
-  Gpt2HeadsRows gpt2Heads;      // GPT-2: All heads, every block (gpt2view)
+  FindHeadView findHead;        // GPT-2: Find the head
+  Gpt2StepView gpt2Steps;       // GPT-2: layer norm, residual, MLP, next token
+  Gpt2HeadsRows gpt2Heads;      // GPT-2: All heads, every block
 };
 
 }  // namespace ui

@@ -59,8 +59,8 @@ namespace {
 
 // Whether another window is drawn over any part of `f` (a later root window in display order: a popup, a menu,
 // the narrow layout's drawer and its backdrop; tooltips aside), or the field is not wholly inside its window's visible part. An
-// HTML input over such a field would sit over another control and take its taps (issue 27: the drawer's ✕ Close
-// lay under the sentence's input, and a tap opened the keyboard).
+// HTML input over such a field would sit over another control and take its taps (the drawer's ✕ Close under the
+// sentence's input: a tap on Close would open the keyboard).
 bool fieldVisible(const TextFieldRecord& f) {
   const ImRect rect(f.min, f.max);
   const ImRect inner(rect.Min.x + 0.5f, rect.Min.y + 0.5f, rect.Max.x - 0.5f, rect.Max.y - 0.5f);  // rounding aside

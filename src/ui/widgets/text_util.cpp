@@ -32,8 +32,8 @@ std::string replaceMinus(const std::string& s) {
 std::string ellipsize(const std::string& s, float maxWidthPx) {
   // A text fits when it is at most half a pixel wider: the widths given are sums and differences of em fractions
   // (a label column of widest + 0.5 em, its text at most that − 0.5 em), which at presentation mode's 22.4 px
-  // (16 × 1.4) come back a float rounding short of the text's own width: "brown" became "bro…" with half the row
-  // empty (issue 27).
+  // (16 × 1.4) come back a float rounding short of the text's own width: "brown" would become "bro…" with half the
+  // row empty.
   maxWidthPx += 0.5f;
   if (ImGui::CalcTextSize(s.c_str()).x <= maxWidthPx) return s;
   const char* ellipsis = "\u2026";
@@ -227,7 +227,7 @@ bool inputCommitted(const char* label, char* buffer, std::size_t size, float wid
   return enter || (editedOnPage && commit);
 }
 
-// gpt2view2 (s34): a std::string field that applies on Enter or on leaving it (the GPT-2 input: each run is a forward
+// A std::string field that applies on Enter or on leaving it (the GPT-2 input: each run is a forward
 // of the whole model, and a half-typed word is not an input anyone meant).
 bool inputStringCommitted(const char* label, std::string* value, float width, const char* hint) {
   const ImGuiID id = ImGui::GetID(label);

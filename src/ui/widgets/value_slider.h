@@ -1,6 +1,6 @@
 // A slider whose value is printed beside it, never under its grab. Dear ImGui centres the value inside the slider's
-// frame, and the grab of a short slider covers its middle digit (the learning rate's "0.0050", the lab's d_k "64";
-// issue 27). Here the frame shows only the grab and the value follows it as text, then the label. Ctrl+click, or
+// frame, and the grab of a short slider covers its middle digit (the learning rate's "0.0050", the lab's d_k
+// "64"). Here the frame shows only the grab and the value follows it as text, then the label. Ctrl+click, or
 // Enter on the focused slider, still types a value: while typing, the frame shows the field as Dear ImGui does.
 #pragma once
 #include "imgui.h"
