@@ -1,4 +1,4 @@
-// GPT-2 checkpoints opened in the page (issue 29): reading the two files a piece at a time, and the open model in
+// GPT-2 checkpoints opened in the page: reading the two files a piece at a time, and the open model in
 // the walkthrough. The open model (Gpt2State) implements the open-model interface (open_model.h), so the model panel,
 // the disabled controls with their reasons, closing on a changed setting, getState().model / setState({model}), the
 // link and trace() reach the functions here through it.
@@ -190,7 +190,7 @@ std::string applyGpt2Link(AppState& s, const nlohmann::json& link);
 // ---- drawing (model_view.cpp's model panel and sentence bar)
 void drawGpt2OpenControls(AppState& s);  // "Open model files…" and, while reading, the progress and Cancel
 // Before BeginCombo of a picker with `entries` finger-sized entries (narrow layout): its open list is tall enough for
-// up to 8 of them. Dear ImGui's default is 8 lines of text, 3½ such entries: on a phone 4 blocks scrolled (phone29).
+// up to 8 of them. Dear ImGui's default is 8 lines of text, 3½ such entries: on a phone 4 blocks scrolled.
 void fitPickerList(int entries, bool narrow);
 void drawGpt2Panel(AppState& s);         // what is open, the block and head pickers, the next token, Close
 void drawGpt2Input(AppState& s, float width);

@@ -285,7 +285,7 @@ namespace {
 // random, hand-made by the preset, given, or a trained model's under a changed setting. Its place has the height of
 // the tallest of these notes at this width in this language, so a note that appears, changes or goes (a preset, d_model
 // "+" replacing hand-made weights by seeded ones) never moves the controls below it: a click aimed at d_model lands
-// on d_model (issue 27).
+// on d_model.
 void drawWeightsNote(const AppState& s) {
   struct Note {
     Key text, help;

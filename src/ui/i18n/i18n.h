@@ -2,7 +2,7 @@
 // looked up by key. The draw code asks tr(Key::...) for a text, or trf(Key::..., args...) for a printf-style
 // format; a format may number its arguments ("%2$s … %1$d") where Chinese puts them in another order.
 // strings_en.inc defines the keys (every key has an English text); strings_zh.inc gives the Chinese of each key.
-// tests/ui/i18n_test.cpp fails when a key is missing or empty in a language, or its placeholders differ.
+// tests/ui/test_i18n.cpp fails when a key is missing or empty in a language, or its placeholders differ.
 //
 // The language is one setting of the page (getState().lang, "?lang=zh", the share link), read by every draw call,
 // so it lives here rather than in each widget.

@@ -77,7 +77,7 @@ void drawHeadsStep(StepContext&);
 void drawLinesStep(StepContext&);
 void drawSaturationLabStep(StepContext&);
 void drawTrainStep(StepContext&);
-// ---- gpt2extra (s33): what GPT-2 adds around attention (steps/gpt2_*.cpp); Find the head is in ui/find_head.h
+// ---- what a pretrained model adds around attention (steps/gpt2_*.cpp); Find the head is in ui/find_head.h
 void drawGpt2LayerNormStep(StepContext&);
 void drawGpt2ResidualStep(StepContext&);
 void drawGpt2MlpStep(StepContext&);
