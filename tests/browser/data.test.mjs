@@ -293,7 +293,7 @@ test('standalone file from disk: GloVe says it has no data files (seeded rows); 
     const opened = await page.evaluate(() => window.attnlab.lastOpenModel());
     check(opened === null, `opening a checkpoint from file://: ${opened}`);
     const m = (await getState(page)).model;
-    check(m && m.kind === 'gpt2' && m.n_layer === 1 && m.tokens.length === g.tokens.length,
+    check(m && m.kind === 'pretrained' && m.arch === 'gpt2' && m.n_layer === 1 && m.tokens.length === g.tokens.length,
       `the model from file://: ${JSON.stringify(m && { kind: m.kind, n_layer: m.n_layer, tokens: m.tokens })}`);
     // … and by dropping the two files on the page (a 2-block one, so the drop's model is told apart).
     const dir2 = resolve(repo, 'build/tests/gpt2-standalone-2');

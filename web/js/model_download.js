@@ -226,10 +226,11 @@ function rememberOpened() {
                                                { headers: { 'Content-Type': 'application/json' } }));
   }).catch(() => {});
 }
-// The sha256 a link's state names for its checkpoint (its "gpt2" object's sha256, src/ui/gpt2_state.h), or ''.
+// The sha256 a link's state names for its checkpoint (its pretrained model entry, model: {kind: "pretrained", sha256,
+// …}, or an older link's gpt2: {sha256, …}; src/ui/gpt2_state.cpp gpt2LinkJson), or ''.
 export function linkModelSha256(fragment) {
   const state = linkState(fragment);
-  const named = state && state.gpt2;
+  const named = state && (state.model && state.model.kind === 'pretrained' ? state.model : state.gpt2);
   return named && typeof named.sha256 === 'string' ? named.sha256 : '';
 }
 // On start with a link to a downloaded model: opened from the cache when the downloaded model is that one (same
