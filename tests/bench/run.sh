@@ -63,22 +63,22 @@ if [ -n "${ONLY_TRAIN:-}" ] && [ -z "${ONLY_GPT2:-}" ]; then SKIP_GPT2=1; fi  # 
 if [ -n "${ONLY_GPT2:-}" ]; then ONLY_TRAIN=1 SKIP_TRAIN=1 SKIP_KERNELS=1; fi
 # ---- frames (s34): section 5b alone
 # ---- section 5c alone
-if [ -n "${ONLY_OPEN:-}" ]; then
+# The page built and the 548 MB file of GPT-2 small's shapes made (GPT2_REGEN=1 makes it anew); $1 names the run.
+pageBenchSetUp() {
   [ -f "$WEB_DIR/index.html" ] || { echo "bench: $WEB_DIR/index.html missing; build first (make web)" >&2; exit 1; }
-  echo "# AttnLab bench, opening a model file only, $(date -u +%FT%TZ) on $(nproc) cores; load: $(uptime | sed 's/.*load average/load average/')"
+  echo "# AttnLab bench, $1 only, $(date -u +%FT%TZ) on $(nproc) cores; load: $(uptime | sed 's/.*load average/load average/')"
   if [ -n "${GPT2_REGEN:-}" ] || [ ! -f "$OUT/gpt2-page/model.safetensors" ]; then
     "$PY" tests/bench/make_gpt2_page.py "$OUT/gpt2-page" | sed 's/^/# make_gpt2_page: /'
   fi
+}
+if [ -n "${ONLY_OPEN:-}" ]; then
+  pageBenchSetUp "opening a model file"
   echo "## Opening fast ($WEB_DIR, headless Chromium; 548 MB float32 file of GPT-2 small's shapes)"
   node tests/bench/open_bench.mjs --dir "$WEB_DIR" --model "$OUT/gpt2-page"
   exit 0
 fi
 if [ -n "${ONLY_GPT2_PAGE:-}" ]; then
-  [ -f "$WEB_DIR/index.html" ] || { echo "bench: $WEB_DIR/index.html missing; build first (make web)" >&2; exit 1; }
-  echo "# AttnLab bench, GPT-2 on the page only, $(date -u +%FT%TZ) on $(nproc) cores; load: $(uptime | sed 's/.*load average/load average/')"
-  if [ -n "${GPT2_REGEN:-}" ] || [ ! -f "$OUT/gpt2-page/model.safetensors" ]; then
-    "$PY" tests/bench/make_gpt2_page.py "$OUT/gpt2-page" | sed 's/^/# make_gpt2_page: /'
-  fi
+  pageBenchSetUp "GPT-2 on the page"
   echo "## GPT-2 on the page ($WEB_DIR, headless Chromium; 548 MB float32 file of GPT-2 small's shapes)"
   node tests/bench/gpt2_page_bench.mjs --dir "$WEB_DIR" --model "$OUT/gpt2-page"
   echo "# load after: $(uptime | sed 's/.*load average/load average/')"
